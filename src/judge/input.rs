@@ -1,0 +1,147 @@
+//! A cursor over judge input that reads whitespace-separated numbers or
+//! whole lines, and knows the line it is on for error messages.
+
+use super::JudgeError;
+
+pub(super) struct Input<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    /// 1-based line of `pos`.
+    line: usize,
+}
+
+impl<'a> Input<'a> {
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Input {
+            bytes,
+            pos: 0,
+            line: 1,
+        }
+    }
+
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    pub fn error(&self, message: impl Into<String>) -> JudgeError {
+        JudgeError {
+            line: self.line,
+            message: message.into(),
+        }
+    }
+
+    fn skip_space(&mut self) {
+        while let Some(&b) = self.bytes.get(self.pos) {
+            match b {
+                b'\n' => self.line += 1,
+                b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c' => {}
+                _ => break,
+            }
+            self.pos += 1;
+        }
+    }
+
+    /// Whether only whitespace is left.
+    pub fn at_end(&mut self) -> bool {
+        self.skip_space();
+        self.pos >= self.bytes.len()
+    }
+
+    /// The next whitespace-separated token, for error messages.
+    fn peek_token(&self) -> String {
+        let rest = &self.bytes[self.pos..];
+        let end = rest
+            .iter()
+            .position(|b| b.is_ascii_whitespace())
+            .unwrap_or(rest.len())
+            .min(20);
+        String::from_utf8_lossy(&rest[..end]).into_owned()
+    }
+
+    /// The next number, which may be negative; `what` names it in errors.
+    pub fn number(&mut self, what: &str) -> Result<i64, JudgeError> {
+        self.skip_space();
+        let start = self.pos;
+        let negative = self.bytes.get(self.pos) == Some(&b'-');
+        if negative {
+            self.pos += 1;
+        }
+        let mut value: i64 = 0;
+        let digits_start = self.pos;
+        while let Some(&b) = self.bytes.get(self.pos) {
+            if !b.is_ascii_digit() {
+                break;
+            }
+            value = value
+                .checked_mul(10)
+                .and_then(|v| v.checked_add(i64::from(b - b'0')))
+                .ok_or_else(|| self.error(format!("{what} is too large")))?;
+            self.pos += 1;
+        }
+        let ends_cleanly = self
+            .bytes
+            .get(self.pos)
+            .is_none_or(|b| b.is_ascii_whitespace());
+        if self.pos == digits_start || !ends_cleanly {
+            self.pos = start;
+            if self.pos >= self.bytes.len() {
+                return Err(self.error(format!("unexpected end of input, expected {what}")));
+            }
+            return Err(self.error(format!("expected {what}, found `{}`", self.peek_token())));
+        }
+        Ok(if negative { -value } else { value })
+    }
+
+    /// The next number, which must lie in `range`.
+    pub fn number_in(
+        &mut self,
+        what: &str,
+        range: std::ops::RangeInclusive<i64>,
+    ) -> Result<i64, JudgeError> {
+        let value = self.number(what)?;
+        if range.contains(&value) {
+            Ok(value)
+        } else {
+            Err(self.error(format!(
+                "{what} is {value}, expected {} to {}",
+                range.start(),
+                range.end()
+            )))
+        }
+    }
+
+    /// The next non-negative number that fits a board side or count.
+    pub fn size(&mut self, what: &str) -> Result<usize, JudgeError> {
+        Ok(self.number_in(what, 0..=i64::from(i32::MAX / 4))? as usize)
+    }
+
+    /// The next whole line, without its line break. The rest of the current
+    /// line must be blank: a board row starts on a line of its own.
+    pub fn row(&mut self, what: &str) -> Result<&'a str, JudgeError> {
+        while let Some(&b) = self.bytes.get(self.pos) {
+            match b {
+                b'\n' => break,
+                b' ' | b'\t' | b'\r' => self.pos += 1,
+                _ => {
+                    return Err(self.error(format!(
+                        "expected {what} on a line of its own, found `{}`",
+                        self.peek_token()
+                    )));
+                }
+            }
+        }
+        if self.pos >= self.bytes.len() {
+            return Err(self.error(format!("unexpected end of input, expected {what}")));
+        }
+        self.pos += 1;
+        self.line += 1;
+        let rest = &self.bytes[self.pos..];
+        let len = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+        let mut text = &rest[..len];
+        self.pos += len;
+        if let [head @ .., b'\r'] = text {
+            text = head;
+        }
+        std::str::from_utf8(text).map_err(|_| self.error(format!("{what} is not valid UTF-8")))
+    }
+}

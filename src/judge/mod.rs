@@ -1,0 +1,287 @@
+//! The classic judges' text formats: read a judge input, answer it with the
+//! engine, and write exactly the judge's expected output.
+//!
+//! Boards may be of any size memory allows; rows may be shorter than the
+//! width or empty; numbers may be separated by any whitespace. Malformed
+//! input is a [`JudgeError`] naming the line and what was expected.
+
+mod input;
+
+use crate::solver::{Answer, Board, EMPTY, Point, Preset, Query, Solver, Stop, tile_of_char};
+use input::Input;
+use std::fmt::Write as _;
+use std::str::FromStr;
+
+/// The judge formats `linkpath judge` reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// One Mahjong board (`w h`, rows, pairs ended by `0 0 0 0`); prints each
+    /// pair's segment count, or 0.
+    Mahjong,
+    /// POJ 1101: Mahjong boards until `0 0`, answered in `Board #n:` blocks.
+    Poj1101,
+    /// HDU 1175: Lianliankan cases until `0 0`; prints YES or NO per query.
+    Hdu1175,
+    /// POJ 3009: Curling datasets until `0 0`; prints the throws or -1.
+    Poj3009,
+}
+
+impl Format {
+    pub const ALL: [Format; 4] = [
+        Format::Mahjong,
+        Format::Poj1101,
+        Format::Hdu1175,
+        Format::Poj3009,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Mahjong => "mahjong",
+            Format::Poj1101 => "poj1101",
+            Format::Hdu1175 => "hdu1175",
+            Format::Poj3009 => "poj3009",
+        }
+    }
+}
+
+impl FromStr for Format {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| {
+                format!("unknown judge format {s:?}, expected mahjong, poj1101, hdu1175 or poj3009")
+            })
+    }
+}
+
+/// Malformed judge input.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct JudgeError {
+    pub line: usize,
+    pub message: String,
+}
+
+/// Answers a whole judge input in `format`, returning the judge's output.
+///
+/// ```
+/// use linkpath::judge::{run, Format};
+/// let input = "5 4\nXXXXX\nX   X\nXXX X\n XXX \n2 3 5 3\n1 3 4 4\n2 3 3 4\n0 0 0 0\n";
+/// assert_eq!(run(Format::Mahjong, input.as_bytes()).unwrap(), "4\n3\n0\n");
+/// ```
+pub fn run(format: Format, input: &[u8]) -> Result<String, JudgeError> {
+    let mut input = Input::new(input);
+    let mut out = String::new();
+    match format {
+        Format::Mahjong => {
+            mahjong_board(&mut input, |_, answer| {
+                let _ = writeln!(out, "{}", answer.segments().unwrap_or(0));
+            })?;
+            if !input.at_end() {
+                return Err(input.error("expected the end of input after the pairs' 0 0 0 0"));
+            }
+        }
+        Format::Poj1101 => poj1101(&mut input, &mut out)?,
+        Format::Hdu1175 => hdu1175(&mut input, &mut out)?,
+        Format::Poj3009 => poj3009(&mut input, &mut out)?,
+    }
+    Ok(out)
+}
+
+/// Reads one Mahjong board and its pairs, answering each pair as it comes.
+/// Returns false when the input ended (at `0 0` or at its end) instead.
+fn mahjong_board(
+    input: &mut Input,
+    mut answered: impl FnMut(usize, &Answer),
+) -> Result<bool, JudgeError> {
+    if input.at_end() {
+        return Ok(false);
+    }
+    let width = input.size("the board width")?;
+    let height = input.size("the board height")?;
+    if width == 0 && height == 0 {
+        return Ok(false);
+    }
+    if width == 0 || height == 0 {
+        return Err(input.error(format!(
+            "the board is {width} x {height}, expected at least one row and one column"
+        )));
+    }
+    let mut cells = Vec::with_capacity(width.saturating_mul(height).min(1 << 24));
+    for y in 0..height {
+        let row = input.row(&format!("row {} of the board", y + 1))?;
+        let before = cells.len();
+        cells.extend(row.chars().map(tile_of_char));
+        let found = cells.len() - before;
+        if found > width {
+            return Err(input.error(format!(
+                "row {} has {found} cells, expected at most {width}",
+                y + 1
+            )));
+        }
+        cells.resize(before + width, EMPTY);
+    }
+    let board = Board::new(width, height, cells).map_err(|e| input.error(e.to_string()))?;
+    let mut solver = Solver::new(&board, Preset::Mahjong.rules());
+    let mut pair = 0;
+    loop {
+        if input.at_end() {
+            return Ok(true);
+        }
+        let line = input.line();
+        let x1 = input.number("x1 of a pair")?;
+        let y1 = input.number("y1 of a pair")?;
+        let x2 = input.number("x2 of a pair")?;
+        let y2 = input.number("y2 of a pair")?;
+        if [x1, y1, x2, y2] == [0; 4] {
+            return Ok(true);
+        }
+        let from = one_based(&board, x1, y1, line)?;
+        let to = one_based(&board, x2, y2, line)?;
+        let answer = solver
+            .answer(Query::new(from, to), &Stop::never())
+            .expect("an unbounded stop never interrupts");
+        pair += 1;
+        answered(pair, &answer);
+    }
+}
+
+/// The 0-based point of 1-based `(column, row)` judge coordinates.
+fn one_based(board: &Board, column: i64, row: i64, line: usize) -> Result<Point, JudgeError> {
+    let point = Point::new(
+        (column - 1).clamp(-1, i64::from(i32::MAX)) as i32,
+        (row - 1).clamp(-1, i64::from(i32::MAX)) as i32,
+    );
+    if board.contains(point) {
+        Ok(point)
+    } else {
+        Err(JudgeError {
+            line,
+            message: format!(
+                "cell (column {column}, row {row}) is off the {} x {} board, expected columns 1 to {} and rows 1 to {}",
+                board.width(),
+                board.height(),
+                board.width(),
+                board.height()
+            ),
+        })
+    }
+}
+
+fn poj1101(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
+    for number in 1.. {
+        let mut block = format!("Board #{number}:\n");
+        let more = mahjong_board(input, |pair, answer| {
+            let _ = match answer.segments() {
+                Some(k) => writeln!(block, "Pair {pair}: {k} segments."),
+                None => writeln!(block, "Pair {pair}: impossible."),
+            };
+        })?;
+        if !more {
+            break;
+        }
+        out.push_str(&block);
+        out.push('\n');
+    }
+    Ok(())
+}
+
+fn hdu1175(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
+    while !input.at_end() {
+        let rows = input.size("the row count n")?;
+        let columns = input.size("the column count m")?;
+        if rows == 0 && columns == 0 {
+            break;
+        }
+        if rows == 0 || columns == 0 {
+            return Err(input.error(format!(
+                "the board is {rows} x {columns}, expected at least one row and one column"
+            )));
+        }
+        let total = rows
+            .checked_mul(columns)
+            .ok_or_else(|| input.error(format!("a {rows} x {columns} board is too large")))?;
+        let mut cells = Vec::with_capacity(total.min(1 << 24));
+        for _ in 0..total {
+            cells.push(
+                input.number_in("a cell (0 or a tile type)", 0..=i64::from(u32::MAX))? as u32,
+            );
+        }
+        let board = Board::new(columns, rows, cells).map_err(|e| input.error(e.to_string()))?;
+        let mut solver = Solver::new(&board, Preset::Lianliankan.rules());
+        let queries = input.size("the query count q")?;
+        for _ in 0..queries {
+            let line = input.line();
+            let mut numbers = [0i64; 4];
+            for (n, what) in numbers.iter_mut().zip(["x1", "y1", "x2", "y2"]) {
+                *n = input.number(&format!("{what} of a query"))?;
+            }
+            let [x1, y1, x2, y2] = numbers;
+            // HDU 1175 gives (row, column).
+            let from = one_based(&board, y1, x1, line)?;
+            let to = one_based(&board, y2, x2, line)?;
+            let answer = solver
+                .answer(Query::new(from, to), &Stop::never())
+                .expect("an unbounded stop never interrupts");
+            out.push_str(match answer {
+                Answer::Connected(_) => "YES\n",
+                Answer::NotConnected(_) => "NO\n",
+            });
+        }
+    }
+    Ok(())
+}
+
+fn poj3009(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
+    while !input.at_end() {
+        let width = input.size("the board width w")?;
+        let height = input.size("the board height h")?;
+        if width == 0 && height == 0 {
+            break;
+        }
+        if width == 0 || height == 0 {
+            return Err(input.error(format!(
+                "the board is {width} x {height}, expected at least one row and one column"
+            )));
+        }
+        let total = width
+            .checked_mul(height)
+            .ok_or_else(|| input.error(format!("a {width} x {height} board is too large")))?;
+        let header = input.line();
+        let mut cells = Vec::with_capacity(total.min(1 << 24));
+        let (mut start, mut goal) = (None, None);
+        for i in 0..total {
+            let code =
+                input.number_in("a square code (0 vacant, 1 block, 2 start, 3 goal)", 0..=3)?;
+            let here = Point::new((i % width) as i32, (i / width) as i32);
+            let seen = match code {
+                2 => start.replace(here),
+                3 => goal.replace(here),
+                _ => None,
+            };
+            if seen.is_some() {
+                let what = if code == 2 { "start (2)" } else { "goal (3)" };
+                return Err(input.error(format!("a second {what}, expected exactly one")));
+            }
+            cells.push(u32::from(code == 1));
+        }
+        let (Some(start), Some(goal)) = (start, goal) else {
+            return Err(JudgeError {
+                line: header,
+                message: "the board needs exactly one start (2) and one goal (3)".into(),
+            });
+        };
+        let board = Board::new(width, height, cells).map_err(|e| input.error(e.to_string()))?;
+        let answer = Solver::new(&board, Preset::Curling.rules())
+            .answer(Query::new(start, goal), &Stop::never())
+            .expect("an unbounded stop never interrupts");
+        let _ = match answer.segments() {
+            Some(throws) => writeln!(out, "{throws}"),
+            None => writeln!(out, "-1"),
+        };
+    }
+    Ok(())
+}

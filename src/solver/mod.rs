@@ -1,0 +1,248 @@
+//! The engine: boards, rules, and the searches that answer queries.
+//!
+//! Pure Rust with no I/O: the HTTP layer and the judge formats both build a
+//! [`Board`], pick [`Rules`], and call [`solve`] (or [`Solver`] for one query
+//! at a time).
+//!
+//! ```
+//! use linkpath::solver::{solve, Answer, Board, Point, Preset, Query, Stop};
+//! let board = Board::from_rows(&["XXXXX", "X   X", "XXX X", " XXX "]).unwrap();
+//! let query = Query::new(Point::new(1, 2), Point::new(4, 2));
+//! let answers = solve(&board, &Preset::Mahjong.rules(), &[query], &Stop::never()).unwrap();
+//! let Answer::Connected(path) = &answers[0] else { panic!("connected") };
+//! assert_eq!(path.segments, 4);
+//! assert_eq!(path.corners, [(1, 2), (1, 1), (3, 1), (3, 2), (4, 2)].map(|(x, y)| Point::new(x, y)));
+//! ```
+
+mod board;
+mod grid;
+mod line;
+mod rules;
+mod slide;
+mod stop;
+mod two_turn;
+
+pub use board::{Board, BoardError, EMPTY, MAX_SIDE, Point, tile_of_char};
+pub use rules::{Match, Movement, Preset, Rules, UnknownPreset};
+pub use stop::{Interrupted, Stop};
+
+use grid::{ClosedCounts, Grid, Regions};
+use slide::Rink;
+use std::fmt;
+
+/// One question: can `from` reach `to`?
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Query {
+    pub from: Point,
+    pub to: Point,
+}
+
+impl Query {
+    pub const fn new(from: Point, to: Point) -> Self {
+        Query { from, to }
+    }
+}
+
+/// A path: its segment count (throws for `slide` movement) and its corner
+/// points from start to end inclusive (for `slide`: the start, every stop,
+/// the goal).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Path {
+    pub segments: u32,
+    pub corners: Vec<Point>,
+}
+
+/// Why two cells do not connect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// No path within the rules.
+    NoPath,
+    /// The rules want tiles of the same type and these differ.
+    TypeMismatch,
+    /// A `line` endpoint is an empty cell.
+    NotATile,
+    /// A `slide` endpoint is a block.
+    Blocked,
+    /// Both ends are the same cell.
+    SameCell,
+}
+
+impl Reason {
+    /// The name used on the wire and in metrics.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::NoPath => "no_path",
+            Reason::TypeMismatch => "type_mismatch",
+            Reason::NotATile => "not_a_tile",
+            Reason::Blocked => "blocked",
+            Reason::SameCell => "same_cell",
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The answer to one query.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Connected(Path),
+    NotConnected(Reason),
+}
+
+impl Answer {
+    /// The segment count when connected.
+    pub fn segments(&self) -> Option<u32> {
+        match self {
+            Answer::Connected(path) => Some(path.segments),
+            Answer::NotConnected(_) => None,
+        }
+    }
+}
+
+/// Why a batch could not be answered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    #[error("query {query}: {point} is off the {width} x {height} board")]
+    OffBoard {
+        query: usize,
+        point: Point,
+        width: usize,
+        height: usize,
+    },
+    #[error(transparent)]
+    Interrupted(#[from] Interrupted),
+}
+
+/// Answers every query on `board` under `rules`, in order. Each query sees
+/// the board as given.
+pub fn solve(
+    board: &Board,
+    rules: &Rules,
+    queries: &[Query],
+    stop: &Stop,
+) -> Result<Vec<Answer>, SolveError> {
+    for (index, query) in queries.iter().enumerate() {
+        for point in [query.from, query.to] {
+            if !board.contains(point) {
+                return Err(SolveError::OffBoard {
+                    query: index,
+                    point,
+                    width: board.width(),
+                    height: board.height(),
+                });
+            }
+        }
+    }
+    let mut solver = Solver::new(board, *rules);
+    queries
+        .iter()
+        .map(|q| solver.answer(*q, stop).map_err(SolveError::from))
+        .collect()
+}
+
+/// Answers queries on one board one at a time, building what the searches
+/// share (padded grid, closed-cell counts, regions) once, on first need.
+pub struct Solver<'b> {
+    board: &'b Board,
+    rules: Rules,
+    grid: Option<Grid>,
+    counts: Option<ClosedCounts>,
+    regions: Option<Regions>,
+    scratch: Option<line::Scratch>,
+    rink: Option<Rink>,
+}
+
+impl<'b> Solver<'b> {
+    pub fn new(board: &'b Board, rules: Rules) -> Self {
+        Solver {
+            board,
+            rules,
+            grid: None,
+            counts: None,
+            regions: None,
+            scratch: None,
+            rink: None,
+        }
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Answers one query. Both points must be on the board.
+    ///
+    /// # Panics
+    /// When a point is off the board; [`solve`] checks that first.
+    pub fn answer(&mut self, query: Query, stop: &Stop) -> Result<Answer, Interrupted> {
+        let (from, to) = (query.from, query.to);
+        let (a, b) = match (self.board.get(from), self.board.get(to)) {
+            (Some(a), Some(b)) => (a, b),
+            _ => panic!("query {from} -> {to} leaves the board"),
+        };
+        if from == to {
+            return Ok(Answer::NotConnected(Reason::SameCell));
+        }
+        match self.rules.movement {
+            Movement::Line => {
+                if a == EMPTY || b == EMPTY {
+                    return Ok(Answer::NotConnected(Reason::NotATile));
+                }
+                if self.rules.matching == Match::Same && a != b {
+                    return Ok(Answer::NotConnected(Reason::TypeMismatch));
+                }
+                self.line(from, to, stop)
+            }
+            Movement::Slide => {
+                if a != EMPTY || b != EMPTY {
+                    return Ok(Answer::NotConnected(Reason::Blocked));
+                }
+                let rink = self.rink.get_or_insert_with(|| Rink::new(self.board));
+                Ok(
+                    match rink.shortest(from, to, self.rules.max_segments, stop)? {
+                        Some((segments, corners)) => Answer::Connected(Path { segments, corners }),
+                        None => Answer::NotConnected(Reason::NoPath),
+                    },
+                )
+            }
+        }
+    }
+
+    fn line(&mut self, from: Point, to: Point, stop: &Stop) -> Result<Answer, Interrupted> {
+        let max = self.rules.max_segments.unwrap_or(u32::MAX);
+        let grid = self
+            .grid
+            .get_or_insert_with(|| Grid::new(self.board, self.rules.outside));
+        let (a, b) = (grid.index(from), grid.index(to));
+        let counts = self.counts.get_or_insert_with(|| ClosedCounts::new(grid));
+        if let Some(shape) = two_turn::shortest(grid, counts, a, b, max.min(3)) {
+            let corners = shape
+                .corners
+                .iter()
+                .map(|&(x, y)| grid.point(y * grid.width + x))
+                .collect();
+            return Ok(Answer::Connected(Path {
+                segments: shape.segments,
+                corners,
+            }));
+        }
+        if max <= 3 {
+            return Ok(Answer::NotConnected(Reason::NoPath));
+        }
+        let regions = self.regions.get_or_insert_with(|| Regions::new(grid));
+        if !regions.may_connect(grid, a, b) {
+            return Ok(Answer::NotConnected(Reason::NoPath));
+        }
+        let scratch = self.scratch.get_or_insert_with(|| line::Scratch::new(grid));
+        Ok(match line::shortest(grid, scratch, a, b, max, stop)? {
+            Some((segments, cells)) => Answer::Connected(Path {
+                segments,
+                corners: cells.into_iter().map(|i| grid.point(i)).collect(),
+            }),
+            None => Answer::NotConnected(Reason::NoPath),
+        })
+    }
+}
