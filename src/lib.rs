@@ -5,8 +5,12 @@
 //!
 //! # Layout
 //!
-//! - [`solver`]: the pure engine (boards, rules, searches); no I/O.
+//! - [`solver`]: the pure engine (boards, rules, searches); no I/O, no serde.
 //! - [`judge`]: the classic judges' text formats over the engine.
+//! - [`http`]: the axum service: wire types, routes, limits, server loop.
+//! - [`healthcheck`]: the probe behind `linkpath healthcheck`.
 
+pub mod healthcheck;
+pub mod http;
 pub mod judge;
 pub mod solver;

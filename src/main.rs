@@ -1,54 +1,188 @@
-//! The `linkpath` command: the judge formats on the command line.
+//! The `linkpath` command: parse the command line, start tracing, dispatch.
 
 use clap::{Parser, Subcommand};
+use linkpath::http::{self, Config};
 use linkpath::judge::{self, Format};
+use linkpath::solver::Stop;
 use std::io::{Read, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 #[derive(Parser)]
-#[command(version, about = "Answers tile-connection puzzles")]
+#[command(
+    version,
+    about = "Answers tile-connection puzzles over HTTP and on the command line"
+)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Serves the HTTP JSON API (the default).
+    Serve(Box<Config>),
+    /// Answers one /v1/solve request body from FILE (or stdin) and prints the
+    /// response JSON, as the server would.
+    Solve {
+        /// The request body; stdin when absent or `-`.
+        file: Option<PathBuf>,
+        #[command(flatten)]
+        config: Box<Config>,
+    },
     /// Reads a judge input on stdin and prints the judge's expected output.
     Judge {
         /// mahjong, poj1101, hdu1175 or poj3009.
         format: Format,
+    },
+    /// Probes a running server's /healthz; exit 0 when it answers 200.
+    Healthcheck {
+        /// The URL to probe (http only).
+        #[arg(
+            long,
+            env = "LINKPATH_HEALTHCHECK_URL",
+            default_value = "http://127.0.0.1:8080/healthz"
+        )]
+        url: String,
+        /// How long to wait for the answer, in milliseconds.
+        #[arg(long, default_value_t = 2000)]
+        timeout_ms: u64,
     },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Judge { format } => run_judge(format),
-    }
-}
-
-fn run_judge(format: Format) -> ExitCode {
-    let mut input = Vec::new();
-    if let Err(e) = std::io::stdin().lock().read_to_end(&mut input) {
-        eprintln!("linkpath judge: reading stdin: {e}");
-        return ExitCode::from(2);
-    }
-    match judge::run(format, &input) {
-        Ok(output) => {
-            let mut stdout = std::io::stdout().lock();
-            match stdout
-                .write_all(output.as_bytes())
-                .and_then(|()| stdout.flush())
-            {
+        None => serve(Config::default()),
+        Some(Command::Serve(config)) => serve(*config),
+        Some(Command::Solve { file, config }) => solve(file, &config),
+        Some(Command::Judge { format }) => run_judge(format),
+        Some(Command::Healthcheck { url, timeout_ms }) => {
+            match linkpath::healthcheck::probe(&url, Duration::from_millis(timeout_ms)) {
                 Ok(()) => ExitCode::SUCCESS,
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
                 Err(e) => {
-                    eprintln!("linkpath judge: writing stdout: {e}");
+                    eprintln!("linkpath healthcheck: {e}");
                     ExitCode::FAILURE
                 }
             }
         }
+    }
+}
+
+fn init_tracing(json: bool) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    if json {
+        builder.json().flatten_event(true).init();
+    } else {
+        builder.init();
+    }
+}
+
+fn serve(config: Config) -> ExitCode {
+    init_tracing(config.log_format == "json");
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("linkpath: starting the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(config.listen).await?;
+        tracing::info!(
+            listen = %listener.local_addr()?,
+            workers = config.workers(),
+            "linkpath serving"
+        );
+        let state = http::AppState::new(config);
+        http::server::run(listener, state, http::server::shutdown_signal()).await
+    });
+    // Blocking solves that outlived the drain are stopped by their deadline.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!(error = %e, "linkpath: serving failed");
+            eprintln!("linkpath: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn read_input(file: Option<&PathBuf>) -> std::io::Result<Vec<u8>> {
+    match file {
+        Some(path) if path.as_os_str() != "-" => std::fs::read(path),
+        _ => {
+            let mut input = Vec::new();
+            std::io::stdin().lock().read_to_end(&mut input)?;
+            Ok(input)
+        }
+    }
+}
+
+/// Writes to stdout; a closed pipe is not an error.
+fn print(bytes: &[u8]) -> ExitCode {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("linkpath: writing stdout: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn solve(file: Option<PathBuf>, config: &Config) -> ExitCode {
+    let body = match read_input(file.as_ref()) {
+        Ok(body) => body,
+        Err(e) => {
+            eprintln!("linkpath solve: reading the request: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if body.len() > config.max_body_bytes {
+        eprintln!(
+            "linkpath solve: the body is {} bytes, over the limit of {} (--max-body-bytes)",
+            body.len(),
+            config.max_body_bytes
+        );
+        return ExitCode::from(2);
+    }
+    let stop = Stop::never().with_deadline(Instant::now() + config.solve_timeout());
+    match http::solve::solve_body(&body, &config.limits(), &stop) {
+        Ok(mut json) => {
+            json.push(b'\n');
+            print(&json)
+        }
+        Err(e) => {
+            let mut json = serde_json::to_vec(&e.body()).unwrap_or_default();
+            json.push(b'\n');
+            let _ = print(&json);
+            eprintln!("linkpath solve: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_judge(format: Format) -> ExitCode {
+    let input = match read_input(None) {
+        Ok(input) => input,
+        Err(e) => {
+            eprintln!("linkpath judge: reading stdin: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match judge::run(format, &input) {
+        Ok(output) => print(output.as_bytes()),
         Err(e) => {
             eprintln!("linkpath judge {}: {e}", format.name());
             ExitCode::from(2)

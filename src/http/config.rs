@@ -1,0 +1,108 @@
+//! The server's settings: one clap struct, each field a flag with an
+//! environment variable, so `linkpath serve --help` is the reference.
+
+use super::wire::Limits;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+#[derive(Clone, Debug, clap::Args)]
+pub struct Config {
+    /// Address and port to listen on.
+    #[arg(long, env = "LINKPATH_LISTEN", default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+
+    /// Solves that may run at once; further requests get 503 (default: the
+    /// number of cores).
+    #[arg(long, env = "LINKPATH_WORKERS")]
+    pub workers: Option<usize>,
+
+    /// Largest request body in bytes (413 beyond).
+    #[arg(long, env = "LINKPATH_MAX_BODY_BYTES", default_value_t = 16 << 20)]
+    pub max_body_bytes: usize,
+
+    /// Most cells a board may have (413 beyond).
+    #[arg(long, env = "LINKPATH_MAX_CELLS", default_value_t = 1 << 20)]
+    pub max_cells: usize,
+
+    /// Most cells a board may have along one side (413 beyond).
+    #[arg(long, env = "LINKPATH_MAX_SIDE", default_value_t = 1 << 16)]
+    pub max_side: usize,
+
+    /// Most queries in one request (413 beyond).
+    #[arg(long, env = "LINKPATH_MAX_QUERIES", default_value_t = 10_000)]
+    pub max_queries: usize,
+
+    /// Largest `max_segments` a request may ask for (422 beyond).
+    #[arg(long, env = "LINKPATH_MAX_SEGMENTS", default_value_t = 100_000)]
+    pub max_segments: u32,
+
+    /// Time a solve may take before it is stopped with 504, in milliseconds.
+    #[arg(long, env = "LINKPATH_SOLVE_TIMEOUT_MS", default_value_t = 10_000)]
+    pub solve_timeout_ms: u64,
+
+    /// Time a client has to send its request headers, in milliseconds.
+    #[arg(long, env = "LINKPATH_HEADER_TIMEOUT_MS", default_value_t = 5_000)]
+    pub header_timeout_ms: u64,
+
+    /// Time a client has to send its request body, in milliseconds (408
+    /// beyond).
+    #[arg(long, env = "LINKPATH_BODY_TIMEOUT_MS", default_value_t = 10_000)]
+    pub body_timeout_ms: u64,
+
+    /// Most open connections; further ones wait in the accept queue.
+    #[arg(long, env = "LINKPATH_MAX_CONNECTIONS", default_value_t = 1024)]
+    pub max_connections: usize,
+
+    /// After SIGTERM, how long to keep accepting connections (with /readyz
+    /// answering 503) so load balancers notice, in milliseconds.
+    #[arg(long, env = "LINKPATH_SHUTDOWN_GRACE_MS", default_value_t = 1_000)]
+    pub shutdown_grace_ms: u64,
+
+    /// After that, how long in-flight requests may take to finish before
+    /// the process exits anyway, in milliseconds.
+    #[arg(long, env = "LINKPATH_DRAIN_TIMEOUT_MS", default_value_t = 15_000)]
+    pub drain_timeout_ms: u64,
+
+    /// Bodies up to this size whose rules need no unbounded search are
+    /// solved on the async worker instead of the blocking pool (0: never).
+    #[arg(long, env = "LINKPATH_INLINE_MAX_BYTES", default_value_t = 4096)]
+    pub inline_max_bytes: usize,
+
+    /// Log format: text or json.
+    #[arg(long, env = "LINKPATH_LOG_FORMAT", default_value = "text", value_parser = ["text", "json"])]
+    pub log_format: String,
+}
+
+impl Config {
+    pub fn limits(&self) -> Limits {
+        Limits {
+            max_cells: self.max_cells,
+            max_side: self.max_side,
+            max_queries: self.max_queries,
+            max_segments: self.max_segments,
+        }
+    }
+
+    pub fn workers(&self) -> usize {
+        self.workers
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+            .max(1)
+    }
+
+    pub fn solve_timeout(&self) -> Duration {
+        Duration::from_millis(self.solve_timeout_ms)
+    }
+}
+
+impl Default for Config {
+    /// The defaults of the command line, for tests and embedding.
+    fn default() -> Self {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Wrapper {
+            #[command(flatten)]
+            config: Config,
+        }
+        Wrapper::parse_from(["linkpath"]).config
+    }
+}

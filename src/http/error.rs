@@ -1,0 +1,169 @@
+//! The one error type of the HTTP layer. Every failure becomes a JSON body
+//! `{"error": {"code", "message", "field"?}}` with the status that fits.
+
+use axum::Json;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+/// What went wrong with a request, named by its wire `code`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorCode {
+    /// 400 Bad Request: the body is not JSON.
+    MalformedJson,
+    /// 401 Unauthorized: a missing or unknown API key.
+    Unauthorized,
+    /// 404 Not Found: no such route.
+    NotFound,
+    /// 405 Method Not Allowed.
+    MethodNotAllowed,
+    /// 408 Request Timeout: the body arrived too slowly.
+    RequestTimeout,
+    /// 413 Payload Too Large: body, cells or queries over a limit.
+    TooLarge,
+    /// 415 Unsupported Media Type: not `application/json`.
+    UnsupportedMediaType,
+    /// 422 Unprocessable Entity: a board that is not rectangular or not
+    /// made of the allowed cells.
+    InvalidBoard,
+    /// 422: unknown preset or a bad rules field.
+    InvalidRules,
+    /// 422: a query point off the board or malformed.
+    InvalidQuery,
+    /// 422: any other well-formed but wrong request.
+    InvalidRequest,
+    /// 429 Too Many Requests: the client's rate limit.
+    RateLimited,
+    /// 500: a bug; details are logged, never sent.
+    Internal,
+    /// 503 Service Unavailable: every solver slot is busy, or shutting down.
+    Overloaded,
+    /// 504 Gateway Timeout: the solve passed its deadline.
+    DeadlineExceeded,
+}
+
+impl ErrorCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::MalformedJson => "malformed_json",
+            ErrorCode::Unauthorized => "unauthorized",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::MethodNotAllowed => "method_not_allowed",
+            ErrorCode::RequestTimeout => "request_timeout",
+            ErrorCode::TooLarge => "too_large",
+            ErrorCode::UnsupportedMediaType => "unsupported_media_type",
+            ErrorCode::InvalidBoard => "invalid_board",
+            ErrorCode::InvalidRules => "invalid_rules",
+            ErrorCode::InvalidQuery => "invalid_query",
+            ErrorCode::InvalidRequest => "invalid_request",
+            ErrorCode::RateLimited => "rate_limited",
+            ErrorCode::Internal => "internal",
+            ErrorCode::Overloaded => "overloaded",
+            ErrorCode::DeadlineExceeded => "deadline_exceeded",
+        }
+    }
+
+    pub fn status(self) -> StatusCode {
+        match self {
+            ErrorCode::MalformedJson => StatusCode::BAD_REQUEST,
+            ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
+            ErrorCode::NotFound => StatusCode::NOT_FOUND,
+            ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ErrorCode::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
+            ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ErrorCode::InvalidBoard
+            | ErrorCode::InvalidRules
+            | ErrorCode::InvalidQuery
+            | ErrorCode::InvalidRequest => StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            ErrorCode::Overloaded => StatusCode::SERVICE_UNAVAILABLE,
+            ErrorCode::DeadlineExceeded => StatusCode::GATEWAY_TIMEOUT,
+        }
+    }
+}
+
+/// An error answer: code, message for people, and the request field at
+/// fault (`board[3]`, `queries[2].to`) when there is one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    pub code: ErrorCode,
+    pub message: String,
+    pub field: Option<String>,
+    /// Seconds for `Retry-After` (503, 429).
+    pub retry_after: Option<u64>,
+}
+
+impl ApiError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        ApiError {
+            code,
+            message: message.into(),
+            field: None,
+            retry_after: None,
+        }
+    }
+
+    pub fn at(mut self, field: impl Into<String>) -> Self {
+        self.field = Some(field.into());
+        self
+    }
+
+    pub fn retry_after(mut self, seconds: u64) -> Self {
+        self.retry_after = Some(seconds);
+        self
+    }
+
+    pub fn status(&self) -> StatusCode {
+        self.code.status()
+    }
+
+    /// The JSON body.
+    pub fn body(&self) -> ErrorBody<'_> {
+        ErrorBody {
+            error: ErrorDetail {
+                code: self.code.as_str(),
+                message: &self.message,
+                field: self.field.as_deref(),
+            },
+        }
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code.as_str(), self.message)?;
+        if let Some(field) = &self.field {
+            write!(f, " (at {field})")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+#[derive(Serialize)]
+pub struct ErrorBody<'a> {
+    error: ErrorDetail<'a>,
+}
+
+#[derive(Serialize)]
+struct ErrorDetail<'a> {
+    code: &'static str,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    field: Option<&'a str>,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut response = (self.status(), Json(self.body())).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
+    }
+}

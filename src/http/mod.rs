@@ -1,0 +1,269 @@
+//! The HTTP JSON service over the engine: [`app`] builds the router (tests
+//! drive it with `tower::ServiceExt::oneshot`), [`server::run`] serves it on
+//! a listener until a shutdown future resolves.
+//!
+//! Solves run on tokio's blocking pool, at most `workers` at once: a request
+//! that finds every slot taken gets 503 at once instead of queueing.
+
+mod body;
+pub mod config;
+pub mod error;
+mod health;
+pub mod server;
+pub mod solve;
+pub mod wire;
+
+pub use config::Config;
+pub use error::{ApiError, ErrorCode};
+pub use health::OPENAPI_YAML;
+
+use crate::solver::Stop;
+use axum::Router;
+use axum::extract::{MatchedPath, Request};
+use axum::http::{HeaderName, Response as HttpResponse};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use wire::Limits;
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub limits: Limits,
+    /// One permit per solve that may run at once.
+    solvers: Arc<Semaphore>,
+    /// False once shutdown has begun: `/readyz` answers 503.
+    pub ready: Arc<AtomicBool>,
+    prometheus: PrometheusHandle,
+    body_timeout: Duration,
+}
+
+impl AppState {
+    pub fn new(config: Config) -> Self {
+        AppState {
+            limits: config.limits(),
+            solvers: Arc::new(Semaphore::new(config.workers())),
+            ready: Arc::new(AtomicBool::new(true)),
+            prometheus: prometheus(),
+            body_timeout: Duration::from_millis(config.body_timeout_ms),
+            config: Arc::new(config),
+        }
+    }
+
+    /// Marks the server as shutting down: `/readyz` turns 503.
+    pub fn begin_shutdown(&self) {
+        self.ready.store(false, Ordering::Relaxed);
+    }
+
+    /// A solver slot, or 503 when all are taken.
+    pub fn solver_slot(&self) -> Result<OwnedSemaphorePermit, ApiError> {
+        self.solvers.clone().try_acquire_owned().map_err(|_| {
+            metrics::counter!("linkpath_rejected_total", "reason" => "overloaded").increment(1);
+            ApiError::new(
+                ErrorCode::Overloaded,
+                format!(
+                    "all {} solver slots are busy, retry shortly",
+                    self.config.workers()
+                ),
+            )
+            .retry_after(1)
+        })
+    }
+
+    /// Runs `work` on the blocking pool holding `permit`, with a [`Stop`]
+    /// that passes the deadline or is cancelled when the client goes away.
+    /// The permit is released only when the work has really stopped.
+    pub async fn run_blocking<T: Send + 'static>(
+        &self,
+        permit: OwnedSemaphorePermit,
+        work: impl FnOnce(&Stop) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let timeout = self.config.solve_timeout();
+        let deadline = Instant::now() + timeout;
+        let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
+        let flag = cancel.0.clone();
+        metrics::gauge!("linkpath_solves_in_flight").increment(1);
+        let task = tokio::task::spawn_blocking(move || {
+            let stop = Stop::never().with_deadline(deadline).with_flag(&flag);
+            let result = work(&stop);
+            metrics::gauge!("linkpath_solves_in_flight").decrement(1);
+            drop(permit);
+            result
+        });
+        // The search polls its deadline; parsing a large body does not, so
+        // the wait is bounded too, and the flag stops whatever comes next.
+        let waited = tokio::time::timeout(timeout + Duration::from_millis(50), task).await;
+        match waited {
+            Ok(Ok(result)) => result,
+            Ok(Err(join)) => {
+                metrics::counter!("linkpath_panics_total").increment(1);
+                tracing::error!(error = %join, "a solve panicked");
+                Err(ApiError::new(ErrorCode::Internal, "internal error"))
+            }
+            Err(_) => Err(solve::interrupted(crate::solver::Interrupted::Deadline)),
+        }
+    }
+}
+
+/// Sets the flag when the request's future is dropped (client gone, or the
+/// wait timed out), so the blocking search stops too.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The process-wide Prometheus recorder; installed once, shared by every
+/// app built in the process (tests build many).
+fn prometheus() -> PrometheusHandle {
+    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+    HANDLE
+        .get_or_init(|| {
+            const BUCKETS: [f64; 14] = [
+                0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
+                1.0, 5.0,
+            ];
+            let recorder = PrometheusBuilder::new()
+                .set_buckets_for_metric(Matcher::Suffix("_seconds".into()), &BUCKETS)
+                .expect("the bucket list is not empty")
+                .build_recorder();
+            let handle = recorder.handle();
+            if metrics::set_global_recorder(recorder).is_err() {
+                tracing::warn!("a metrics recorder was already installed; /metrics stays empty");
+            }
+            describe_metrics();
+            handle
+        })
+        .clone()
+}
+
+fn describe_metrics() {
+    use metrics::{Unit, describe_counter, describe_gauge, describe_histogram};
+    describe_counter!(
+        "linkpath_http_requests_total",
+        "HTTP requests answered, by route, method and status"
+    );
+    describe_histogram!(
+        "linkpath_http_request_duration_seconds",
+        Unit::Seconds,
+        "Time to answer an HTTP request"
+    );
+    describe_counter!(
+        "linkpath_queries_total",
+        "Queries answered, by rules and outcome"
+    );
+    describe_histogram!(
+        "linkpath_solve_duration_seconds",
+        Unit::Seconds,
+        "Time to answer the queries of one request"
+    );
+    describe_gauge!(
+        "linkpath_solves_in_flight",
+        "Solves running on the blocking pool"
+    );
+    describe_counter!(
+        "linkpath_rejected_total",
+        "Requests refused before solving, by reason"
+    );
+    describe_counter!("linkpath_panics_total", "Solves that panicked (a bug)");
+}
+
+/// The whole router with its middleware.
+pub fn app(state: AppState) -> Router {
+    let x_request_id = HeaderName::from_static("x-request-id");
+    Router::new()
+        .merge(solve::router())
+        .merge(health::router())
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .route_layer(middleware::from_fn(remember_route))
+        .layer(CatchPanicLayer::custom(panicked))
+        .layer(middleware::from_fn(observe))
+        .layer(PropagateRequestIdLayer::new(x_request_id.clone()))
+        .layer(SetRequestIdLayer::new(x_request_id, MakeRequestUuid))
+        .with_state(state)
+}
+
+async fn not_found(request: Request) -> ApiError {
+    ApiError::new(
+        ErrorCode::NotFound,
+        format!("no route {}, see /openapi.yaml", request.uri().path()),
+    )
+}
+
+async fn method_not_allowed(request: Request) -> ApiError {
+    ApiError::new(
+        ErrorCode::MethodNotAllowed,
+        format!(
+            "{} is not allowed on {}",
+            request.method(),
+            request.uri().path()
+        ),
+    )
+}
+
+fn panicked(_: Box<dyn std::any::Any + Send + 'static>) -> HttpResponse<axum::body::Body> {
+    metrics::counter!("linkpath_panics_total").increment(1);
+    tracing::error!("a handler panicked");
+    ApiError::new(ErrorCode::Internal, "internal error").into_response()
+}
+
+/// The matched route, carried out to [`observe`] on the response.
+#[derive(Clone)]
+struct Route(MatchedPath);
+
+async fn remember_route(request: Request, next: Next) -> Response {
+    let route = request.extensions().get::<MatchedPath>().cloned();
+    let mut response = next.run(request).await;
+    if let Some(route) = route {
+        response.extensions_mut().insert(Route(route));
+    }
+    response
+}
+
+/// One log line and the request metrics per request.
+async fn observe(request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let method = request.method().clone();
+    let request_id = request
+        .headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_owned();
+    let response = next.run(request).await;
+    let latency = started.elapsed();
+    let route = response
+        .extensions()
+        .get::<Route>()
+        .map_or("unmatched", |r| r.0.as_str())
+        .to_owned();
+    let status = response.status().as_u16();
+    metrics::counter!(
+        "linkpath_http_requests_total",
+        "route" => route.clone(),
+        "method" => method.to_string(),
+        "status" => status.to_string()
+    )
+    .increment(1);
+    metrics::histogram!("linkpath_http_request_duration_seconds", "route" => route.clone())
+        .record(latency);
+    tracing::info!(
+        %method,
+        route,
+        status,
+        latency_ms = latency.as_secs_f64() * 1e3,
+        request_id,
+        "request"
+    );
+    response
+}
