@@ -43,6 +43,25 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every code, in the order the API description lists them.
+    pub const ALL: [ErrorCode; 15] = [
+        ErrorCode::MalformedJson,
+        ErrorCode::Unauthorized,
+        ErrorCode::NotFound,
+        ErrorCode::MethodNotAllowed,
+        ErrorCode::RequestTimeout,
+        ErrorCode::TooLarge,
+        ErrorCode::UnsupportedMediaType,
+        ErrorCode::InvalidBoard,
+        ErrorCode::InvalidRules,
+        ErrorCode::InvalidQuery,
+        ErrorCode::InvalidRequest,
+        ErrorCode::RateLimited,
+        ErrorCode::Internal,
+        ErrorCode::Overloaded,
+        ErrorCode::DeadlineExceeded,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorCode::MalformedJson => "malformed_json",
