@@ -2,8 +2,31 @@
 //! the image needs no curl.
 
 use std::io::{Read, Write};
-use std::net::{TcpStream, ToSocketAddrs};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpStream, ToSocketAddrs};
 use std::time::Duration;
+
+/// The `/healthz` URL of a server listening on `listen` (a socket address;
+/// the default `127.0.0.1:8080` when empty or unparsable). A server on all
+/// addresses is probed on loopback.
+///
+/// ```
+/// use linkpath::healthcheck::default_url;
+/// assert_eq!(default_url("0.0.0.0:9000"), "http://127.0.0.1:9000/healthz");
+/// assert_eq!(default_url("[::]:80"), "http://[::1]:80/healthz");
+/// assert_eq!(default_url(""), "http://127.0.0.1:8080/healthz");
+/// ```
+pub fn default_url(listen: &str) -> String {
+    let mut address: SocketAddr = listen
+        .parse()
+        .unwrap_or(SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 8080));
+    if address.ip().is_unspecified() {
+        address.set_ip(match address.ip() {
+            IpAddr::V4(_) => IpAddr::V4(Ipv4Addr::LOCALHOST),
+            IpAddr::V6(_) => IpAddr::V6(Ipv6Addr::LOCALHOST),
+        });
+    }
+    format!("http://{address}/healthz")
+}
 
 /// Gets `url` (`http://host:port/path`) and succeeds on a 200 answer.
 pub fn probe(url: &str, timeout: Duration) -> Result<(), String> {

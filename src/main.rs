@@ -38,13 +38,10 @@ enum Command {
     },
     /// Probes a running server's /healthz; exit 0 when it answers 200.
     Healthcheck {
-        /// The URL to probe (http only).
-        #[arg(
-            long,
-            env = "LINKPATH_HEALTHCHECK_URL",
-            default_value = "http://127.0.0.1:8080/healthz"
-        )]
-        url: String,
+        /// The URL to probe (http only); by default /healthz on the port of
+        /// LINKPATH_LISTEN, on loopback when it listens on all addresses.
+        #[arg(long, env = "LINKPATH_HEALTHCHECK_URL")]
+        url: Option<String>,
         /// How long to wait for the answer, in milliseconds.
         #[arg(long, default_value_t = 2000)]
         timeout_ms: u64,
@@ -59,6 +56,10 @@ fn main() -> ExitCode {
         Some(Command::Solve { file, config }) => solve(file, &config),
         Some(Command::Judge { format }) => run_judge(format),
         Some(Command::Healthcheck { url, timeout_ms }) => {
+            let url = url.unwrap_or_else(|| {
+                let listen = std::env::var("LINKPATH_LISTEN").unwrap_or_default();
+                linkpath::healthcheck::default_url(&listen)
+            });
             match linkpath::healthcheck::probe(&url, Duration::from_millis(timeout_ms)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
