@@ -5,7 +5,8 @@ use super::wire::Limits;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-#[derive(Clone, Debug, clap::Args)]
+/// Not `Debug`: it holds the API keys, which are never logged.
+#[derive(Clone, clap::Args)]
 pub struct Config {
     /// Address and port to listen on.
     #[arg(long, env = "LINKPATH_LISTEN", default_value = "127.0.0.1:8080")]
@@ -67,6 +68,30 @@ pub struct Config {
     /// solved on the async worker instead of the blocking pool (0: never).
     #[arg(long, env = "LINKPATH_INLINE_MAX_BYTES", default_value_t = 4096)]
     pub inline_max_bytes: usize,
+
+    /// API keys (comma-separated) that /v1/* requires as `Authorization:
+    /// Bearer <key>`; none: open. Health and metrics routes stay open.
+    #[arg(
+        long,
+        env = "LINKPATH_API_KEYS",
+        value_delimiter = ',',
+        hide_env_values = true
+    )]
+    pub api_keys: Vec<String>,
+
+    /// Origins (comma-separated, `*` for any) whose browser pages may call
+    /// the API; none: no CORS headers.
+    #[arg(long, env = "LINKPATH_CORS_ORIGINS", value_delimiter = ',', value_parser = super::access::parse_origin)]
+    pub cors_origins: Vec<String>,
+
+    /// Requests a second each client address may make to /v1/* (429
+    /// beyond); 0: no limit.
+    #[arg(long, env = "LINKPATH_RATE_LIMIT_PER_SECOND", default_value_t = 0)]
+    pub rate_limit_per_second: u32,
+
+    /// Requests a client may make at once above that rate.
+    #[arg(long, env = "LINKPATH_RATE_LIMIT_BURST", default_value_t = 20)]
+    pub rate_limit_burst: u32,
 
     /// Log format: text or json.
     #[arg(long, env = "LINKPATH_LOG_FORMAT", default_value = "text", value_parser = ["text", "json"])]

@@ -36,7 +36,7 @@ pub enum ErrorCode {
     RateLimited,
     /// 500: a bug; details are logged, never sent.
     Internal,
-    /// 503 Service Unavailable: every solver slot is busy, or shutting down.
+    /// 503 Service Unavailable: every solver slot is busy.
     Overloaded,
     /// 504 Gateway Timeout: the solve passed its deadline.
     DeadlineExceeded,

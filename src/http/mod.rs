@@ -5,6 +5,7 @@
 //! Solves run on tokio's blocking pool, at most `workers` at once: a request
 //! that finds every slot taken gets 503 at once instead of queueing.
 
+pub mod access;
 mod body;
 pub mod config;
 pub mod error;
@@ -24,6 +25,7 @@ use axum::http::{HeaderName, Response as HttpResponse};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -43,6 +45,9 @@ pub struct AppState {
     pub ready: Arc<AtomicBool>,
     prometheus: PrometheusHandle,
     body_timeout: Duration,
+    api_keys: access::ApiKeys,
+    /// The per-client rate limit, when configured.
+    limiter: Option<access::ClientLimiter>,
 }
 
 impl AppState {
@@ -53,6 +58,11 @@ impl AppState {
             ready: Arc::new(AtomicBool::new(true)),
             prometheus: prometheus(),
             body_timeout: Duration::from_millis(config.body_timeout_ms),
+            api_keys: access::ApiKeys::new(&config.api_keys),
+            limiter: NonZeroU32::new(config.rate_limit_per_second).map(|rate| {
+                let burst = NonZeroU32::new(config.rate_limit_burst).unwrap_or(rate);
+                access::ClientLimiter::new(rate, burst)
+            }),
             config: Arc::new(config),
         }
     }
@@ -180,13 +190,29 @@ fn describe_metrics() {
 /// The whole router with its middleware.
 pub fn app(state: AppState) -> Router {
     let x_request_id = HeaderName::from_static("x-request-id");
-    Router::new()
+    let cors = access::cors(&state.config.cors_origins);
+    let router = Router::new()
         .merge(solve::router())
         .merge(health::router())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .route_layer(middleware::from_fn(remember_route))
         .layer(CatchPanicLayer::custom(panicked))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            access::rate_limit,
+        ))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            access::require_api_key,
+        ));
+    // CORS answers preflights before the key check: browsers send no
+    // credentials on them.
+    let router = match cors {
+        Some(cors) => router.layer(cors),
+        None => router,
+    };
+    router
         .layer(middleware::from_fn(observe))
         .layer(PropagateRequestIdLayer::new(x_request_id.clone()))
         .layer(SetRequestIdLayer::new(x_request_id, MakeRequestUuid))

@@ -3,6 +3,7 @@
 //! that lets every accepted request finish.
 
 use super::{AppState, app};
+use axum::extract::ConnectInfo;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
@@ -12,6 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tower_http::add_extension::AddExtensionLayer;
 
 /// Serves until `shutdown` resolves, then: `/readyz` turns 503, new
 /// connections are still taken for the grace period, the listener closes,
@@ -28,18 +30,28 @@ pub async fn run(
     let header_timeout = Duration::from_millis(config.header_timeout_ms.max(1));
     let upkeep = tokio::spawn({
         let handle = state.prometheus.clone();
+        let limiter = state.limiter.clone();
         async move {
             let mut tick = tokio::time::interval(Duration::from_secs(5));
             loop {
                 tick.tick().await;
                 handle.run_upkeep();
+                if let Some(limiter) = &limiter {
+                    limiter.forget_idle();
+                }
             }
         }
     });
 
     let serve_connection = |stream: TcpStream, slot: Option<OwnedSemaphorePermit>| {
         let _ = stream.set_nodelay(true);
-        let service = TowerToHyperService::new(router.clone());
+        // The peer address, for the per-client rate limit.
+        let peer = stream.peer_addr().ok();
+        let service = TowerToHyperService::new(
+            tower::ServiceBuilder::new()
+                .option_layer(peer.map(|p| AddExtensionLayer::new(ConnectInfo(p))))
+                .service(router.clone()),
+        );
         let connection = http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(header_timeout)
@@ -60,7 +72,7 @@ pub async fn run(
             let Ok(slot) = connections.clone().acquire_owned().await else {
                 return;
             };
-            let (stream, _peer) = match listener.accept().await {
+            let (stream, _) = match listener.accept().await {
                 Ok(accepted) => accepted,
                 Err(e) => {
                     // Out of file descriptors and the like: back off briefly.

@@ -176,7 +176,7 @@ fn on_board(board: &Board, x: i64, y: i64) -> Result<Point, ApiError> {
         Err(ApiError::new(
             ErrorCode::InvalidQuery,
             format!(
-                "[{x}, {y}] is off the {w} x {h} board, expected x in 0..{} and y in 0..{}",
+                "[{x}, {y}] is off the {w} x {h} board, expected x from 0 to {} and y from 0 to {}",
                 w - 1,
                 h - 1
             ),
@@ -296,6 +296,15 @@ impl<'de> Visitor<'de> for BoardSeed<'_, '_> {
     }
 }
 
+/// "1 cell", "5 cells".
+fn cells(n: usize) -> String {
+    if n == 1 {
+        "1 cell".into()
+    } else {
+        format!("{n} cells")
+    }
+}
+
 /// The board read so far.
 struct Rows<'d, 'l> {
     decoder: &'d Decoder<'l>,
@@ -347,7 +356,11 @@ impl Rows<'_, '_> {
             )),
             Some(expected) if found != expected => Some(self.error(
                 ErrorCode::InvalidBoard,
-                format!("row {} has {found} cells, expected {expected}", self.height),
+                format!(
+                    "row {} has {}, expected {expected}",
+                    self.height,
+                    cells(found)
+                ),
             )),
             _ if found > limits.max_side => Some(self.error(
                 ErrorCode::TooLarge,
@@ -522,21 +535,15 @@ impl<'de> Visitor<'de> for CellVisitor {
 /// `rules`: a preset name, or an object whose fields override a preset.
 struct RulesSeed<'d, 'l>(&'d Decoder<'l>);
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+/// The fields of a rules object; `max_segments` tells `null` (no limit,
+/// `Some(None)`) from absent (`None`).
+#[derive(Default)]
 struct RulesObject {
     preset: Option<String>,
     movement: Option<MovementWire>,
-    #[serde(default, deserialize_with = "present")]
     max_segments: Option<Option<u32>>,
     outside: Option<bool>,
-    #[serde(rename = "match")]
     matching: Option<MatchWire>,
-}
-
-/// Tells a field given as `null` (`Some(None)`) from one left out (`None`).
-fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<u32>>, D::Error> {
-    Option::<u32>::deserialize(d).map(Some)
 }
 
 #[derive(Deserialize, Clone, Copy)]
@@ -582,8 +589,37 @@ impl<'de> Visitor<'de> for RulesSeed<'_, '_> {
         Ok((preset.rules(), preset.name()))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        let object = RulesObject::deserialize(de::value::MapAccessDeserializer::new(map))?;
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut object = RulesObject::default();
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            let field = format!("rules.{key}");
+            self.0.enter(field.as_str());
+            let duplicate = match key.as_ref() {
+                "preset" => object.preset.replace(map.next_value()?).is_some(),
+                "movement" => object.movement.replace(map.next_value()?).is_some(),
+                "max_segments" => object.max_segments.replace(map.next_value()?).is_some(),
+                "outside" => object.outside.replace(map.next_value()?).is_some(),
+                "match" => object.matching.replace(map.next_value()?).is_some(),
+                other => {
+                    return Err(self.0.fail(
+                        ApiError::new(
+                            ErrorCode::InvalidRules,
+                            format!(
+                                "unknown field `{other}`, expected preset, movement, max_segments, outside or match"
+                            ),
+                        )
+                        .at(field),
+                    ));
+                }
+            };
+            if duplicate {
+                return Err(self.0.fail(
+                    ApiError::new(ErrorCode::InvalidRules, format!("`{key}` is given twice"))
+                        .at(field),
+                ));
+            }
+        }
+        self.0.enter("rules");
         let preset = match &object.preset {
             Some(name) => self.preset(name, "rules.preset")?,
             None => Preset::Mahjong,
@@ -714,7 +750,8 @@ impl<'de> Visitor<'de> for QuerySeed<'_, '_> {
                 }
             };
             decoder.enter(format!("queries[{index}].{key}"));
-            *slot = Some(map.next_value::<(i64, i64)>()?);
+            let field = format!("queries[{index}].{key}");
+            *slot = Some(map.next_value_seed(PointSeed(decoder, &field))?);
         }
         let missing = |name: &str| {
             decoder.fail(
@@ -728,6 +765,47 @@ impl<'de> Visitor<'de> for QuerySeed<'_, '_> {
         let (fx, fy) = from.ok_or_else(|| missing("from"))?;
         let (tx, ty) = to.ok_or_else(|| missing("to"))?;
         Ok([fx, fy, tx, ty])
+    }
+}
+
+/// A point `[x, y]`: exactly two integers.
+struct PointSeed<'d, 'l, 'f>(&'d Decoder<'l>, &'f str);
+
+impl<'de> DeserializeSeed<'de> for PointSeed<'_, '_, '_> {
+    type Value = (i64, i64);
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for PointSeed<'_, '_, '_> {
+    type Value = (i64, i64);
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a point [x, y] of two integers")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let wrong = |found: String| {
+            self.0.fail(
+                ApiError::new(
+                    ErrorCode::InvalidQuery,
+                    format!("{found}, expected a point [x, y] of two integers"),
+                )
+                .at(self.1),
+            )
+        };
+        let x = seq.next_element::<i64>()?;
+        let y = seq.next_element::<i64>()?;
+        match (x, y) {
+            (Some(x), Some(y)) => match seq.next_element::<de::IgnoredAny>()? {
+                None => Ok((x, y)),
+                Some(_) => Err(wrong("the point has more than two numbers".into())),
+            },
+            (None, _) => Err(wrong("the point is empty".into())),
+            (Some(_), None) => Err(wrong("the point has one number".into())),
+        }
     }
 }
 
