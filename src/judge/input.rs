@@ -23,6 +23,12 @@ impl<'a> Input<'a> {
         self.line
     }
 
+    /// The line the next token starts on.
+    pub fn next_token_line(&mut self) -> usize {
+        self.skip_space();
+        self.line
+    }
+
     pub fn error(&self, message: impl Into<String>) -> JudgeError {
         JudgeError {
             line: self.line,
@@ -135,6 +141,11 @@ impl<'a> Input<'a> {
         }
         self.pos += 1;
         self.line += 1;
+        // The line break ended the input's last line: there is no next line
+        // to read a row from, not even an empty one.
+        if self.pos >= self.bytes.len() {
+            return Err(self.error(format!("unexpected end of input, expected {what}")));
+        }
         let rest = &self.bytes[self.pos..];
         let len = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
         let mut text = &rest[..len];

@@ -214,7 +214,7 @@ fn hdu1175(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
         let mut solver = Solver::new(&board, Preset::Lianliankan.rules());
         let queries = input.size("the query count q")?;
         for _ in 0..queries {
-            let line = input.line();
+            let line = input.next_token_line();
             let mut numbers = [0i64; 4];
             for (n, what) in numbers.iter_mut().zip(["x1", "y1", "x2", "y2"]) {
                 *n = input.number(&format!("{what} of a query"))?;
