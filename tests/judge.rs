@@ -404,3 +404,21 @@ fn lianliankan_board_of_300_by_400() {
     input.push_str("4\n1 1 300 400\n1 1 1 400\n2 2 299 399\n149 2 151 3\n0 0\n");
     assert_eq!(ok(Format::Hdu1175, &input), "YES\nNO\nNO\nYES\n");
 }
+
+#[test]
+fn a_board_too_large_for_memory_is_an_error_not_a_crash() {
+    // 10^10 cells of four bytes: no machine this runs on has 40 GB to give.
+    let (code, stdout, stderr) = judge_binary("mahjong", b"100000 100000\n\n\n");
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert_eq!(
+        stderr,
+        "linkpath judge mahjong: line 1: a 100000 x 100000 board does not fit in memory\n"
+    );
+    assert_eq!(
+        run(Format::Poj3009, b"100000 100000\n0 0 0\n"),
+        Err(JudgeError {
+            line: 1,
+            message: "a 100000 x 100000 board does not fit in memory".into()
+        })
+    );
+}

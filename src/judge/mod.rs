@@ -110,7 +110,7 @@ fn mahjong_board(
             "the board is {width} x {height}, expected at least one row and one column"
         )));
     }
-    let mut cells = Vec::with_capacity(width.saturating_mul(height).min(1 << 24));
+    let mut cells = board_cells(input, width, height)?;
     for y in 0..height {
         let row = input.row(&format!("row {} of the board", y + 1))?;
         let before = cells.len();
@@ -147,6 +147,16 @@ fn mahjong_board(
         pair += 1;
         answered(pair, &answer);
     }
+}
+
+/// Room for a `width × height` board's cells, or an error naming the size
+/// when it cannot be had (rather than dying out of memory).
+fn board_cells(input: &Input, width: usize, height: usize) -> Result<Vec<u32>, JudgeError> {
+    let too_large = || input.error(format!("a {width} x {height} board does not fit in memory"));
+    let total = width.checked_mul(height).ok_or_else(too_large)?;
+    let mut cells = Vec::new();
+    cells.try_reserve_exact(total).map_err(|_| too_large())?;
+    Ok(cells)
 }
 
 /// The 0-based point of 1-based `(column, row)` judge coordinates.
@@ -201,10 +211,8 @@ fn hdu1175(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
                 "the board is {rows} x {columns}, expected at least one row and one column"
             )));
         }
-        let total = rows
-            .checked_mul(columns)
-            .ok_or_else(|| input.error(format!("a {rows} x {columns} board is too large")))?;
-        let mut cells = Vec::with_capacity(total.min(1 << 24));
+        let mut cells = board_cells(input, columns, rows)?;
+        let total = rows * columns;
         for _ in 0..total {
             cells.push(
                 input.number_in("a cell (0 or a tile type)", 0..=i64::from(u32::MAX))? as u32,
@@ -247,11 +255,9 @@ fn poj3009(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
                 "the board is {width} x {height}, expected at least one row and one column"
             )));
         }
-        let total = width
-            .checked_mul(height)
-            .ok_or_else(|| input.error(format!("a {width} x {height} board is too large")))?;
         let header = input.line();
-        let mut cells = Vec::with_capacity(total.min(1 << 24));
+        let mut cells = board_cells(input, width, height)?;
+        let total = width * height;
         let (mut start, mut goal) = (None, None);
         for i in 0..total {
             let code =
