@@ -1,62 +1,79 @@
 //! Paths with any number of turns: a search over (cell, direction) states
-//! ordered by (segments, length), so the first path that reaches the target
-//! has the fewest segments and, among those, the shortest length.
+//! by layers of segment count, keeping for each state the shortest length
+//! at its layer, so the first layer that reaches the target holds a path
+//! with the fewest segments and, among those, the shortest length.
 //!
-//! Turning costs a segment and no length; going straight costs one cell and
-//! no segment. The states of one segment count form a layer. Inside a layer,
-//! states are taken in order of length by merging two queues that are each
-//! already sorted: the layer's seeds (turns out of the previous layer, made
-//! in length order) and the straight moves made within the layer (each one
-//! cell longer than the state it came from).
+//! A layer starts from its seeds (the turns out of the previous layer) and
+//! walks each seed's ray cell by cell while that improves the length known
+//! for the state. Along one ray lengths grow by one per cell, so a walk may
+//! stop at the first state it cannot improve: whoever set that state walks
+//! (or walked) on from there with lengths no worse. The order of the seeds
+//! therefore does not matter, and a layer is a few tight loops over rays.
 
 use super::grid::Grid;
 use super::stop::{Interrupted, Stop};
 
-const UNSEEN: u32 = u32::MAX;
+const UNSEEN: u64 = u64::MAX;
+
+/// `(segments, length)` packed so that comparing keys compares costs
+/// lexicographically.
+#[inline]
+fn key(segments: u32, length: u32) -> u64 {
+    (u64::from(segments) << 32) | u64::from(length)
+}
+
+#[inline]
+fn length(key: u64) -> u32 {
+    key as u32
+}
 
 /// Search state reused across the queries of a batch. Only the states a
 /// query touched are reset after it, so a short query on a large board stays
 /// cheap.
 pub(crate) struct Scratch {
-    segments: Vec<u32>,
-    length: Vec<u32>,
+    /// Best key per state, indexed `direction * cells + cell`, so that a
+    /// horizontal walk reads consecutive entries.
+    best: Vec<u64>,
+    cells: usize,
     touched: Vec<u32>,
+    layer: Vec<u32>,
     seeds: Vec<(u32, u32)>,
     next_seeds: Vec<(u32, u32)>,
-    straight: Vec<(u32, u32)>,
 }
 
 impl Scratch {
     pub fn new(grid: &Grid) -> Self {
-        let states = grid.open.len() * 4;
+        let cells = grid.open.len();
         Scratch {
-            segments: vec![UNSEEN; states],
-            length: vec![UNSEEN; states],
+            best: vec![UNSEEN; cells * 4],
+            cells,
             touched: Vec::new(),
+            layer: Vec::new(),
             seeds: Vec::new(),
             next_seeds: Vec::new(),
-            straight: Vec::new(),
         }
     }
 
     fn reset(&mut self) {
-        for &state in &self.touched {
-            self.segments[state as usize] = UNSEEN;
-            self.length[state as usize] = UNSEEN;
+        if self.touched.len() > self.cells {
+            self.best.fill(UNSEEN);
+        } else {
+            for &state in &self.touched {
+                self.best[state as usize] = UNSEEN;
+            }
         }
         self.touched.clear();
     }
 
-    /// Records `(segments, length)` for `state` if it beats what is known.
+    /// Records `value` for `state` if it beats what is known.
     #[inline]
-    fn improve(&mut self, state: usize, segments: u32, length: u32) -> bool {
-        let (s, l) = (self.segments[state], self.length[state]);
-        if segments < s || (segments == s && length < l) {
-            if s == UNSEEN {
+    fn improve(&mut self, state: usize, value: u64) -> bool {
+        let known = self.best[state];
+        if value < known {
+            if known == UNSEEN {
                 self.touched.push(state as u32);
             }
-            self.segments[state] = segments;
-            self.length[state] = length;
+            self.best[state] = value;
             true
         } else {
             false
@@ -77,14 +94,13 @@ fn across(d: usize) -> [usize; 2] {
 pub(crate) fn shortest(
     grid: &Grid,
     scratch: &mut Scratch,
-    a: usize,
-    b: usize,
+    (a, b): (usize, usize),
     max_segments: u32,
     stop: &Stop,
 ) -> Result<Option<(u32, Vec<usize>)>, Interrupted> {
-    let found = search(grid, scratch, a, b, max_segments, stop);
+    let found = search(grid, scratch, (a, b), max_segments, stop);
     let result = match found {
-        Ok(Some(last)) => Ok(Some(trace_back(grid, scratch, a, b, last))),
+        Ok(Some(arrival)) => Ok(Some(trace_back(grid, scratch, a, b, arrival))),
         Ok(None) => Ok(None),
         Err(e) => Err(e),
     };
@@ -92,124 +108,147 @@ pub(crate) fn shortest(
     result
 }
 
-/// The state `(cell * 4 + direction, segments, length)` from which a straight
-/// step enters `b`, or `None`.
+/// The state (`direction * cells + cell`) from which a straight step enters
+/// `b`, with its segments and length.
+type Arrival = (usize, u32, u32);
+
 fn search(
     grid: &Grid,
     scratch: &mut Scratch,
-    a: usize,
-    b: usize,
+    (a, b): (usize, usize),
     max_segments: u32,
     stop: &Stop,
-) -> Result<Option<(usize, u32, u32)>, Interrupted> {
+) -> Result<Option<Arrival>, Interrupted> {
     if max_segments == 0 {
         return Ok(None);
     }
     let steps = grid.steps();
+    let cells = scratch.cells;
     let mut seeds = std::mem::take(&mut scratch.seeds);
     let mut next = std::mem::take(&mut scratch.next_seeds);
-    let mut straight = std::mem::take(&mut scratch.straight);
+    let mut layer = std::mem::take(&mut scratch.layer);
     seeds.clear();
-
     for (d, &step) in steps.iter().enumerate() {
         let n = a.wrapping_add_signed(step);
         if n == b {
-            return Ok(Some((a * 4 + d, 0, 0)));
+            return Ok(Some((d * cells + a, 0, 0)));
         }
-        if grid.open[n] && scratch.improve(n * 4 + d, 1, 1) {
-            seeds.push(((n * 4 + d) as u32, 1));
+        if grid.open[n] && scratch.improve(d * cells + n, key(1, 1)) {
+            seeds.push(((d * cells + n) as u32, 1));
         }
     }
 
     let mut work = 0;
     let mut segments = 1;
-    let found = 'layers: loop {
+    let found = loop {
         if seeds.is_empty() {
-            break None;
+            break Ok(None);
         }
-        straight.clear();
-        next.clear();
-        let (mut si, mut qi) = (0, 0);
-        loop {
-            // Take the shorter head of the two sorted queues.
-            let (state, length) = match (seeds.get(si), straight.get(qi)) {
-                (Some(&s), Some(&q)) if s.1 <= q.1 => {
-                    si += 1;
-                    s
-                }
-                (_, Some(&q)) => {
-                    qi += 1;
-                    q
-                }
-                (Some(&s), None) => {
-                    si += 1;
-                    s
-                }
-                (None, None) => break,
-            };
-            let state = state as usize;
-            if scratch.segments[state] != segments || scratch.length[state] != length {
-                continue; // superseded by a better entry
+        // Walk every seed's ray as far as it improves lengths.
+        layer.clear();
+        let mut arrival: Option<Arrival> = None;
+        let mut interrupted = None;
+        for &(seed, seed_length) in &seeds {
+            let seed = seed as usize;
+            if scratch.best[seed] != key(segments, seed_length) {
+                continue; // a walk through this state already did better
             }
             if let Err(e) = stop.tick(&mut work) {
-                break 'layers Some(Err(e));
+                interrupted = Some(e);
+                break;
             }
-            let (cell, d) = (state / 4, state % 4);
-            let n = cell.wrapping_add_signed(steps[d]);
-            if n == b {
-                break 'layers Some(Ok((state, segments, length)));
-            }
-            if grid.open[n] && scratch.improve(n * 4 + d, segments, length + 1) {
-                straight.push(((n * 4 + d) as u32, length + 1));
-            }
-            if segments < max_segments {
-                for turn in across(d) {
-                    let s = cell * 4 + turn;
-                    if scratch.improve(s, segments + 1, length) {
-                        next.push((s as u32, length));
+            let (d, mut cell) = (seed / cells, seed % cells);
+            let step = steps[d];
+            let mut length = seed_length;
+            layer.push(seed as u32);
+            loop {
+                let n = cell.wrapping_add_signed(step);
+                if n == b {
+                    if arrival.is_none_or(|(_, _, l)| length < l) {
+                        arrival = Some((d * cells + cell, segments, length));
                     }
+                    break;
+                }
+                if !grid.open[n] || !scratch.improve(d * cells + n, key(segments, length + 1)) {
+                    break;
+                }
+                cell = n;
+                length += 1;
+                layer.push((d * cells + n) as u32);
+            }
+        }
+        if let Some(e) = interrupted {
+            break Err(e);
+        }
+        if arrival.is_some() {
+            break Ok(arrival);
+        }
+        if segments >= max_segments {
+            break Ok(None);
+        }
+        // Every state of this layer is final now: turn out of each.
+        next.clear();
+        for &state in &layer {
+            let state = state as usize;
+            let (d, cell) = (state / cells, state % cells);
+            let length = length(scratch.best[state]);
+            for turn in across(d) {
+                let to = turn * cells + cell;
+                if scratch.improve(to, key(segments + 1, length)) {
+                    next.push((to as u32, length));
                 }
             }
         }
         segments += 1;
         std::mem::swap(&mut seeds, &mut next);
     };
-    scratch.seeds = seeds;
-    scratch.next_seeds = next;
-    scratch.straight = straight;
-    found.transpose()
+    finish(scratch, seeds, next, layer, found)
 }
 
-/// Walks back from the last state to `a`, collecting the turn cells.
+/// Hands the queues back to the scratch space for the next query.
+fn finish<T>(
+    scratch: &mut Scratch,
+    seeds: Vec<(u32, u32)>,
+    next: Vec<(u32, u32)>,
+    layer: Vec<u32>,
+    result: T,
+) -> T {
+    scratch.seeds = seeds;
+    scratch.next_seeds = next;
+    scratch.layer = layer;
+    result
+}
+
+/// Walks back from the arrival to `a`, collecting the turn cells.
 fn trace_back(
     grid: &Grid,
     scratch: &Scratch,
     a: usize,
     b: usize,
-    (last, segments, length): (usize, u32, u32),
+    (last, segments, length): Arrival,
 ) -> (u32, Vec<usize>) {
     if segments == 0 {
         // `a` and `b` are neighbours.
         return (1, vec![a, b]);
     }
     let steps = grid.steps();
+    let cells = scratch.cells;
     let mut corners = vec![b];
-    let (mut cell, mut d) = (last / 4, last % 4);
+    let (mut d, mut cell) = (last / cells, last % cells);
     let (mut s, mut l) = (segments, length);
     loop {
         let back = cell.wrapping_add_signed(-steps[d]);
         if s == 1 && back == a {
             break;
         }
-        let straight = back * 4 + d;
-        if scratch.segments[straight] == s && scratch.length[straight] == l - 1 {
+        if scratch.best[d * cells + back] == key(s, l - 1) {
             cell = back;
             l -= 1;
             continue;
         }
         let turn = across(d)
             .into_iter()
-            .find(|&t| scratch.segments[cell * 4 + t] == s - 1 && scratch.length[cell * 4 + t] == l)
+            .find(|&t| scratch.best[t * cells + cell] == key(s - 1, l))
             .expect("every reached state has a predecessor");
         corners.push(cell);
         d = turn;

@@ -237,7 +237,7 @@ impl<'b> Solver<'b> {
             return Ok(Answer::NotConnected(Reason::NoPath));
         }
         let scratch = self.scratch.get_or_insert_with(|| line::Scratch::new(grid));
-        Ok(match line::shortest(grid, scratch, a, b, max, stop)? {
+        Ok(match line::shortest(grid, scratch, (a, b), max, stop)? {
             Some((segments, cells)) => Answer::Connected(Path {
                 segments,
                 corners: cells.into_iter().map(|i| grid.point(i)).collect(),
