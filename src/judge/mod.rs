@@ -97,19 +97,9 @@ fn mahjong_board(
     input: &mut Input,
     mut answered: impl FnMut(usize, &Answer),
 ) -> Result<bool, JudgeError> {
-    if input.at_end() {
+    let Some((width, height)) = dimensions(input, "the board width", "the board height")? else {
         return Ok(false);
-    }
-    let width = input.size("the board width")?;
-    let height = input.size("the board height")?;
-    if width == 0 && height == 0 {
-        return Ok(false);
-    }
-    if width == 0 || height == 0 {
-        return Err(input.error(format!(
-            "the board is {width} x {height}, expected at least one row and one column"
-        )));
-    }
+    };
     let mut cells = board_cells(input, width, height)?;
     for y in 0..height {
         let row = input.row(&format!("row {} of the board", y + 1))?;
@@ -146,6 +136,27 @@ fn mahjong_board(
             .expect("an unbounded stop never interrupts");
         pair += 1;
         answered(pair, &answer);
+    }
+}
+
+/// A board header's two sizes; `None` at the end of the input or at the
+/// `0 0` that ends it. One zero alone is an error.
+fn dimensions(
+    input: &mut Input,
+    first: &str,
+    second: &str,
+) -> Result<Option<(usize, usize)>, JudgeError> {
+    if input.at_end() {
+        return Ok(None);
+    }
+    let a = input.size(first)?;
+    let b = input.size(second)?;
+    match (a, b) {
+        (0, 0) => Ok(None),
+        (0, _) | (_, 0) => Err(input.error(format!(
+            "the board is {a} x {b}, expected at least one row and one column"
+        ))),
+        sizes => Ok(Some(sizes)),
     }
 }
 
@@ -200,17 +211,7 @@ fn poj1101(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
 }
 
 fn hdu1175(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
-    while !input.at_end() {
-        let rows = input.size("the row count n")?;
-        let columns = input.size("the column count m")?;
-        if rows == 0 && columns == 0 {
-            break;
-        }
-        if rows == 0 || columns == 0 {
-            return Err(input.error(format!(
-                "the board is {rows} x {columns}, expected at least one row and one column"
-            )));
-        }
+    while let Some((rows, columns)) = dimensions(input, "the row count n", "the column count m")? {
         let mut cells = board_cells(input, columns, rows)?;
         let total = rows * columns;
         for _ in 0..total {
@@ -244,17 +245,8 @@ fn hdu1175(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
 }
 
 fn poj3009(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
-    while !input.at_end() {
-        let width = input.size("the board width w")?;
-        let height = input.size("the board height h")?;
-        if width == 0 && height == 0 {
-            break;
-        }
-        if width == 0 || height == 0 {
-            return Err(input.error(format!(
-                "the board is {width} x {height}, expected at least one row and one column"
-            )));
-        }
+    while let Some((width, height)) = dimensions(input, "the board width w", "the board height h")?
+    {
         let header = input.line();
         let mut cells = board_cells(input, width, height)?;
         let total = width * height;
