@@ -12,11 +12,15 @@ use std::time::{Duration, Instant};
 #[derive(Parser)]
 #[command(
     version,
-    about = "Answers tile-connection puzzles over HTTP and on the command line"
+    about = "Answers tile-connection puzzles over HTTP and on the command line",
+    args_conflicts_with_subcommands = true
 )]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// With no subcommand, `serve` takes its flags here.
+    #[command(flatten)]
+    serve: Box<Config>,
 }
 
 #[derive(Subcommand)]
@@ -51,7 +55,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        None => serve(Config::default()),
+        None => serve(*cli.serve),
         Some(Command::Serve(config)) => serve(*config),
         Some(Command::Solve { file, config }) => solve(file, &config),
         Some(Command::Judge { format }) => run_judge(format),

@@ -99,13 +99,11 @@ impl AppState {
         let deadline = Instant::now() + timeout;
         let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
         let flag = cancel.0.clone();
-        metrics::gauge!("linkpath_solves_in_flight").increment(1);
         let task = tokio::task::spawn_blocking(move || {
+            let _in_flight = InFlight::start();
+            let _permit = permit;
             let stop = Stop::never().with_deadline(deadline).with_flag(&flag);
-            let result = work(&stop);
-            metrics::gauge!("linkpath_solves_in_flight").decrement(1);
-            drop(permit);
-            result
+            work(&stop)
         });
         // The search polls its deadline; parsing a large body does not, so
         // the wait is bounded too, and the flag stops whatever comes next.
@@ -119,6 +117,23 @@ impl AppState {
             }
             Err(_) => Err(solve::interrupted(crate::solver::Interrupted::Deadline)),
         }
+    }
+}
+
+/// Counts a solve on the blocking pool for as long as it runs, even when it
+/// unwinds.
+struct InFlight;
+
+impl InFlight {
+    fn start() -> Self {
+        metrics::gauge!("linkpath_solves_in_flight").increment(1);
+        InFlight
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        metrics::gauge!("linkpath_solves_in_flight").decrement(1);
     }
 }
 
