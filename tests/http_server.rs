@@ -369,7 +369,6 @@ async fn connections_over_the_cap_wait_their_turn() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "bug: a 413 for too many cells or queries is not counted in linkpath_rejected_total"]
 async fn every_413_is_counted_as_a_rejection() {
     let mut config = config();
     config.max_queries = 1;

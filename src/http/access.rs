@@ -61,7 +61,6 @@ pub async fn require_api_key(
     match presented {
         Some(key) if keys.accepts(key) => next.run(request).await,
         found => {
-            metrics::counter!("linkpath_rejected_total", "reason" => "unauthorized").increment(1);
             let message = if found.is_some() {
                 "the API key is not valid"
             } else {
@@ -111,7 +110,6 @@ pub async fn rate_limit(State(state): State<AppState>, request: Request, next: N
     match limiter.0.check_key(&client) {
         Ok(()) => next.run(request).await,
         Err(not_until) => {
-            metrics::counter!("linkpath_rejected_total", "reason" => "rate_limited").increment(1);
             let wait = not_until.wait_time_from(DefaultClock::default().now());
             ApiError::new(
                 ErrorCode::RateLimited,

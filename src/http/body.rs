@@ -34,7 +34,6 @@ impl FromRequest<AppState> for JsonBody {
         }
         let max = state.config.max_body_bytes;
         let too_large = |size: String| {
-            metrics::counter!("linkpath_rejected_total", "reason" => "too_large").increment(1);
             ApiError::new(
                 ErrorCode::TooLarge,
                 format!("the body is {size}, over the limit of {max} bytes"),
@@ -60,8 +59,6 @@ impl FromRequest<AppState> for JsonBody {
                 format!("the body could not be read: {e}"),
             )),
             Err(_) => {
-                metrics::counter!("linkpath_rejected_total", "reason" => "body_timeout")
-                    .increment(1);
                 Err(ApiError::new(
                     ErrorCode::RequestTimeout,
                     format!(

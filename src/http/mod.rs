@@ -9,6 +9,7 @@ pub mod access;
 mod body;
 pub mod config;
 pub mod error;
+pub mod game;
 mod health;
 pub mod server;
 pub mod solve;
@@ -75,7 +76,6 @@ impl AppState {
     /// A solver slot, or 503 when all are taken.
     pub fn solver_slot(&self) -> Result<OwnedSemaphorePermit, ApiError> {
         self.solvers.clone().try_acquire_owned().map_err(|_| {
-            metrics::counter!("linkpath_rejected_total", "reason" => "overloaded").increment(1);
             ApiError::new(
                 ErrorCode::Overloaded,
                 format!(
@@ -200,6 +200,8 @@ fn describe_metrics() {
         "Requests refused before solving, by reason"
     );
     describe_counter!("linkpath_panics_total", "Solves that panicked (a bug)");
+    // Present from the first scrape, not only after the first solve.
+    metrics::gauge!("linkpath_solves_in_flight").set(0.0);
 }
 
 /// The whole router with its middleware.
@@ -208,6 +210,7 @@ pub fn app(state: AppState) -> Router {
     let cors = access::cors(&state.config.cors_origins);
     let router = Router::new()
         .merge(solve::router())
+        .merge(game::router())
         .merge(health::router())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
