@@ -93,7 +93,7 @@ impl Decoder<'_> {
         let code = match field.split(['[', '.']).next().unwrap_or("") {
             "board" => ErrorCode::InvalidBoard,
             "rules" => ErrorCode::InvalidRules,
-            "queries" => ErrorCode::InvalidQuery,
+            "queries" | "moves" => ErrorCode::InvalidQuery,
             _ => ErrorCode::InvalidRequest,
         };
         let error = ApiError::new(code, strip_position(&error.to_string()));
@@ -132,18 +132,7 @@ impl RawRequest {
             .at("board"));
         };
         let (rules, rules_label) = self.rules.unwrap_or((Preset::Mahjong.rules(), "mahjong"));
-        if let Some(max) = rules.max_segments
-            && max > limits.max_segments
-        {
-            return Err(ApiError::new(
-                ErrorCode::InvalidRules,
-                format!(
-                    "max_segments is {max}, over this server's limit of {}",
-                    limits.max_segments
-                ),
-            )
-            .at("rules.max_segments"));
-        }
+        check_max_segments(&rules, limits)?;
         let Some(raw_queries) = self.queries else {
             return Err(ApiError::new(
                 ErrorCode::InvalidQuery,
@@ -166,6 +155,80 @@ impl RawRequest {
             include_path: self.include_path.unwrap_or(true),
         })
     }
+}
+
+fn check_max_segments(rules: &Rules, limits: &Limits) -> Result<(), ApiError> {
+    match rules.max_segments {
+        Some(max) if max > limits.max_segments => Err(ApiError::new(
+            ErrorCode::InvalidRules,
+            format!(
+                "max_segments is {max}, over this server's limit of {}",
+                limits.max_segments
+            ),
+        )
+        .at("rules.max_segments")),
+        _ => Ok(()),
+    }
+}
+
+/// The error for a request without `board`.
+pub fn missing_board() -> ApiError {
+    ApiError::new(
+        ErrorCode::InvalidBoard,
+        "the board is missing, expected an array of rows",
+    )
+    .at("board")
+}
+
+/// Reads the `board` of another route's request with the checks, limits and
+/// field-precise errors of `/v1/solve`.
+pub fn decode_board(
+    value: serde_json::Value,
+    limits: &Limits,
+) -> Result<(Board, BoardEncoding), ApiError> {
+    with_decoder(limits, "board", |decoder| {
+        BoardSeed(decoder).deserialize(value)
+    })
+}
+
+/// Reads the `rules` of another route's request as `/v1/solve` does; with
+/// the metrics label.
+pub fn decode_rules(
+    value: serde_json::Value,
+    limits: &Limits,
+) -> Result<(Rules, &'static str), ApiError> {
+    let (rules, label) = with_decoder(limits, "rules", |decoder| {
+        RulesSeed(decoder).deserialize(value)
+    })?;
+    check_max_segments(&rules, limits)?;
+    Ok((rules, label))
+}
+
+/// A point `[x, y]` on `board`, read as a query point is; errors name
+/// `field`.
+pub fn decode_point(
+    value: serde_json::Value,
+    board: &Board,
+    limits: &Limits,
+    field: &str,
+) -> Result<Point, ApiError> {
+    let (x, y) = with_decoder(limits, field, |decoder| {
+        PointSeed(decoder, field).deserialize(value)
+    })?;
+    on_board(board, x, y).map_err(|e| e.at(field))
+}
+
+fn with_decoder<T>(
+    limits: &Limits,
+    field: &str,
+    read: impl FnOnce(&Decoder) -> Result<T, serde_json::Error>,
+) -> Result<T, ApiError> {
+    let decoder = Decoder {
+        limits,
+        failure: RefCell::new(None),
+        field: RefCell::new(field.to_owned()),
+    };
+    read(&decoder).map_err(|e| decoder.explain(e))
 }
 
 fn on_board(board: &Board, x: i64, y: i64) -> Result<Point, ApiError> {
@@ -749,8 +812,14 @@ impl<'de> Visitor<'de> for QuerySeed<'_, '_> {
                     ));
                 }
             };
-            decoder.enter(format!("queries[{index}].{key}"));
             let field = format!("queries[{index}].{key}");
+            decoder.enter(field.as_str());
+            if slot.is_some() {
+                return Err(decoder.fail(
+                    ApiError::new(ErrorCode::InvalidQuery, format!("`{key}` is given twice"))
+                        .at(field),
+                ));
+            }
             *slot = Some(map.next_value_seed(PointSeed(decoder, &field))?);
         }
         let missing = |name: &str| {

@@ -15,6 +15,7 @@
 //! ```
 
 mod board;
+pub mod game;
 mod grid;
 mod line;
 mod rules;

@@ -1,0 +1,315 @@
+//! Clearing a board: a depth-first search over board states for a sequence
+//! that removes every tile, or a proof that none exists.
+//!
+//! - Memo: every state found to lead nowhere is remembered exactly (the set
+//!   of occupied cells without gravity, where tiles never move; the whole
+//!   board with it), so a state reached by moves in another order is not
+//!   searched twice.
+//! - Forced moves (no gravity, `match: same`): removing tiles only opens
+//!   cells, so a removable pair of a type with exactly two tiles left can be
+//!   taken at once: any clearing sequence stays one when that removal is
+//!   moved to the front. The search then does not branch.
+//! - Dead pairs (same conditions): a type with two tiles left that cannot
+//!   connect even when every other tile is gone, or two such types that
+//!   cannot connect while the other's tiles stand (each waits for the other,
+//!   like the crossed pairs of `["AB", "BA"]`), end the branch.
+//! - Order: moves of the types with the fewest tiles left first, then of the
+//!   types with the fewest removable pairs (the most constrained first).
+
+use super::gravity::{Gravity, remove_pair};
+use super::moves::Explorer;
+use crate::solver::{Answer, Board, EMPTY, Interrupted, Match, Point, Query, Rules, Solver, Stop};
+use std::collections::{HashMap, HashSet};
+use std::time::Instant;
+
+/// What the search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Clearing {
+    /// A sequence of moves that removes every tile, each pair given by its
+    /// cells on the board of its turn.
+    Solved(Vec<(Point, Point)>),
+    /// The search was exhaustive: no sequence clears the board.
+    Impossible,
+    /// The budget ran out first.
+    Unknown,
+}
+
+/// The answer and how many distinct board states were searched.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub result: Clearing,
+    pub states: u64,
+}
+
+/// How to search; the defaults are what the service uses.
+#[derive(Clone, Copy, Debug)]
+pub struct ClearOptions {
+    pub gravity: Gravity,
+    /// When to give up with [`Clearing::Unknown`].
+    pub budget: Option<Instant>,
+    /// Forced moves and dead pairs.
+    pub pruning: bool,
+    /// The move order above, rather than reading order.
+    pub ordering: bool,
+}
+
+impl Default for ClearOptions {
+    fn default() -> Self {
+        ClearOptions {
+            gravity: Gravity::None,
+            budget: None,
+            pruning: true,
+            ordering: true,
+        }
+    }
+}
+
+/// Clears `board` under `rules` with `gravity`, giving up at `budget`.
+/// `stop` is the caller's own deadline or cancellation, reported as an
+/// error rather than [`Clearing::Unknown`].
+pub fn clear(
+    board: &Board,
+    rules: &Rules,
+    gravity: Gravity,
+    budget: Option<Instant>,
+    stop: &Stop,
+) -> Result<Outcome, Interrupted> {
+    let options = ClearOptions {
+        gravity,
+        budget,
+        ..ClearOptions::default()
+    };
+    clear_with(board, rules, &options, stop)
+}
+
+/// [`clear`] with every option.
+pub fn clear_with(
+    board: &Board,
+    rules: &Rules,
+    options: &ClearOptions,
+    stop: &Stop,
+) -> Result<Outcome, Interrupted> {
+    let mut types: Vec<u32> = board
+        .cells()
+        .iter()
+        .copied()
+        .filter(|&c| c != EMPTY)
+        .collect();
+    types.sort_unstable();
+    // Tiles go in pairs: an odd count (of a type, or of all tiles when any
+    // two match) always leaves one behind.
+    let odd = match rules.matching {
+        Match::Same => types.chunk_by(|a, b| a == b).any(|run| run.len() % 2 != 0),
+        Match::Any => types.len() % 2 != 0,
+    };
+    if odd {
+        return Ok(Outcome {
+            result: Clearing::Impossible,
+            states: 0,
+        });
+    }
+    types.dedup();
+    let mut search = Search {
+        width: board.width(),
+        height: board.height(),
+        rules: *rules,
+        options: *options,
+        stop,
+        failed: HashSet::new(),
+        states: 0,
+        narrow: types.len() < 256,
+        dense: types
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| (t, i as u32 + 1))
+            .collect(),
+    };
+    let mut sequence = Vec::new();
+    let result = match search.dfs(board.cells(), &mut sequence) {
+        Ok(true) => Clearing::Solved(sequence),
+        Ok(false) => Clearing::Impossible,
+        Err(Halt::Budget) => Clearing::Unknown,
+        Err(Halt::Stop(e)) => return Err(e),
+    };
+    Ok(Outcome {
+        result,
+        states: search.states,
+    })
+}
+
+enum Halt {
+    Budget,
+    Stop(Interrupted),
+}
+
+impl From<Interrupted> for Halt {
+    fn from(e: Interrupted) -> Self {
+        Halt::Stop(e)
+    }
+}
+
+struct Search<'s, 'a> {
+    width: usize,
+    height: usize,
+    rules: Rules,
+    options: ClearOptions,
+    stop: &'s Stop<'a>,
+    failed: HashSet<Vec<u8>>,
+    states: u64,
+    /// Whether every type fits a byte in the memo key.
+    narrow: bool,
+    dense: HashMap<u32, u32>,
+}
+
+impl Search<'_, '_> {
+    fn key(&self, cells: &[u32]) -> Vec<u8> {
+        if self.options.gravity == Gravity::None {
+            let mut bits = vec![0u8; cells.len().div_ceil(8)];
+            for (i, &c) in cells.iter().enumerate() {
+                if c != EMPTY {
+                    bits[i / 8] |= 1 << (i % 8);
+                }
+            }
+            bits
+        } else if self.narrow {
+            cells
+                .iter()
+                .map(|c| self.dense.get(c).map_or(0, |&d| d as u8))
+                .collect()
+        } else {
+            cells.iter().flat_map(|c| c.to_le_bytes()).collect()
+        }
+    }
+
+    fn same_rules_pruning(&self) -> bool {
+        self.options.pruning
+            && self.options.gravity == Gravity::None
+            && self.rules.matching == Match::Same
+    }
+
+    fn dfs(&mut self, cells: &[u32], sequence: &mut Vec<(Point, Point)>) -> Result<bool, Halt> {
+        if cells.iter().all(|&c| c == EMPTY) {
+            return Ok(true);
+        }
+        let key = self.key(cells);
+        if self.failed.contains(&key) {
+            return Ok(false);
+        }
+        self.states += 1;
+        if self.states % 64 == 1 {
+            self.stop.check()?;
+            if self.options.budget.is_some_and(|b| Instant::now() >= b) {
+                return Err(Halt::Budget);
+            }
+        }
+        let board = Board::new(self.width, self.height, cells.to_vec()).expect("same size");
+        let mut explorer = Explorer::new(&board, self.rules);
+        let pairs = explorer.pairs(None, self.stop)?;
+        drop(explorer);
+        let candidates = if pairs.is_empty() {
+            Vec::new()
+        } else {
+            self.order(&board, pairs)?
+        };
+        for (a, b) in candidates {
+            let mut next = cells.to_vec();
+            remove_pair(&mut next, self.width, a, b, self.options.gravity);
+            sequence.push((self.point(a), self.point(b)));
+            if self.dfs(&next, sequence)? {
+                return Ok(true);
+            }
+            sequence.pop();
+        }
+        self.failed.insert(key);
+        Ok(false)
+    }
+
+    fn point(&self, index: usize) -> Point {
+        Point::new((index % self.width) as i32, (index / self.width) as i32)
+    }
+
+    /// The moves to try, in order; empty when the state is dead.
+    fn order(
+        &self,
+        board: &Board,
+        mut pairs: Vec<(usize, usize)>,
+    ) -> Result<Vec<(usize, usize)>, Halt> {
+        let cells = board.cells();
+        let mut left: HashMap<u32, usize> = HashMap::new();
+        for &c in cells.iter().filter(|&&c| c != EMPTY) {
+            *left.entry(c).or_default() += 1;
+        }
+        if self.same_rules_pruning() {
+            if let Some(&forced) = pairs.iter().find(|&&(a, _)| left[&cells[a]] == 2) {
+                return Ok(vec![forced]);
+            }
+            if self.dead(board, &left)? {
+                return Ok(Vec::new());
+            }
+        }
+        if self.options.ordering {
+            let mut open: HashMap<u32, usize> = HashMap::new();
+            for &(a, _) in &pairs {
+                *open.entry(cells[a]).or_default() += 1;
+            }
+            // Stable: reading order breaks ties.
+            pairs.sort_by_key(|&(a, _)| (left[&cells[a]], open[&cells[a]]));
+        }
+        Ok(pairs)
+    }
+
+    /// Whether some type with two tiles left can never be removed (see the
+    /// module docs). Only called without gravity, where tiles never move.
+    fn dead(&self, board: &Board, left: &HashMap<u32, usize>) -> Result<bool, Interrupted> {
+        let cells = board.cells();
+        let mut two: HashMap<u32, Vec<usize>> = HashMap::new();
+        for (i, &c) in cells.iter().enumerate() {
+            if c != EMPTY && left[&c] == 2 {
+                two.entry(c).or_default().push(i);
+            }
+        }
+        let mut blocked: Vec<[usize; 2]> = Vec::new();
+        let mut solver = Solver::new(board, self.rules);
+        let mut kinds: Vec<_> = two.into_values().collect();
+        kinds.sort_unstable();
+        for tiles in kinds {
+            let [a, b] = [tiles[0], tiles[1]];
+            let connected = solver
+                .answer(Query::new(self.point(a), self.point(b)), self.stop)?
+                .segments()
+                .is_some();
+            if !connected {
+                blocked.push([a, b]);
+            }
+        }
+        // Bounded work per state: the pairwise check is quadratic.
+        blocked.truncate(12);
+        let alone = |tiles: &[usize]| -> Result<bool, Interrupted> {
+            let mut only = vec![EMPTY; cells.len()];
+            for &t in tiles {
+                only[t] = cells[t];
+            }
+            let only = Board::new(self.width, self.height, only).expect("same size");
+            let mut solver = Solver::new(&only, self.rules);
+            let answer = solver.answer(
+                Query::new(self.point(tiles[0]), self.point(tiles[1])),
+                self.stop,
+            )?;
+            Ok(matches!(answer, Answer::Connected(_)))
+        };
+        for p in &blocked {
+            if !alone(p)? {
+                return Ok(true);
+            }
+        }
+        for (i, p) in blocked.iter().enumerate() {
+            for q in &blocked[i + 1..] {
+                let both = [p[0], p[1], q[0], q[1]];
+                if !alone(&both)? && !alone(&[q[0], q[1], p[0], p[1]])? {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+}

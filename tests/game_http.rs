@@ -1,0 +1,509 @@
+//! The game routes through the router, no socket: the examples of
+//! openapi.yaml answer exactly, `/v1/moves` agrees with `/v1/solve` asked
+//! about every pair, the sequences of `/v1/deal`, `/v1/clear` and
+//! `/v1/shuffle` replay through `/v1/play` to an empty board with and
+//! without gravity, and the errors name their field.
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode, header};
+use http_body_util::BodyExt;
+use linkpath::http::{AppState, Config, app};
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+fn router() -> Router {
+    app(AppState::new(Config::default()))
+}
+
+async fn post(router: &Router, path: &str, body: &Value) -> (StatusCode, Value) {
+    let request = Request::builder()
+        .method(Method::POST)
+        .uri(path)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body.to_string()))
+        .expect("a request");
+    let response = router.clone().oneshot(request).await.expect("infallible");
+    let status = response.status();
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .expect("a body")
+        .to_bytes();
+    let value = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|e| panic!("{path}: not JSON ({e}): {bytes:?}"));
+    (status, value)
+}
+
+/// Posts and expects 200.
+async fn ok(router: &Router, path: &str, body: &Value) -> Value {
+    let (status, value) = post(router, path, body).await;
+    assert_eq!(status, StatusCode::OK, "{path} {body}: {value}");
+    value
+}
+
+/// A small seeded generator for the test boards (SplitMix64).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (z ^ (z >> 31)) % n
+    }
+}
+
+#[tokio::test]
+async fn the_openapi_examples_of_the_game_routes_answer_exactly() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.yaml"))
+        .expect("openapi.yaml");
+    let docs = yaml_rust2::YamlLoader::load_from_str(&text).expect("YAML");
+    let spec = yaml_to_json(&docs[0]);
+    let router = router();
+    let mut checked = 0;
+    for path in [
+        "/v1/moves",
+        "/v1/play",
+        "/v1/clear",
+        "/v1/deal",
+        "/v1/shuffle",
+    ] {
+        let operation = &spec["paths"][path]["post"];
+        let requests = operation["requestBody"]["content"]["application/json"]["examples"]
+            .as_object()
+            .expect("request examples");
+        for (name, example) in requests {
+            let (status, expected) = operation["responses"]
+                .as_object()
+                .expect("responses")
+                .iter()
+                .find_map(|(status, response)| {
+                    let example = response
+                        .pointer("/content/application~1json/examples")?
+                        .get(name)?;
+                    Some((
+                        status.parse::<u16>().expect("a status"),
+                        example["value"].clone(),
+                    ))
+                })
+                .unwrap_or_else(|| panic!("{path} `{name}` has no response example"));
+            let (got_status, got) = post(&router, path, &example["value"]).await;
+            assert_eq!(got_status.as_u16(), status, "{path} `{name}`");
+            assert_eq!(got, expected, "{path} `{name}`");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 12);
+}
+
+fn yaml_to_json(yaml: &yaml_rust2::Yaml) -> Value {
+    use yaml_rust2::Yaml;
+    match yaml {
+        Yaml::Null => Value::Null,
+        Yaml::Boolean(b) => json!(b),
+        Yaml::Integer(i) => json!(i),
+        Yaml::Real(r) => json!(r.parse::<f64>().expect("a float")),
+        Yaml::String(s) => json!(s),
+        Yaml::Array(items) => Value::Array(items.iter().map(yaml_to_json).collect()),
+        Yaml::Hash(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| {
+                    (
+                        k.as_str().expect("a string key").to_owned(),
+                        yaml_to_json(v),
+                    )
+                })
+                .collect(),
+        ),
+        other => panic!("unexpected YAML {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn moves_agree_with_solve_asked_about_every_pair() {
+    let router = router();
+    let mut rng = Rng(3);
+    let mut pairs_seen = 0;
+    for round in 0..30 {
+        let (w, h) = (2 + rng.below(7) as usize, 1 + rng.below(6) as usize);
+        let fill = 30 + rng.below(60);
+        let board: Vec<String> = (0..h)
+            .map(|_| {
+                (0..w)
+                    .map(|_| {
+                        if rng.below(100) < fill {
+                            (b'A' + rng.below(4) as u8) as char
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let tiles: Vec<[usize; 2]> = (0..h)
+            .flat_map(|y| (0..w).map(move |x| [x, y]))
+            .filter(|&[x, y]| board[y].as_bytes()[x] != b'.')
+            .collect();
+        let mut queries = Vec::new();
+        for (i, a) in tiles.iter().enumerate() {
+            for b in &tiles[i + 1..] {
+                queries.push(json!({"from": a, "to": b}));
+            }
+        }
+        for rules in [
+            json!("shisen-sho"),
+            json!("lianliankan"),
+            json!("mahjong"),
+            json!({"preset": "lianliankan", "max_segments": 5}),
+        ] {
+            let solved = ok(
+                &router,
+                "/v1/solve",
+                &json!({"board": board, "rules": rules, "queries": queries}),
+            )
+            .await;
+            let expected: Vec<Value> = queries
+                .iter()
+                .zip(solved["results"].as_array().expect("results"))
+                .filter(|(_, r)| r["connected"] == json!(true))
+                .map(|(q, r)| {
+                    json!({"from": q["from"], "to": q["to"], "segments": r["segments"], "path": r["path"]})
+                })
+                .collect();
+            let moves = ok(
+                &router,
+                "/v1/moves",
+                &json!({"board": board, "rules": rules}),
+            )
+            .await;
+            assert_eq!(
+                moves["moves"],
+                json!(expected),
+                "round {round} {rules} {board:?}"
+            );
+            assert_eq!(
+                moves["stuck"],
+                json!(expected.is_empty() && !tiles.is_empty())
+            );
+            pairs_seen += expected.len();
+        }
+    }
+    assert!(pairs_seen > 200, "only {pairs_seen}");
+}
+
+/// Plays `moves` on `board` and asserts it ends empty.
+async fn assert_replays(
+    router: &Router,
+    board: &Value,
+    rules: &Value,
+    gravity: &str,
+    moves: &Value,
+) {
+    let played = ok(
+        router,
+        "/v1/play",
+        &json!({"board": board, "rules": rules, "gravity": gravity, "moves": moves, "include_path": false}),
+    )
+    .await;
+    assert_eq!(
+        played.get("stopped_at"),
+        None,
+        "{board} {gravity}: {played}"
+    );
+    assert_eq!(played["cleared"], json!(true), "{played}");
+    assert_eq!(played["stuck"], json!(false));
+    assert_eq!(
+        played["steps"].as_array().map(Vec::len),
+        moves.as_array().map(Vec::len)
+    );
+    for row in played["board"].as_array().expect("rows") {
+        assert!(
+            row.as_str().expect("text").chars().all(|c| c == '.'),
+            "{played}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn deals_and_clearing_sequences_replay_to_an_empty_board() {
+    let router = router();
+    for gravity in ["none", "down"] {
+        for rules in [json!("shisen-sho"), json!("lianliankan")] {
+            for seed in 0..12 {
+                let request = json!({"width": 8, "height": 5, "types": 10, "copies": 4,
+                                     "rules": rules, "gravity": gravity, "seed": seed});
+                let dealt = ok(&router, "/v1/deal", &request).await;
+                assert_eq!(
+                    ok(&router, "/v1/deal", &request).await,
+                    dealt,
+                    "deterministic"
+                );
+                assert_replays(&router, &dealt["board"], &rules, gravity, &dealt["moves"]).await;
+                let cleared = ok(
+                    &router,
+                    "/v1/clear",
+                    &json!({"board": dealt["board"], "rules": rules, "gravity": gravity}),
+                )
+                .await;
+                assert_eq!(
+                    cleared["solvable"],
+                    json!(true),
+                    "{gravity} {rules} {seed}: {cleared}"
+                );
+                assert_replays(&router, &dealt["board"], &rules, gravity, &cleared["moves"]).await;
+                let shuffled = ok(
+                    &router,
+                    "/v1/shuffle",
+                    &json!({"board": dealt["board"], "rules": rules, "gravity": gravity,
+                            "seed": seed, "solvable": true}),
+                )
+                .await;
+                assert_replays(
+                    &router,
+                    &shuffled["board"],
+                    &rules,
+                    gravity,
+                    &shuffled["moves"],
+                )
+                .await;
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn deals_in_numbers_have_the_asked_tiles() {
+    let router = router();
+    let dealt = ok(
+        &router,
+        "/v1/deal",
+        &json!({"width": 18, "height": 8, "types": 36, "rules": "shisen-sho", "seed": 1, "encoding": "numbers"}),
+    )
+    .await;
+    let mut counts = [0; 37];
+    for row in dealt["board"].as_array().expect("rows") {
+        for cell in row.as_array().expect("numbers") {
+            counts[cell.as_u64().expect("a number") as usize] += 1;
+        }
+    }
+    assert_eq!(counts[0], 0);
+    assert!(counts[1..].iter().all(|&n| n == 4), "{counts:?}");
+    let other_seed = ok(
+        &router,
+        "/v1/deal",
+        &json!({"width": 18, "height": 8, "types": 36, "rules": "shisen-sho", "seed": 2, "encoding": "numbers"}),
+    )
+    .await;
+    assert_ne!(other_seed["board"], dealt["board"]);
+}
+
+#[tokio::test]
+async fn a_hint_is_the_first_move_and_an_empty_board_is_cleared() {
+    let router = router();
+    let board = json!(["AB.A", "B..C", "ACBA"]);
+    let all = ok(
+        &router,
+        "/v1/moves",
+        &json!({"board": board, "rules": "lianliankan"}),
+    )
+    .await;
+    let hint = ok(
+        &router,
+        "/v1/moves",
+        &json!({"board": board, "rules": "lianliankan", "limit": 1}),
+    )
+    .await;
+    assert_eq!(hint["moves"], json!([all["moves"][0]]));
+    let empty = ok(&router, "/v1/moves", &json!({"board": [".."]})).await;
+    assert_eq!(empty, json!({"moves": [], "stuck": false, "cleared": true}));
+    let cleared = ok(&router, "/v1/clear", &json!({"board": [".."]})).await;
+    assert_eq!(cleared, json!({"solvable": true, "moves": [], "states": 0}));
+}
+
+#[tokio::test]
+async fn errors_name_their_field() {
+    let router = router();
+    let cases = [
+        (
+            "/v1/moves",
+            json!({"board": [[1, 0]], "rules": "curling"}),
+            "invalid_rules",
+            Some("rules"),
+        ),
+        (
+            "/v1/moves",
+            json!({"rules": "mahjong"}),
+            "invalid_board",
+            Some("board"),
+        ),
+        (
+            "/v1/moves",
+            json!({"board": ["AB", "A"]}),
+            "invalid_board",
+            Some("board[1]"),
+        ),
+        (
+            "/v1/moves",
+            json!({"board": ["AB"], "limit": 0}),
+            "invalid_request",
+            Some("limit"),
+        ),
+        (
+            "/v1/moves",
+            json!({"board": ["AB"], "hint": true}),
+            "invalid_request",
+            Some("hint"),
+        ),
+        (
+            "/v1/moves",
+            json!({"board": ["AB"], "rules": {"preset": "shisen-sho", "max_segments": 0}}),
+            "invalid_rules",
+            Some("rules.max_segments"),
+        ),
+        (
+            "/v1/play",
+            json!({"board": ["AB"]}),
+            "invalid_query",
+            Some("moves"),
+        ),
+        (
+            "/v1/play",
+            json!({"board": ["AB"], "moves": [{"from": [0, 0], "to": [2, 0]}]}),
+            "invalid_query",
+            Some("moves[0].to"),
+        ),
+        (
+            "/v1/play",
+            json!({"board": ["AB"], "moves": [{"from": [0, 0]}]}),
+            "invalid_query",
+            Some("moves[0].to"),
+        ),
+        (
+            "/v1/play",
+            json!({"board": ["AB"], "moves": [{"from": [0, 0], "to": [1]}]}),
+            "invalid_query",
+            Some("moves[0].to"),
+        ),
+        (
+            "/v1/play",
+            json!({"board": ["AB"], "moves": [], "gravity": "sideways"}),
+            "invalid_request",
+            Some("gravity"),
+        ),
+        (
+            "/v1/play",
+            json!({"board": ["AB"], "moves": [], "include_path": null}),
+            "invalid_request",
+            Some("include_path"),
+        ),
+        (
+            "/v1/clear",
+            json!({"board": ["AB"], "budget_ms": 0}),
+            "invalid_request",
+            Some("budget_ms"),
+        ),
+        (
+            "/v1/deal",
+            json!({"width": 2, "height": 2, "types": 3}),
+            "invalid_request",
+            Some("types"),
+        ),
+        (
+            "/v1/deal",
+            json!({"width": 2, "height": 2, "types": 1, "copies": 3}),
+            "invalid_request",
+            Some("copies"),
+        ),
+        (
+            "/v1/deal",
+            json!({"height": 2, "types": 1}),
+            "invalid_request",
+            Some("width"),
+        ),
+        (
+            "/v1/deal",
+            json!({"width": 20, "height": 20, "types": 63, "copies": 2}),
+            "invalid_request",
+            Some("types"),
+        ),
+        (
+            "/v1/deal",
+            json!({"width": 100000, "height": 1, "types": 1}),
+            "too_large",
+            Some("width"),
+        ),
+        (
+            "/v1/shuffle",
+            json!({"board": ["AB", "CD"], "rules": "lianliankan"}),
+            "invalid_request",
+            Some("board"),
+        ),
+        (
+            "/v1/shuffle",
+            json!({"board": ["AB", "BA", "C."], "solvable": true}),
+            "invalid_request",
+            Some("board"),
+        ),
+        ("/v1/clear", json!(["AB"]), "invalid_request", None),
+    ];
+    for (path, body, code, field) in cases {
+        let (status, answer) = post(&router, path, &body).await;
+        let expected_status = if code == "too_large" { 413 } else { 422 };
+        assert_eq!(status.as_u16(), expected_status, "{path} {body}: {answer}");
+        assert_eq!(
+            answer["error"]["code"],
+            json!(code),
+            "{path} {body}: {answer}"
+        );
+        assert_eq!(
+            answer["error"].get("field").and_then(Value::as_str),
+            field,
+            "{path} {body}: {answer}"
+        );
+    }
+    let request = Request::builder()
+        .method(Method::POST)
+        .uri("/v1/moves")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from("{"))
+        .expect("a request");
+    let response = router.oneshot(request).await.expect("infallible");
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn a_play_stops_at_each_illegal_reason() {
+    let router = router();
+    let board = json!(["AB.A", "B..C", "ACBA"]);
+    for (from, to, reason) in [
+        ([0, 0], [0, 0], "same_cell"),
+        ([0, 0], [2, 0], "not_a_tile"),
+        ([0, 0], [1, 0], "type_mismatch"),
+        ([0, 2], [3, 2], "no_path"),
+    ] {
+        let played = ok(
+            &router,
+            "/v1/play",
+            &json!({"board": board, "rules": "lianliankan",
+                    "moves": [{"from": [3, 1], "to": [1, 2]}, {"from": from, "to": to}]}),
+        )
+        .await;
+        assert_eq!(
+            played["stopped_at"],
+            json!({"index": 1, "from": from, "to": to, "reason": reason})
+        );
+        assert_eq!(played["board"], json!(["AB.A", "B...", "A.BA"]));
+    }
+    // Numbers come back as numbers.
+    let played = ok(
+        &router,
+        "/v1/play",
+        &json!({"board": [[1, 1], [2, 0]], "moves": [{"from": [0, 0], "to": [1, 0]}], "rules": "lianliankan"}),
+    )
+    .await;
+    assert_eq!(played["board"], json!([[0, 0], [2, 0]]));
+    assert_eq!(played["stuck"], json!(true));
+}
