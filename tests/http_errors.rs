@@ -432,7 +432,6 @@ async fn a_malformed_query_names_its_place() {
 }
 
 #[tokio::test]
-#[ignore = "bug: a query with `from` or `to` given twice is accepted, the last one silently wins"]
 async fn a_query_end_given_twice_is_refused() {
     // `board` or a rules field given twice is refused; a query end is not.
     let body = r#"{"board": ["XX"], "queries": [{"from": [0, 0], "to": [1, 0], "from": [1, 0]}]}"#;
