@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Contract test: schemathesis generates requests from openapi.yaml (its
+# examples, the boundaries of every schema, then random valid and invalid
+# data), sends them to a release build of `linkpath serve` on a free
+# loopback port, and checks every answer against the description with all
+# of its checks. Exits non-zero on any failure, or if the server logged a
+# panic or did not exit 0 on SIGTERM.
+#
+#   scripts/schemathesis.sh                   # about a minute after the build
+#   ST_MAX_EXAMPLES=300 ST_SEED=7 scripts/schemathesis.sh
+#
+# schemathesis is pinned in scripts/requirements.txt and installed into
+# target/schemathesis-venv on first use.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+max_examples=${ST_MAX_EXAMPLES:-100}
+seed=${ST_SEED:-}
+venv=target/schemathesis-venv
+log=target/schemathesis-server.log
+config=target/schemathesis.toml
+started=$SECONDS
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "cargo build --release"
+cargo build --release --locked
+
+step "schemathesis (scripts/requirements.txt)"
+if ! cmp -s scripts/requirements.txt "$venv/requirements.txt"; then
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check -r scripts/requirements.txt
+  cp scripts/requirements.txt "$venv/requirements.txt"
+fi
+"$venv/bin/st" --version
+
+# JSON Schema cannot say that rows have one length or that query points lie
+# on the board, so a schema-valid body may rightly be refused with 422; any
+# other refusal of one (400, 413, 415, ...) is still a failure.
+cat >"$config" <<'EOF'
+[[operations]]
+include-name = "POST /v1/solve"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "422"]
+EOF
+
+step "linkpath serve"
+# The defaults, whatever this shell has set: no keys, no rate limit.
+while read -r name; do unset "$name"; done < <(compgen -e | grep '^LINKPATH_' || true)
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+# Enough slots that schemathesis never meets a 503 of ours.
+target/release/linkpath serve --listen "127.0.0.1:$port" --workers 8 \
+  --shutdown-grace-ms 0 >"$log" 2>&1 &
+server=$!
+stop_server() {
+  if kill -0 "$server" 2>/dev/null; then
+    kill -TERM "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+  fi
+}
+trap stop_server EXIT
+for _ in $(seq 100); do
+  curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break
+  kill -0 "$server" 2>/dev/null || { cat "$log" >&2; exit 1; }
+  sleep 0.1
+done
+curl -sf "http://127.0.0.1:$port/healthz" >/dev/null
+echo "listening on 127.0.0.1:$port (log: $log)"
+
+step "st run openapi.yaml --checks all --max-examples $max_examples"
+status=0
+HYPOTHESIS_STORAGE_DIRECTORY=target/schemathesis-hypothesis \
+  timeout 900 "$venv/bin/st" --config-file "$config" run openapi.yaml \
+  --url "http://127.0.0.1:$port" \
+  --checks all \
+  --workers 1 \
+  --max-examples "$max_examples" \
+  --request-timeout 15 \
+  --generation-database none \
+  --no-color \
+  ${seed:+--seed "$seed"} || status=$?
+
+step "server"
+kill -TERM "$server"
+exit_code=0
+wait "$server" || exit_code=$?
+trap - EXIT
+echo "linkpath exited $exit_code on SIGTERM"
+[ "$exit_code" -eq 0 ] || status=1
+if grep -q 'panicked' "$log"; then
+  echo "the server logged a panic:" >&2
+  grep 'panicked' "$log" >&2
+  status=1
+fi
+echo "schemathesis.sh: $([ "$status" -eq 0 ] && echo passed || echo FAILED) in $((SECONDS - started)) s"
+exit "$status"

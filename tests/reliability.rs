@@ -1,0 +1,1133 @@
+//! The reliability promises of issue 5, each checked end to end: a real
+//! server on `127.0.0.1:0` (or the built binary, for SIGTERM), spoken to
+//! over raw TCP so that timing, half-sent requests and closed sockets are
+//! under the test's control.
+//!
+//! 1. Bounded work: with every solver slot busy a solve gets 503 with
+//!    `Retry-After` at once, while `/healthz`, `/readyz` and `/metrics` stay
+//!    fast.
+//! 2. Deadlines stop the work: a solve past its deadline gets 504 and its
+//!    slot is free for the very next request; so is the slot of a client
+//!    that hangs up.
+//! 3. Limits before work: each limit answers 413 or 422 naming the limit and
+//!    the value, the body limit before the body is read.
+//! 4. Slow and idle clients: cut off after the header timeout, 408 after the
+//!    body timeout, and no more open connections than the cap.
+//! 5. No 5xx: random and mangled requests through the router always get a
+//!    2xx or a 4xx JSON answer.
+//! 6. Graceful shutdown of the binary on SIGTERM.
+//!
+//! The figures are printed: `cargo test --test reliability -- --nocapture`.
+//! The timing bounds are ten times the promise, for a noisy CI machine.
+
+use axum::body::Body;
+use http_body_util::BodyExt;
+use linkpath::http::{AppState, Config, app};
+use serde_json::{Value, json};
+use std::future::Future;
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// The longest any single step may take before the test fails.
+const STEP: Duration = Duration::from_secs(10);
+
+/// The bound put on "at once" and "fast": the promise is 10 ms.
+const FAST: Duration = Duration::from_millis(100);
+
+async fn bounded<T>(what: &str, future: impl Future<Output = T>) -> T {
+    match tokio::time::timeout(STEP, future).await {
+        Ok(value) => value,
+        Err(_) => panic!("{what} took longer than {STEP:?}"),
+    }
+}
+
+// ------------------------------------------------------------ a server
+
+/// A real server on `127.0.0.1:0`, stopped through a oneshot channel.
+struct Server {
+    addr: SocketAddr,
+    shutdown: oneshot::Sender<()>,
+    task: JoinHandle<std::io::Result<()>>,
+}
+
+impl Server {
+    async fn start(config: Config) -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
+        let addr = listener.local_addr().expect("a local address");
+        let (shutdown, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(linkpath::http::server::run(
+            listener,
+            AppState::new(config),
+            async move {
+                let _ = stopped.await;
+            },
+        ));
+        Server {
+            addr,
+            shutdown,
+            task,
+        }
+    }
+
+    async fn stop(self) {
+        let _ = self.shutdown.send(());
+        bounded("the server's shutdown", self.task)
+            .await
+            .expect("the server task did not panic")
+            .expect("the server ran without an I/O error");
+    }
+}
+
+/// The defaults, with a fixed worker count and a short grace so that
+/// stopping a test server is quick.
+fn config(workers: usize) -> Config {
+    Config {
+        workers: Some(workers),
+        shutdown_grace_ms: 0,
+        drain_timeout_ms: 2_000,
+        ..Config::default()
+    }
+}
+
+// ------------------------------------------------------------ a client
+
+/// One HTTP/1.1 response.
+#[derive(Debug)]
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or_else(|e| {
+            panic!(
+                "a {} whose body is not JSON ({e}): {:?}",
+                self.status,
+                String::from_utf8_lossy(&self.body)
+            )
+        })
+    }
+
+    /// Asserts the JSON error `code` with `status`; returns the message and
+    /// the field.
+    fn error(&self, status: u16, code: &str) -> (String, Option<String>) {
+        let json = self.json();
+        assert_eq!(
+            (self.status, json["error"]["code"].as_str()),
+            (status, Some(code)),
+            "{json}"
+        );
+        assert_eq!(self.header("content-type"), Some("application/json"));
+        let message = json["error"]["message"].as_str().expect("a message");
+        let field = json["error"]["field"].as_str().map(str::to_owned);
+        (message.to_owned(), field)
+    }
+}
+
+/// The bytes of a request with `Connection: close` and, unless a
+/// `Transfer-Encoding` is given, a `Content-Length` for a POST.
+fn request(method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Vec<u8> {
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n");
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    let streamed = headers
+        .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case("transfer-encoding"));
+    if method == "POST" && !streamed {
+        head.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
+    head.push_str("\r\n");
+    let mut bytes = head.into_bytes();
+    bytes.extend_from_slice(body);
+    bytes
+}
+
+fn solve_bytes(body: &Value) -> Vec<u8> {
+    request(
+        "POST",
+        "/v1/solve",
+        &[("Content-Type", "application/json")],
+        body.to_string().as_bytes(),
+    )
+}
+
+fn get_bytes(path: &str) -> Vec<u8> {
+    request("GET", path, &[], b"")
+}
+
+async fn connect(addr: SocketAddr) -> TcpStream {
+    let stream = bounded("connecting", TcpStream::connect(addr))
+        .await
+        .expect("the server accepts the connection");
+    stream.set_nodelay(true).expect("TCP_NODELAY");
+    stream
+}
+
+/// Reads until the server closes the connection.
+async fn read_to_end(stream: &mut TcpStream) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    bounded("reading the answer", stream.read_to_end(&mut bytes))
+        .await
+        .expect("reading the socket");
+    bytes
+}
+
+/// Sends `raw` on a new connection and reads the answer, timing the whole
+/// exchange from connecting to the last byte.
+async fn exchange_timed(addr: SocketAddr, raw: &[u8]) -> (Reply, Duration) {
+    let started = Instant::now();
+    let mut stream = connect(addr).await;
+    stream.write_all(raw).await.expect("sending the request");
+    let reply = parse(&read_to_end(&mut stream).await);
+    (reply, started.elapsed())
+}
+
+async fn exchange(addr: SocketAddr, raw: &[u8]) -> Reply {
+    exchange_timed(addr, raw).await.0
+}
+
+/// Parses one response; the body is taken as sent (the server sends
+/// `Content-Length`).
+fn parse(bytes: &[u8]) -> Reply {
+    let end = bytes
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or_else(|| panic!("no response head in {:?}", String::from_utf8_lossy(bytes)));
+    let head = std::str::from_utf8(&bytes[..end]).expect("an ASCII head");
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .and_then(|line| line.strip_prefix("HTTP/1.1 "))
+        .and_then(|rest| rest.get(..3))
+        .and_then(|code| code.parse().ok())
+        .unwrap_or_else(|| panic!("no status line in {head:?}"));
+    let headers = lines
+        .filter_map(|line| line.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    Reply {
+        status,
+        headers,
+        body: bytes[end + 4..].to_vec(),
+    }
+}
+
+// ------------------------------------------------------------ requests
+
+/// The Mahjong sample of rules.md and its exact answer.
+fn mahjong_sample() -> (Value, Value) {
+    (
+        json!({
+            "board": ["XXXXX", "X   X", "XXX X", " XXX "],
+            "rules": "mahjong",
+            "queries": [{"from": [1, 2], "to": [4, 2]}, {"from": [0, 2], "to": [3, 3]}]
+        }),
+        json!({"results": [
+            {"connected": true, "segments": 4, "path": [[1, 2], [1, 1], [3, 1], [3, 2], [4, 2]]},
+            {"connected": true, "segments": 3, "path": [[0, 2], [0, 4], [3, 4], [3, 3]]}
+        ]}),
+    )
+}
+
+/// A 24 × 24 curling rink with 173 blocks, thrown from one corner to the
+/// other. With `max_throws` null the search runs until its deadline; with 17
+/// it ends, `no_path`, after half a second or so (0.45 s in a release build
+/// on the development machine).
+fn curling(max_throws: Option<u32>) -> Value {
+    const N: usize = 24;
+    let board: Vec<Vec<u32>> = (0..N)
+        .map(|y| {
+            (0..N)
+                .map(|x| {
+                    let corner = (x, y) == (0, 0) || (x, y) == (N - 1, N - 1);
+                    u32::from(!corner && (x * 7 + y * 11) % 10 < 3)
+                })
+                .collect()
+        })
+        .collect();
+    json!({
+        "board": board,
+        "rules": {"preset": "curling", "max_segments": max_throws},
+        "queries": [{"from": [0, 0], "to": [N - 1, N - 1]}]
+    })
+}
+
+/// A solve that needs a slot but no work: 503 when every slot is busy,
+/// 422 (an empty board) when one is free, holding it for microseconds.
+fn slot_probe() -> Vec<u8> {
+    solve_bytes(&json!({"board": [], "queries": []}))
+}
+
+/// Whether a solver slot is free: true on 422, false on 503.
+async fn slot_free(addr: SocketAddr) -> bool {
+    let reply = exchange(addr, &slot_probe()).await;
+    match reply.status {
+        422 => true,
+        503 => false,
+        other => panic!("the probe got {other}: {:?}", reply.json()),
+    }
+}
+
+/// Probes until the slots are all busy (or free), up to `STEP`; returns
+/// how long that took and how many probes.
+async fn until_slots(addr: SocketAddr, free: bool) -> (Duration, u32) {
+    let started = Instant::now();
+    let mut probes = 0;
+    loop {
+        probes += 1;
+        if slot_free(addr).await == free {
+            return (started.elapsed(), probes);
+        }
+        assert!(
+            started.elapsed() < STEP,
+            "the slots did not turn {} within {STEP:?}",
+            if free { "free" } else { "busy" }
+        );
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+}
+
+/// "p50 0.40 ms, max 1.20 ms over 20" of some durations.
+fn summary(times: &mut [Duration]) -> String {
+    times.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    format!(
+        "p50 {:.2} ms, max {:.2} ms over {}",
+        ms(times[times.len() / 2]),
+        ms(times[times.len() - 1]),
+        times.len()
+    )
+}
+
+// ------------------------------------------------------------ 1 bounded work
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_busy_server_sheds_solves_at_once_and_health_stays_fast() {
+    let mut config = config(1);
+    config.solve_timeout_ms = 2_500;
+    let server = Server::start(config).await;
+    let addr = server.addr;
+
+    let heavy = tokio::spawn(async move {
+        let started = Instant::now();
+        (
+            exchange(addr, &solve_bytes(&curling(None))).await,
+            started.elapsed(),
+        )
+    });
+    until_slots(addr, false).await;
+
+    // Other clients hammer /v1/solve meanwhile: the health routes must not
+    // queue behind them.
+    let flood: Vec<_> = (0..4)
+        .map(|_| {
+            tokio::spawn(async move {
+                for _ in 0..50 {
+                    assert_eq!(exchange(addr, &slot_probe()).await.status, 503);
+                }
+            })
+        })
+        .collect();
+
+    let (sample, _) = mahjong_sample();
+    let mut shed = Vec::new();
+    for _ in 0..30 {
+        let (reply, took) = exchange_timed(addr, &solve_bytes(&sample)).await;
+        let (message, field) = reply.error(503, "overloaded");
+        assert_eq!(message, "all 1 solver slots are busy, retry shortly");
+        assert_eq!(field, None);
+        assert_eq!(reply.header("retry-after"), Some("1"));
+        shed.push(took);
+    }
+    let mut health = Vec::new();
+    for path in ["/healthz", "/readyz", "/metrics"] {
+        let mut times = Vec::new();
+        for _ in 0..20 {
+            let (reply, took) = exchange_timed(addr, &get_bytes(path)).await;
+            assert_eq!(reply.status, 200, "{path}");
+            times.push(took);
+        }
+        health.push((path, summary(&mut times.clone()), times));
+    }
+    for task in flood {
+        bounded("the flood", task).await.expect("no flood panicked");
+    }
+
+    println!("503 overloaded while saturated: {}", summary(&mut shed));
+    for (path, figures, _) in &health {
+        println!("{path} while saturated: {figures}");
+    }
+    assert!(shed.iter().all(|t| *t < FAST), "503 slower than {FAST:?}");
+    for (path, _, times) in &health {
+        assert!(
+            times.iter().all(|t| *t < FAST),
+            "{path} slower than {FAST:?}"
+        );
+    }
+
+    // The heavy solve was the one holding the slot all along.
+    let (reply, took) = bounded("the heavy solve", heavy).await.expect("no panic");
+    reply.error(504, "deadline_exceeded");
+    assert!(took >= Duration::from_millis(2_500), "{took:?}");
+    server.stop().await;
+}
+
+// ------------------------------------------------------------ 2 deadlines
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_solve_past_its_deadline_is_504_and_its_slot_is_free_at_once() {
+    let mut config = config(1);
+    config.solve_timeout_ms = 100;
+    let server = Server::start(config).await;
+    let addr = server.addr;
+
+    let (reply, took) = exchange_timed(addr, &solve_bytes(&curling(None))).await;
+    let (message, _) = reply.error(504, "deadline_exceeded");
+    assert!(message.contains("deadline"), "{message}");
+    let answered = Instant::now();
+    // The first probe after the 504 must find the slot free.
+    let (freed, probes) = until_slots(addr, true).await;
+    let (sample, expected) = mahjong_sample();
+    let (next, next_took) = exchange_timed(addr, &solve_bytes(&sample)).await;
+    assert_eq!((next.status, next.json()), (200, expected));
+    println!(
+        "504 after {:.1} ms (deadline 100 ms); slot free {:.2} ms after the 504 \
+         ({probes} probe); the next solve answered 200 in {:.2} ms, {:.2} ms after the 504",
+        took.as_secs_f64() * 1e3,
+        freed.as_secs_f64() * 1e3,
+        next_took.as_secs_f64() * 1e3,
+        answered.elapsed().as_secs_f64() * 1e3,
+    );
+    assert!(took >= Duration::from_millis(100), "{took:?}");
+    assert!(took < Duration::from_millis(100) + 5 * FAST, "{took:?}");
+    assert_eq!(probes, 1, "the slot was still busy after the 504");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_hangs_up_frees_its_slot() {
+    let mut config = config(1);
+    config.solve_timeout_ms = 8_000;
+    let server = Server::start(config).await;
+    let addr = server.addr;
+
+    let mut stream = connect(addr).await;
+    stream
+        .write_all(&solve_bytes(&curling(None)))
+        .await
+        .expect("sending the heavy solve");
+    until_slots(addr, false).await;
+    let hung_up = Instant::now();
+    drop(stream);
+    let (freed, probes) = until_slots(addr, true).await;
+    println!(
+        "client hung up: slot free {:.2} ms later ({probes} probes), deadline 8000 ms",
+        freed.as_secs_f64() * 1e3
+    );
+    assert!(hung_up.elapsed() < 5 * FAST, "{:?}", hung_up.elapsed());
+    server.stop().await;
+}
+
+// ------------------------------------------------------------ 3 limits
+
+fn small_limits() -> Config {
+    let mut config = config(2);
+    config.max_body_bytes = 2_000;
+    config.max_cells = 100;
+    config.max_side = 20;
+    config.max_queries = 5;
+    config.max_segments = 50;
+    config
+}
+
+fn rows(width: usize, height: usize) -> Value {
+    json!(vec!["X".repeat(width); height])
+}
+
+fn queries(n: usize) -> Value {
+    json!(vec![json!({"from": [0, 0], "to": [0, 0]}); n])
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_limit_answers_413_or_422_naming_the_limit_and_the_value() {
+    let server = Server::start(small_limits()).await;
+    let addr = server.addr;
+    let cases = [
+        (
+            json!({"board": rows(11, 10), "queries": []}),
+            413,
+            "too_large",
+            "the board has more than 100 cells, over the limit",
+            Some("board[9]"),
+        ),
+        (
+            json!({"board": rows(21, 1), "queries": []}),
+            413,
+            "too_large",
+            "the board is 21 cells wide, over the limit of 20",
+            Some("board[0]"),
+        ),
+        (
+            json!({"board": [vec![1; 21]], "queries": []}),
+            413,
+            "too_large",
+            "the board is more than 20 cells wide, over the limit",
+            Some("board[0]"),
+        ),
+        (
+            json!({"board": rows(1, 21), "queries": []}),
+            413,
+            "too_large",
+            "the board has more than 20 rows, over the limit",
+            Some("board[20]"),
+        ),
+        (
+            json!({"board": rows(2, 2), "queries": queries(6)}),
+            413,
+            "too_large",
+            "more than 5 queries, over the limit",
+            Some("queries"),
+        ),
+        (
+            json!({"board": rows(2, 2), "rules": {"max_segments": 51}, "queries": []}),
+            422,
+            "invalid_rules",
+            "max_segments is 51, over this server's limit of 50",
+            Some("rules.max_segments"),
+        ),
+    ];
+    for (body, status, code, message, field) in cases {
+        let reply = exchange(addr, &solve_bytes(&body)).await;
+        let found = reply.error(status, code);
+        assert_eq!(
+            (found.0.as_str(), found.1.as_deref()),
+            (message, field),
+            "{body}"
+        );
+    }
+    // Right at every limit the same request is answered.
+    let at_limits = json!({
+        "board": rows(10, 10),
+        "rules": {"max_segments": 50},
+        "queries": queries(5)
+    });
+    let reply = exchange(addr, &solve_bytes(&at_limits)).await;
+    assert_eq!(reply.status, 200, "{:?}", reply.json());
+    assert_eq!(reply.json()["results"].as_array().map(Vec::len), Some(5));
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_over_the_limit_by_content_length_is_413_before_it_is_sent() {
+    let server = Server::start(small_limits()).await;
+    // Only the head goes out: the answer cannot wait for the body.
+    let head = "POST /v1/solve HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\
+                Content-Type: application/json\r\nContent-Length: 5000\r\n\r\n";
+    let mut stream = connect(server.addr).await;
+    stream
+        .write_all(head.as_bytes())
+        .await
+        .expect("sending the head");
+    let reply = parse(&read_to_end(&mut stream).await);
+    let (message, field) = reply.error(413, "too_large");
+    assert_eq!(
+        message,
+        "the body is 5000 bytes, over the limit of 2000 bytes"
+    );
+    assert_eq!(field, None);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_streamed_body_over_the_limit_is_413_before_it_ends() {
+    let server = Server::start(small_limits()).await;
+    let mut stream = connect(server.addr).await;
+    let head = request(
+        "POST",
+        "/v1/solve",
+        &[
+            ("Content-Type", "application/json"),
+            ("Transfer-Encoding", "chunked"),
+        ],
+        b"",
+    );
+    stream.write_all(&head).await.expect("sending the head");
+    // 10 + 5 × 498 = 2,500 bytes of a board, and never the last chunk.
+    let chunk = |data: &str| format!("{:x}\r\n{data}\r\n", data.len());
+    stream
+        .write_all(chunk("{\"board\":[").as_bytes())
+        .await
+        .expect("a chunk");
+    for _ in 0..5 {
+        let rows = chunk(&"[\"X\"],".repeat(500 / 6));
+        stream.write_all(rows.as_bytes()).await.expect("a chunk");
+    }
+    let reply = parse(&read_to_end(&mut stream).await);
+    let (message, _) = reply.error(413, "too_large");
+    assert_eq!(
+        message,
+        "the body is more than 2000 bytes, over the limit of 2000 bytes"
+    );
+    server.stop().await;
+}
+
+// ------------------------------------------------------------ 4 slow clients
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_stalling_in_its_headers_is_cut_off_after_the_header_timeout() {
+    let mut config = config(2);
+    config.header_timeout_ms = 300;
+    let server = Server::start(config).await;
+    for (what, sent) in [
+        (
+            "half its headers",
+            &b"POST /v1/solve HTTP/1.1\r\nHost: 127.0.0.1\r\n"[..],
+        ),
+        ("nothing", &b""[..]),
+    ] {
+        let mut stream = connect(server.addr).await;
+        stream.write_all(sent).await.expect("sending");
+        let started = Instant::now();
+        let answer = read_to_end(&mut stream).await;
+        let took = started.elapsed();
+        println!(
+            "a client that sent {what} was disconnected after {:.1} ms (header timeout 300 ms)",
+            took.as_secs_f64() * 1e3
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&answer),
+            "",
+            "closed without an answer"
+        );
+        assert!(took >= Duration::from_millis(250), "{what}: {took:?}");
+        assert!(
+            took < Duration::from_millis(300) + 5 * FAST,
+            "{what}: {took:?}"
+        );
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_stalling_in_its_body_gets_408() {
+    let mut config = config(2);
+    config.body_timeout_ms = 300;
+    let server = Server::start(config).await;
+    let mut raw = request(
+        "POST",
+        "/v1/solve",
+        &[("Content-Type", "application/json")],
+        &[b' '; 100],
+    );
+    raw.truncate(raw.len() - 90);
+    let mut stream = connect(server.addr).await;
+    stream.write_all(&raw).await.expect("sending a part");
+    let started = Instant::now();
+    let reply = parse(&read_to_end(&mut stream).await);
+    let took = started.elapsed();
+    let (message, _) = reply.error(408, "request_timeout");
+    assert_eq!(message, "the body did not arrive within 300 ms");
+    println!(
+        "408 after {:.1} ms (body timeout 300 ms)",
+        took.as_secs_f64() * 1e3
+    );
+    assert!(took >= Duration::from_millis(250), "{took:?}");
+    assert!(took < Duration::from_millis(300) + 5 * FAST, "{took:?}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_over_the_cap_wait_until_one_closes() {
+    let mut config = config(2);
+    config.max_connections = 2;
+    let server = Server::start(config).await;
+    let first = connect(server.addr).await;
+    let _second = connect(server.addr).await;
+    // The kernel completes the third handshake; the server does not take
+    // the connection, so the request waits.
+    let mut third = connect(server.addr).await;
+    third
+        .write_all(&get_bytes("/healthz"))
+        .await
+        .expect("sending");
+    let mut byte = [0u8; 1];
+    let early = tokio::time::timeout(Duration::from_millis(300), third.read(&mut byte)).await;
+    assert!(early.is_err(), "answered over the cap: {early:?}");
+    let closed = Instant::now();
+    drop(first);
+    let reply = parse(&read_to_end(&mut third).await);
+    assert_eq!(reply.status, 200);
+    println!(
+        "over the cap of 2: answered {:.2} ms after a connection closed",
+        closed.elapsed().as_secs_f64() * 1e3
+    );
+    assert!(closed.elapsed() < FAST, "{:?}", closed.elapsed());
+    server.stop().await;
+}
+
+// ------------------------------------------------------------ 5 no 5xx
+
+mod no_5xx {
+    use super::*;
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config as ProptestConfig, TestRunner};
+    use tower::ServiceExt;
+
+    /// Valid bodies to mangle.
+    fn seeds() -> Vec<Vec<u8>> {
+        [
+            mahjong_sample().0,
+            json!({"board": [[0, 0, 1], [0, 1, 0]], "rules": "curling",
+                   "queries": [{"from": [0, 0], "to": [2, 0]}, {"from": [0, 0], "to": [0, 1]}]}),
+            json!({"board": ["AB.A", "B..C", "ACBA"], "rules": "shisen-sho",
+                   "queries": [{"from": [0, 0], "to": [3, 0]}], "include_path": false}),
+            json!({"board": ["X X", "XYX"], "rules": {"preset": "lianliankan", "outside": true,
+                   "match": "any", "max_segments": 4}, "queries": [{"from": [0, 0], "to": [2, 0]}]}),
+        ]
+        .iter()
+        .map(|v| v.to_string().into_bytes())
+        .collect()
+    }
+
+    /// Pieces of JSON that a mutation may drop in.
+    const TOKENS: &[&str] = &[
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        "\"",
+        "\\",
+        "null",
+        "true",
+        "-1",
+        "0",
+        "1e999",
+        "18446744073709551616",
+        "-9223372036854775809",
+        "0.5",
+        "\"\\ud800\"",
+        "\"\\u0000\"",
+        "\"board\"",
+        "\"rules\"",
+        "\"queries\"",
+        "\"from\"",
+        "\"to\"",
+        "\"max_segments\"",
+        "\"slide\"",
+        "\"curling\"",
+        "[[1,[2]]]",
+        "{\"a\":1}",
+        "\u{1F600}",
+        "\u{0}",
+        "\u{FEFF}",
+    ];
+
+    #[derive(Clone, Debug)]
+    enum Mutation {
+        Flip(usize, u8),
+        Delete(usize, usize),
+        Insert(usize, usize),
+        Duplicate(usize, usize),
+        Truncate(usize),
+    }
+
+    fn mutation() -> impl Strategy<Value = Mutation> {
+        prop_oneof![
+            (any::<usize>(), any::<u8>()).prop_map(|(i, b)| Mutation::Flip(i, b)),
+            (any::<usize>(), 1usize..8).prop_map(|(i, n)| Mutation::Delete(i, n)),
+            (any::<usize>(), 0..TOKENS.len()).prop_map(|(i, t)| Mutation::Insert(i, t)),
+            (any::<usize>(), 1usize..40).prop_map(|(i, n)| Mutation::Duplicate(i, n)),
+            any::<usize>().prop_map(Mutation::Truncate),
+        ]
+    }
+
+    fn mutate(mut body: Vec<u8>, mutations: &[Mutation]) -> Vec<u8> {
+        for m in mutations {
+            let at = |i: usize| {
+                if body.is_empty() {
+                    0
+                } else {
+                    i % (body.len() + 1)
+                }
+            };
+            match *m {
+                Mutation::Flip(i, b) if !body.is_empty() => {
+                    let i = i % body.len();
+                    body[i] = b;
+                }
+                Mutation::Flip(..) => {}
+                Mutation::Delete(i, n) => {
+                    let i = at(i);
+                    let end = (i + n).min(body.len());
+                    body.drain(i..end);
+                }
+                Mutation::Insert(i, t) => {
+                    let i = at(i);
+                    body.splice(i..i, TOKENS[t].bytes());
+                }
+                Mutation::Duplicate(i, n) => {
+                    let i = at(i);
+                    let end = (i + n).min(body.len());
+                    let piece = body[i..end].to_vec();
+                    body.splice(end..end, piece);
+                }
+                Mutation::Truncate(i) => {
+                    let i = at(i);
+                    body.truncate(i);
+                }
+            }
+        }
+        body
+    }
+
+    fn body() -> impl Strategy<Value = Vec<u8>> {
+        let seeds = seeds();
+        prop_oneof![
+            6 => (0..seeds.len(), prop::collection::vec(mutation(), 0..4))
+                .prop_map(move |(s, m)| mutate(seeds[s].clone(), &m)),
+            1 => prop::collection::vec(any::<u8>(), 0..300),
+            1 => prop::collection::vec(prop::sample::select(TOKENS), 0..40)
+                .prop_map(|t| t.concat().into_bytes()),
+            1 => (1usize..5000).prop_map(|depth| {
+                format!("{{\"board\":{}", "[".repeat(depth)).into_bytes()
+            }),
+        ]
+    }
+
+    fn request()
+    -> impl Strategy<Value = (&'static str, &'static str, Option<&'static str>, Vec<u8>)> {
+        (
+            prop_oneof![40 => Just("POST"), 1 => Just("GET"), 1 => Just("PUT"),
+                        1 => Just("DELETE"), 1 => Just("OPTIONS"), 1 => Just("HEAD")],
+            prop_oneof![40 => Just("/v1/solve"), 1 => Just("/v1/solve/"), 1 => Just("/V1/solve"),
+                        1 => Just("/v1/solve?x=%ff"), 1 => Just("/healthz"), 1 => Just("/%2e%2e/"),
+                        1 => Just("/metrics")],
+            prop_oneof![40 => Just(Some("application/json")),
+                        1 => Just(Some("application/problem+json; charset=utf-8")),
+                        1 => Just(Some("text/plain")), 1 => Just(Some("application/json+")),
+                        1 => Just(None)],
+            body(),
+        )
+    }
+
+    #[test]
+    fn no_request_gets_a_5xx_or_a_body_that_is_not_json() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let mut config = config(4);
+        config.solve_timeout_ms = 5_000;
+        let router = app(AppState::new(config));
+        let mut runner = TestRunner::new(ProptestConfig {
+            cases: 2_000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        });
+        let started = Instant::now();
+        let statuses = std::cell::RefCell::new(std::collections::BTreeMap::<u16, u32>::new());
+        runner
+            .run(&request(), |(method, path, content_type, body)| {
+                let mut builder = axum::http::Request::builder().method(method).uri(path);
+                if let Some(content_type) = content_type {
+                    builder = builder.header("content-type", content_type);
+                }
+                let request = builder.body(Body::from(body)).expect("a request");
+                let (status, content_type, bytes) = runtime.block_on(async {
+                    let response = router.clone().oneshot(request).await.expect("infallible");
+                    let status = response.status().as_u16();
+                    let content_type = response
+                        .headers()
+                        .get("content-type")
+                        .and_then(|v| v.to_str().ok())
+                        .map(str::to_owned);
+                    let bytes = response
+                        .into_body()
+                        .collect()
+                        .await
+                        .expect("a body")
+                        .to_bytes();
+                    (status, content_type, bytes)
+                });
+                *statuses.borrow_mut().entry(status).or_default() += 1;
+                prop_assert!((200..500).contains(&status), "{status}: {bytes:?}");
+                if (path == "/metrics" && status == 200) || method == "HEAD" {
+                    return Ok(());
+                }
+                prop_assert_eq!(content_type.as_deref(), Some("application/json"));
+                let json: Value = serde_json::from_slice(&bytes)
+                    .map_err(|e| TestCaseError::fail(format!("{e}: {bytes:?}")))?;
+                if status >= 400 {
+                    let code = json["error"]["code"].as_str().unwrap_or_default();
+                    let expected = linkpath::http::ErrorCode::ALL
+                        .into_iter()
+                        .find(|c| c.as_str() == code)
+                        .map(|c| c.status().as_u16());
+                    prop_assert_eq!(expected, Some(status), "{}", json);
+                    prop_assert!(json["error"]["message"].is_string(), "{}", json);
+                } else if path == "/v1/solve" {
+                    prop_assert!(json["results"].is_array(), "{}", json);
+                }
+                Ok(())
+            })
+            .unwrap_or_else(|e| panic!("{e}"));
+        let statuses = statuses.into_inner();
+        println!(
+            "{} random and mangled requests in {:.2} s, none 5xx; by status: {statuses:?}",
+            statuses.values().sum::<u32>(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+}
+
+// ------------------------------------------------------------ 6 SIGTERM
+
+/// The built binary, killed when dropped.
+struct Process {
+    child: std::process::Child,
+    addr: SocketAddr,
+    log: std::path::PathBuf,
+}
+
+impl Process {
+    async fn serve(name: &str, flags: &[&str]) -> Process {
+        // A port the OS just handed out, free again for the child to bind.
+        let addr = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port");
+        let log = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}.log"));
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_linkpath"))
+            .arg("serve")
+            .args(["--listen", &addr.to_string()])
+            .args(flags)
+            .env_remove("RUST_LOG")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::fs::File::create(&log).expect("a log file"))
+            .spawn()
+            .expect("starting the binary");
+        let process = Process { child, addr, log };
+        let started = Instant::now();
+        while TcpStream::connect(addr).await.is_err() {
+            assert!(started.elapsed() < STEP, "the server did not start");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        process
+    }
+
+    fn terminate(&self) {
+        let status = std::process::Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("running kill");
+        assert!(status.success());
+    }
+
+    /// Waits for the exit, up to `STEP`.
+    async fn exit_code(&mut self) -> Option<i32> {
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("waiting") {
+                return status.code();
+            }
+            assert!(
+                started.elapsed() < STEP,
+                "no exit; log in {}",
+                self.log.display()
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
+    /// `linkpath_solves_in_flight` from `/metrics`.
+    async fn solves_in_flight(&self) -> f64 {
+        let reply = exchange(self.addr, &get_bytes("/metrics")).await;
+        let text = String::from_utf8_lossy(&reply.body).into_owned();
+        text.lines()
+            .find_map(|l| l.strip_prefix("linkpath_solves_in_flight "))
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(0.0)
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_turns_readyz_503_finishes_accepted_requests_and_exits_0() {
+    let mut server = Process::serve(
+        "sigterm",
+        &["--shutdown-grace-ms", "300", "--drain-timeout-ms", "8000"],
+    )
+    .await;
+    let addr = server.addr;
+
+    // In flight at SIGTERM: a solve that takes about half a second...
+    let solving = tokio::spawn(async move {
+        let reply = exchange(addr, &solve_bytes(&curling(Some(17)))).await;
+        (reply, Instant::now())
+    });
+    let started = Instant::now();
+    while server.solves_in_flight().await < 1.0 {
+        assert!(started.elapsed() < STEP, "the solve did not start");
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    // ...and a request whose client is still sending the body.
+    let (sample, expected) = mahjong_sample();
+    let slow = solve_bytes(&sample);
+    let half = slow.len() - 20;
+    let mut sending = connect(addr).await;
+    sending.write_all(&slow[..half]).await.expect("a part");
+
+    let terminated = Instant::now();
+    server.terminate();
+    let mut readyz = None;
+    while readyz.is_none() {
+        let reply = exchange(addr, &get_bytes("/readyz")).await;
+        if reply.status == 503 {
+            assert_eq!(reply.json(), json!({"status": "shutting_down"}));
+            readyz = Some(terminated.elapsed());
+        } else {
+            assert_eq!(reply.status, 200);
+            assert!(terminated.elapsed() < FAST, "/readyz still 200");
+        }
+    }
+    // Within the grace, new connections are still served.
+    let during = exchange(addr, &solve_bytes(&sample)).await;
+    assert_eq!((during.status, during.json()), (200, expected.clone()));
+    assert!(
+        terminated.elapsed() < Duration::from_millis(300),
+        "the grace passed too soon"
+    );
+
+    // After it, they are refused.
+    let refused = loop {
+        match TcpStream::connect(addr).await {
+            // Refused, or reset when the handshake raced the close.
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::ConnectionRefused | std::io::ErrorKind::ConnectionReset
+                ) =>
+            {
+                break terminated.elapsed();
+            }
+            Err(e) => panic!("connecting: {e}"),
+            Ok(mut stream) => {
+                // A connection the server took is answered 503, except one
+                // that raced the end of the grace: reset with the listener,
+                // or closed unread with the idle connections.
+                let _ = stream.write_all(&get_bytes("/readyz")).await;
+                let mut answer = Vec::new();
+                let read = bounded("reading", stream.read_to_end(&mut answer)).await;
+                if read.is_ok() && !answer.is_empty() {
+                    assert_eq!(parse(&answer).status, 503);
+                }
+                assert!(
+                    terminated.elapsed() < Duration::from_secs(2),
+                    "still accepting"
+                );
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        }
+    };
+
+    // The accepted requests get their real answers.
+    sending.write_all(&slow[half..]).await.expect("the rest");
+    let late = parse(&read_to_end(&mut sending).await);
+    assert_eq!((late.status, late.json()), (200, expected));
+    let (solved, solved_at) = bounded("the in-flight solve", solving)
+        .await
+        .expect("no panic");
+    assert_eq!(
+        (solved.status, solved.json()),
+        (
+            200,
+            json!({"results": [{"connected": false, "reason": "no_path"}]})
+        )
+    );
+    let code = server.exit_code().await;
+    let exited = terminated.elapsed();
+    let ms = |d: Duration| format!("{:.1} ms", d.as_secs_f64() * 1e3);
+    println!(
+        "SIGTERM: /readyz 503 after {}, new connections refused after {} (grace 300 ms), \
+         the in-flight solve answered 200 at {}, exit {code:?} after {}",
+        ms(readyz.expect("set")),
+        ms(refused),
+        ms(solved_at.saturating_duration_since(terminated)),
+        ms(exited),
+    );
+    assert_eq!(code, Some(0));
+    assert!(refused >= Duration::from_millis(300), "{refused:?}");
+    assert!(
+        refused < Duration::from_millis(300) + 5 * FAST,
+        "{refused:?}"
+    );
+    assert!(solved_at > terminated, "the solve finished before SIGTERM");
+    assert!(readyz.expect("set") < FAST);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_exits_0_when_the_drain_timeout_passes_with_a_solve_still_running() {
+    let mut server = Process::serve(
+        "drain",
+        &[
+            "--shutdown-grace-ms",
+            "100",
+            "--drain-timeout-ms",
+            "300",
+            "--solve-timeout-ms",
+            "20000",
+        ],
+    )
+    .await;
+    let addr = server.addr;
+    let solving = tokio::spawn(async move {
+        let mut stream = connect(addr).await;
+        stream
+            .write_all(&solve_bytes(&curling(None)))
+            .await
+            .expect("sending");
+        read_to_end(&mut stream).await
+    });
+    let started = Instant::now();
+    while server.solves_in_flight().await < 1.0 {
+        assert!(started.elapsed() < STEP, "the solve did not start");
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    let terminated = Instant::now();
+    server.terminate();
+    let code = server.exit_code().await;
+    let exited = terminated.elapsed();
+    // The unfinished request is cut off without an answer.
+    let answer = bounded("the cut-off solve", solving)
+        .await
+        .expect("no panic");
+    println!(
+        "SIGTERM with a 20 s solve running: exit {code:?} after {:.1} ms (grace 100 + drain 300 ms)",
+        exited.as_secs_f64() * 1e3
+    );
+    assert_eq!(String::from_utf8_lossy(&answer), "");
+    assert_eq!(code, Some(0));
+    assert!(exited >= Duration::from_millis(400), "{exited:?}");
+    assert!(exited < Duration::from_millis(400) + 5 * FAST, "{exited:?}");
+}
