@@ -697,6 +697,11 @@ mod no_5xx {
                    "queries": [{"from": [0, 0], "to": [3, 0]}], "include_path": false}),
             json!({"board": ["X X", "XYX"], "rules": {"preset": "lianliankan", "outside": true,
                    "match": "any", "max_segments": 4}, "queries": [{"from": [0, 0], "to": [2, 0]}]}),
+            // The game routes' bodies.
+            json!({"board": ["AB", "BA"], "rules": "lianliankan"}),
+            json!({"board": ["A.", "BB", "AC"], "gravity": "down",
+                   "moves": [{"from": [0, 0], "to": [0, 2]}]}),
+            json!({"width": 4, "height": 3, "types": 3, "seed": 1}),
         ]
         .iter()
         .map(|v| v.to_string().into_bytes())
@@ -815,7 +820,9 @@ mod no_5xx {
         (
             prop_oneof![40 => Just("POST"), 1 => Just("GET"), 1 => Just("PUT"),
                         1 => Just("DELETE"), 1 => Just("OPTIONS"), 1 => Just("HEAD")],
-            prop_oneof![40 => Just("/v1/solve"), 1 => Just("/v1/solve/"), 1 => Just("/V1/solve"),
+            prop_oneof![40 => Just("/v1/solve"), 4 => Just("/v1/moves"), 4 => Just("/v1/play"),
+                        4 => Just("/v1/clear"), 4 => Just("/v1/deal"), 4 => Just("/v1/shuffle"),
+                        1 => Just("/v1/solve/"), 1 => Just("/V1/solve"),
                         1 => Just("/v1/solve?x=%ff"), 1 => Just("/healthz"), 1 => Just("/%2e%2e/"),
                         1 => Just("/metrics")],
             prop_oneof![40 => Just(Some("application/json")),
@@ -836,7 +843,7 @@ mod no_5xx {
         config.solve_timeout_ms = 5_000;
         let router = app(AppState::new(config));
         let mut runner = TestRunner::new(ProptestConfig {
-            cases: 2_000,
+            cases: 4_000,
             failure_persistence: None,
             ..ProptestConfig::default()
         });
