@@ -586,11 +586,15 @@ impl<'de> Visitor<'de> for CellVisitor {
         Ok(Cell::Bad("null".into()))
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Cell, A::Error> {
+    // Read to its end, so the parser stands after it when the error is
+    // reported.
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Cell, A::Error> {
+        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
         Ok(Cell::Bad("an array".into()))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Cell, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Cell, A::Error> {
+        while map.next_entry::<de::IgnoredAny, de::IgnoredAny>()?.is_some() {}
         Ok(Cell::Bad("an object".into()))
     }
 }
@@ -603,24 +607,10 @@ struct RulesSeed<'d, 'l>(&'d Decoder<'l>);
 #[derive(Default)]
 struct RulesObject {
     preset: Option<String>,
-    movement: Option<MovementWire>,
+    movement: Option<Movement>,
     max_segments: Option<Option<u32>>,
     outside: Option<bool>,
-    matching: Option<MatchWire>,
-}
-
-#[derive(Deserialize, Clone, Copy)]
-#[serde(rename_all = "lowercase")]
-enum MovementWire {
-    Line,
-    Slide,
-}
-
-#[derive(Deserialize, Clone, Copy)]
-#[serde(rename_all = "lowercase")]
-enum MatchWire {
-    Any,
-    Same,
+    matching: Option<Match>,
 }
 
 impl<'de> DeserializeSeed<'de> for RulesSeed<'_, '_> {
@@ -632,6 +622,16 @@ impl<'de> DeserializeSeed<'de> for RulesSeed<'_, '_> {
 }
 
 impl RulesSeed<'_, '_> {
+    fn unknown<E: de::Error>(&self, field: &str, what: &str, name: &str, expected: &str) -> E {
+        self.0.fail(
+            ApiError::new(
+                ErrorCode::InvalidRules,
+                format!("unknown {what} {name:?}, expected {expected}"),
+            )
+            .at(field),
+        )
+    }
+
     fn preset<E: de::Error>(&self, name: &str, field: &str) -> Result<Preset, E> {
         name.parse::<Preset>().map_err(|e| {
             self.0
@@ -659,10 +659,28 @@ impl<'de> Visitor<'de> for RulesSeed<'_, '_> {
             self.0.enter(field.as_str());
             let duplicate = match key.as_ref() {
                 "preset" => object.preset.replace(map.next_value()?).is_some(),
-                "movement" => object.movement.replace(map.next_value()?).is_some(),
+                "movement" => {
+                    // Read as a string and matched here: serde_json calls a
+                    // non-string enum value a syntax error, which would be 400.
+                    let name: String = map.next_value()?;
+                    let movement = match name.as_str() {
+                        "line" => Movement::Line,
+                        "slide" => Movement::Slide,
+                        _ => return Err(self.unknown(&field, "movement", &name, "line or slide")),
+                    };
+                    object.movement.replace(movement).is_some()
+                }
                 "max_segments" => object.max_segments.replace(map.next_value()?).is_some(),
                 "outside" => object.outside.replace(map.next_value()?).is_some(),
-                "match" => object.matching.replace(map.next_value()?).is_some(),
+                "match" => {
+                    let name: String = map.next_value()?;
+                    let matching = match name.as_str() {
+                        "any" => Match::Any,
+                        "same" => Match::Same,
+                        _ => return Err(self.unknown(&field, "match", &name, "any or same")),
+                    };
+                    object.matching.replace(matching).is_some()
+                }
                 other => {
                     return Err(self.0.fail(
                         ApiError::new(
@@ -693,10 +711,7 @@ impl<'de> Visitor<'de> for RulesSeed<'_, '_> {
             || object.outside.is_some()
             || object.matching.is_some();
         if let Some(movement) = object.movement {
-            rules.movement = match movement {
-                MovementWire::Line => Movement::Line,
-                MovementWire::Slide => Movement::Slide,
-            };
+            rules.movement = movement;
             if rules.movement == Movement::Slide && object.outside.is_none() {
                 rules.outside = false;
             }
@@ -726,10 +741,7 @@ impl<'de> Visitor<'de> for RulesSeed<'_, '_> {
             rules.outside = outside;
         }
         if let Some(matching) = object.matching {
-            rules.matching = match matching {
-                MatchWire::Any => Match::Any,
-                MatchWire::Same => Match::Same,
-            };
+            rules.matching = matching;
         }
         Ok((rules, if overridden { "custom" } else { preset.name() }))
     }
