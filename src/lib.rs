@@ -7,10 +7,12 @@
 //!
 //! - [`solver`]: the pure engine (boards, rules, searches); no I/O, no serde.
 //! - [`judge`]: the classic judges' text formats over the engine.
+//! - [`render`]: SVG pictures of a board and its answered queries.
 //! - [`http`]: the axum service: wire types, routes, limits, server loop.
 //! - [`healthcheck`]: the probe behind `linkpath healthcheck`.
 
 pub mod healthcheck;
 pub mod http;
 pub mod judge;
+pub mod render;
 pub mod solver;

@@ -35,6 +35,14 @@ enum Command {
         #[command(flatten)]
         config: Box<Config>,
     },
+    /// Draws one /v1/solve request body from FILE (or stdin) as an SVG
+    /// picture on stdout, as POST /v1/render would.
+    Render {
+        /// The request body; stdin when absent or `-`.
+        file: Option<PathBuf>,
+        #[command(flatten)]
+        config: Box<Config>,
+    },
     /// Reads a judge input on stdin and prints the judge's expected output.
     Judge {
         /// mahjong, poj1101, hdu1175 or poj3009.
@@ -58,6 +66,7 @@ fn main() -> ExitCode {
         None => serve(*cli.serve),
         Some(Command::Serve(config)) => serve(*config),
         Some(Command::Solve { file, config }) => solve(file, &config),
+        Some(Command::Render { file, config }) => render(file, &config),
         Some(Command::Judge { format }) => run_judge(format),
         Some(Command::Healthcheck { url, timeout_ms }) => {
             let url = url.unwrap_or_else(|| {
@@ -173,6 +182,32 @@ fn solve(file: Option<PathBuf>, config: &Config) -> ExitCode {
             json.push(b'\n');
             let _ = print(&json);
             eprintln!("linkpath solve: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn render(file: Option<PathBuf>, config: &Config) -> ExitCode {
+    let body = match read_input(file.as_ref()) {
+        Ok(body) => body,
+        Err(e) => {
+            eprintln!("linkpath render: reading the request: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if body.len() > config.max_body_bytes {
+        eprintln!(
+            "linkpath render: the body is {} bytes, over the limit of {} (--max-body-bytes)",
+            body.len(),
+            config.max_body_bytes
+        );
+        return ExitCode::from(2);
+    }
+    let stop = Stop::never().with_deadline(Instant::now() + config.solve_timeout());
+    match http::render::render_body(&body, &config.limits(), &stop) {
+        Ok(svg) => print(svg.as_bytes()),
+        Err(e) => {
+            eprintln!("linkpath render: {e}");
             ExitCode::from(2)
         }
     }

@@ -496,6 +496,7 @@ fn the_file_is_openapi_with_the_expected_routes() {
             "POST /v1/deal",
             "POST /v1/moves",
             "POST /v1/play",
+            "POST /v1/render",
             "POST /v1/shuffle",
             "POST /v1/solve",
         ]

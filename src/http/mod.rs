@@ -11,6 +11,7 @@ pub mod config;
 pub mod error;
 pub mod game;
 mod health;
+pub mod render;
 pub mod server;
 pub mod solve;
 pub mod wire;
@@ -211,6 +212,7 @@ pub fn app(state: AppState) -> Router {
     let router = Router::new()
         .merge(solve::router())
         .merge(game::router())
+        .merge(render::router())
         .merge(health::router())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
