@@ -13,8 +13,10 @@
 //!   connect even when every other tile is gone, or two such types that
 //!   cannot connect while the other's tiles stand (each waits for the other,
 //!   like the crossed pairs of `["AB", "BA"]`), end the branch.
-//! - Order: moves of the types with the fewest tiles left first, then of the
-//!   types with the fewest removable pairs (the most constrained first).
+//! - Order (without gravity): moves of the types with the fewest tiles left
+//!   first, then of the types with the fewest removable pairs (the most
+//!   constrained first). With gravity that order measured worse than
+//!   reading order, which [`clear`] then keeps.
 
 use super::gravity::{Gravity, remove_pair};
 use super::moves::Explorer;
@@ -49,7 +51,7 @@ pub struct ClearOptions {
     pub budget: Option<Instant>,
     /// Forced moves and dead pairs.
     pub pruning: bool,
-    /// The move order above, rather than reading order.
+    /// The most-constrained-first order, rather than reading order.
     pub ordering: bool,
 }
 
@@ -74,9 +76,12 @@ pub fn clear(
     budget: Option<Instant>,
     stop: &Stop,
 ) -> Result<Outcome, Interrupted> {
+    // The move order measured better without gravity and worse with it
+    // (BENCHMARKS.md), so with gravity moves are tried in reading order.
     let options = ClearOptions {
         gravity,
         budget,
+        ordering: gravity == Gravity::None,
         ..ClearOptions::default()
     };
     clear_with(board, rules, &options, stop)

@@ -219,10 +219,19 @@ impl<'b> Explorer<'b> {
         stop: &Stop,
     ) -> Result<Vec<(usize, usize)>, Interrupted> {
         let cells = self.board.cells();
+        // With `match: same` the last tile of a type (in reading order) has
+        // no partner after it: no need to explore from it.
+        let mut later = vec![self.rules.matching == Match::Any; cells.len()];
+        if self.rules.matching == Match::Same {
+            let mut seen = std::collections::HashSet::new();
+            for (i, &c) in cells.iter().enumerate().rev() {
+                later[i] = !seen.insert(c);
+            }
+        }
         let mut pairs = Vec::new();
         let mut work = 0;
         for a in 0..cells.len() {
-            if cells[a] == EMPTY {
+            if cells[a] == EMPTY || !later[a] {
                 continue;
             }
             if limit.is_some_and(|l| pairs.len() >= l) {
