@@ -33,6 +33,9 @@ const MAX_PIXELS: f64 = 960.0;
 /// The most queries listed in the legend under the board; all are drawn.
 const MAX_LEGEND: usize = 50;
 
+/// The legend's font size.
+const LEGEND_FONT: f64 = CELL * 0.34;
+
 /// Path colours, cycled through by query.
 const COLOURS: [&str; 8] = [
     "#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#e377c2", "#8c564b",
@@ -70,7 +73,12 @@ pub fn svg(
     let ring = rules.outside && rules.movement == Movement::Line;
     let legend_lines = queries.len().min(MAX_LEGEND) + usize::from(queries.len() > MAX_LEGEND);
     let legend_height = legend_lines as f64 * CELL * 0.5;
-    let view_w = (w as f64 + 2.0) * CELL;
+    // Wide enough for the legend's longest line too, at about 0.6 em a
+    // character.
+    let legend_w = legend(queries, answers)
+        .map(|(_, text)| text.chars().count() as f64 * LEGEND_FONT * 0.6 + CELL)
+        .fold(0.0, f64::max);
+    let view_w = ((w as f64 + 2.0) * CELL).max(legend_w);
     let view_h = (h as f64 + 2.0) * CELL + legend_height;
     let scale = (MAX_PIXELS / view_w.max(view_h)).min(1.0);
     let mut out = String::with_capacity(256 + w * h * 120 + queries.len() * 200);
@@ -244,37 +252,57 @@ fn badge(out: &mut String, x: f64, y: f64, colour: &str, text: &str) {
     );
 }
 
+/// The legend's lines: each listed query's index and text.
+fn legend<'a>(
+    queries: &'a [Query],
+    answers: &'a [Answer],
+) -> impl Iterator<Item = (usize, String)> + 'a {
+    let listed = queries
+        .iter()
+        .zip(answers)
+        .enumerate()
+        .take(MAX_LEGEND)
+        .map(|(i, (query, answer))| {
+            let what = match answer {
+                Answer::Connected(path) => match path.segments {
+                    1 => "1 segment".to_owned(),
+                    n => format!("{n} segments"),
+                },
+                Answer::NotConnected(reason) => format!("not connected: {reason}"),
+            };
+            let (from, to) = (query.from, query.to);
+            let text = format!(
+                "query {i}: [{}, {}] to [{}, {}], {what}",
+                from.x, from.y, to.x, to.y
+            );
+            (i, text)
+        });
+    let more = (queries.len() > MAX_LEGEND).then(|| {
+        (
+            MAX_LEGEND,
+            format!(
+                "and {} more queries, drawn but not listed",
+                queries.len() - MAX_LEGEND
+            ),
+        )
+    });
+    listed.chain(more)
+}
+
 fn draw_legend(out: &mut String, queries: &[Query], answers: &[Answer], top: f64) {
-    let line = CELL * 0.5;
-    for (i, (query, answer)) in queries.iter().zip(answers).enumerate().take(MAX_LEGEND) {
-        let what = match answer {
-            Answer::Connected(path) => match path.segments {
-                1 => "1 segment".to_owned(),
-                n => format!("{n} segments"),
-            },
-            Answer::NotConnected(reason) => format!("not connected: {reason}"),
+    for (i, text) in legend(queries, answers) {
+        let colour = if i < MAX_LEGEND {
+            COLOURS[i % COLOURS.len()]
+        } else {
+            "#555555"
         };
         let _ = writeln!(
             out,
-            r#"<text class="legend" x="{}" y="{}" font-size="{}" fill="{}">query {i}: [{}, {}] to [{}, {}], {what}</text>"#,
+            r#"<text class="legend" x="{}" y="{}" font-size="{}" fill="{colour}">{}</text>"#,
             num(CELL * 0.5),
-            num(top + line * (i as f64 + 0.75)),
-            num(CELL * 0.34),
-            COLOURS[i % COLOURS.len()],
-            query.from.x,
-            query.from.y,
-            query.to.x,
-            query.to.y,
-        );
-    }
-    if queries.len() > MAX_LEGEND {
-        let _ = writeln!(
-            out,
-            r##"<text class="legend" x="{}" y="{}" font-size="{}" fill="#555555">and {} more queries, drawn but not listed</text>"##,
-            num(CELL * 0.5),
-            num(top + line * (MAX_LEGEND as f64 + 0.75)),
-            num(CELL * 0.34),
-            queries.len() - MAX_LEGEND,
+            num(top + CELL * 0.5 * (i as f64 + 0.75)),
+            num(LEGEND_FONT),
+            escape(&text),
         );
     }
 }

@@ -244,9 +244,11 @@ async fn small_boards_are_full_size_and_large_ones_scaled() {
         render(&json!({"board": ["AB", "BA"], "queries": [{"from": [0, 0], "to": [1, 1]}]})).await;
     let doc = roxmltree::Document::parse(&small).unwrap();
     let root = doc.root_element();
-    // 2 cells and a margin each side, and one legend line of half a cell.
-    assert_eq!(root.attribute("viewBox"), Some("0 0 160 180"));
-    assert_eq!(root.attribute("width"), Some("160"));
+    // 2 cells and a margin each side, widened for the legend's line, and
+    // that line of half a cell: drawn at full size.
+    assert_eq!(root.attribute("viewBox"), Some("0 0 341.92 180"));
+    assert_eq!(root.attribute("width"), Some("342"));
+    assert_eq!(root.attribute("height"), Some("180"));
     assert_eq!(
         drawn(&small),
         [Ok((
