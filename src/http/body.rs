@@ -58,15 +58,13 @@ impl FromRequest<AppState> for JsonBody {
                 ErrorCode::MalformedJson,
                 format!("the body could not be read: {e}"),
             )),
-            Err(_) => {
-                Err(ApiError::new(
-                    ErrorCode::RequestTimeout,
-                    format!(
-                        "the body did not arrive within {} ms",
-                        state.body_timeout.as_millis()
-                    ),
-                ))
-            }
+            Err(_) => Err(ApiError::new(
+                ErrorCode::RequestTimeout,
+                format!(
+                    "the body did not arrive within {} ms",
+                    state.body_timeout.as_millis()
+                ),
+            )),
         }
     }
 }

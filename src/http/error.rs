@@ -187,7 +187,8 @@ impl IntoResponse for ApiError {
                 | ErrorCode::RateLimited
                 | ErrorCode::RequestTimeout
         ) {
-            metrics::counter!("linkpath_rejected_total", "reason" => self.code.as_str()).increment(1);
+            metrics::counter!("linkpath_rejected_total", "reason" => self.code.as_str())
+                .increment(1);
         }
         let mut response = (self.status(), Json(self.body())).into_response();
         if let Some(seconds) = self.retry_after {
