@@ -4,6 +4,7 @@ FROM rust:1.95-alpine AS build
 WORKDIR /src
 COPY Cargo.toml Cargo.lock openapi.yaml ./
 COPY src ./src
+COPY assets ./assets
 COPY benches ./benches
 # The same command .ci/run runs, so a broken build is caught without Docker.
 RUN cargo build --release --locked --bin linkpath

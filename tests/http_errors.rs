@@ -476,7 +476,7 @@ async fn other_request_mistakes_are_invalid_request() {
 #[tokio::test]
 async fn an_unknown_path_is_404() {
     let app = router(config());
-    for path in ["/", "/v1/solver", "/v2/solve", "/healthz/x"] {
+    for path in ["/index.html", "/v1/solver", "/v2/solve", "/healthz/x"] {
         let (message, field) = call(&app, get(path)).await.error(404, "not_found");
         names(&message, &[path]);
         assert_eq!(field, None);

@@ -488,9 +488,12 @@ fn the_file_is_openapi_with_the_expected_routes() {
     assert_eq!(
         routes,
         [
+            "GET /",
             "GET /healthz",
             "GET /metrics",
             "GET /openapi.yaml",
+            "GET /playground/app.js",
+            "GET /playground/style.css",
             "GET /readyz",
             "POST /v1/clear",
             "POST /v1/deal",

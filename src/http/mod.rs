@@ -11,6 +11,7 @@ pub mod config;
 pub mod error;
 pub mod game;
 mod health;
+mod playground;
 pub mod render;
 pub mod server;
 pub mod solve;
@@ -213,6 +214,7 @@ pub fn app(state: AppState) -> Router {
         .merge(solve::router())
         .merge(game::router())
         .merge(render::router())
+        .merge(playground::router())
         .merge(health::router())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
