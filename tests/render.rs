@@ -329,3 +329,16 @@ async fn the_command_line_draws_what_the_route_draws() {
     assert_eq!(output.status.code(), Some(2));
     assert!(output.stdout.is_empty());
 }
+
+#[tokio::test]
+async fn the_readme_picture_is_current() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let request = std::fs::read_to_string(format!("{root}/docs/render.json")).unwrap();
+    let picture = std::fs::read_to_string(format!("{root}/docs/render.svg")).unwrap();
+    let request: Value = serde_json::from_str(&request).unwrap();
+    assert_eq!(
+        render(&request).await,
+        picture,
+        "regenerate: cargo run --release -- render docs/render.json > docs/render.svg"
+    );
+}
