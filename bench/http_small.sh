@@ -1,16 +1,42 @@
 #!/usr/bin/env bash
 # Small requests over HTTP: the request rate of a Shisen-Sho solve (18 x 8
 # board, string rows, one query) against GET /healthz on the same server,
-# with the solve run inline on the async worker and on the blocking pool.
-# Loopback only; each wrk run is bounded by -d.
+# with the same load generator and connections (wrk -t2 -c32), with the
+# solve run inline on the async worker (default) and on the blocking pool
+# (LINKPATH_INLINE_MAX_BYTES=0). Then the solve's latency at a fixed rate of
+# half the measured solve rate (each connection paced by bench/http_wrk.lua).
+#
+# Goals (issue "Performance at scale", item 4):
+#   solve req/s (2xx only) >= 0.60 x /healthz req/s
+#   p99 latency < 5 ms at half the solve rate, with no non-2xx answers
+#
+# Loopback only; each wrk run is bounded by -d and stops by itself.
 #   bench/http_small.sh [seconds per run, default 10]
+# Env: LINKPATH_BIN (default: cargo build --release --locked, then
+# target/release/linkpath), CONNS (32), THREADS (2); other LINKPATH_*
+# settings (e.g. LINKPATH_WORKERS) pass through to the server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
+conns=${CONNS:-32}
+threads=${THREADS:-2}
 command -v wrk >/dev/null || { echo "needs wrk (apt-get install wrk)" >&2; exit 1; }
-cargo build --release --quiet --bin linkpath
+command -v curl >/dev/null || { echo "needs curl" >&2; exit 1; }
+if [ -z "${LINKPATH_BIN:-}" ]; then
+  cargo build --release --locked --quiet --bin linkpath
+  LINKPATH_BIN=target/release/linkpath
+fi
+bin=$LINKPATH_BIN
+[ -x "$bin" ] || { echo "no executable at LINKPATH_BIN=$bin" >&2; exit 1; }
+lua=$PWD/bench/http_wrk.lua
 work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+server_pid=
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 # The standard deal: 36 tile types, 4 of each, on 18 x 8, from a fixed seed.
 python3 - "$work/body.json" <<'PY'
@@ -24,30 +50,104 @@ at = [(x, y) for y, row in enumerate(rows) for x, c in enumerate(row) if c == fi
 body = {"board": rows, "rules": "shisen-sho", "queries": [{"from": list(at[0]), "to": list(at[-1])}]}
 open(sys.argv[1], "w").write(json.dumps(body))
 PY
-cat > "$work/post.lua" <<LUA
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = io.open("$work/body.json"):read("*a")
-LUA
 
-port=18$((RANDOM % 900 + 100))
-run() { # label inline_max_bytes
-  LINKPATH_LISTEN=127.0.0.1:$port LINKPATH_INLINE_MAX_BYTES=$2 RUST_LOG=warn \
-    target/release/linkpath serve >/dev/null 2>&1 &
-  local pid=$!
-  for _ in $(seq 50); do curl -sf "127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
-  curl -sf -H 'content-type: application/json' -d @"$work/body.json" "127.0.0.1:$port/v1/solve" >/dev/null
-  local health solve
-  health=$(wrk -t2 -c32 -d"${secs}s" --latency "http://127.0.0.1:$port/healthz" | awk '/Requests\/sec/ {print $2}')
-  solve=$(wrk -t2 -c32 -d"${secs}s" --latency -s "$work/post.lua" "http://127.0.0.1:$port/v1/solve" \
-    | tee "$work/$1.txt" | awk '/Requests\/sec/ {print $2}')
-  local p99 non2xx
-  p99=$(awk '/ 99%/ {print $2}' "$work/$1.txt")
-  non2xx=$(awk '/Non-2xx/ {print $5}' "$work/$1.txt")
-  kill "$pid"; wait "$pid" 2>/dev/null || true
-  printf '%-14s healthz %9s req/s   solve %9s req/s   ratio %4.2f   solve p99 %8s   non-2xx %s\n' \
-    "$1" "$health" "$solve" "$(echo "$solve / $health" | bc -l)" "$p99" "${non2xx:-0}"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+start_server() { # inline_max_bytes
+  port=$(free_port)
+  LINKPATH_LISTEN=127.0.0.1:$port LINKPATH_INLINE_MAX_BYTES=$1 RUST_LOG=warn \
+    "$bin" serve >"$work/server.log" 2>&1 &
+  server_pid=$!
+  for _ in $(seq 100); do curl -sf "127.0.0.1:$port/healthz" >/dev/null && return 0; sleep 0.1; done
+  echo "server did not come up:" >&2; cat "$work/server.log" >&2; exit 1
 }
-echo "wrk -t2 -c32 -d${secs}s on 127.0.0.1, $(nproc) cores"
-run inline 4096
-run blocking-pool 0
+stop_server() {
+  kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; server_pid=
+}
+
+# wrk_run NAME URL [BODY] [DELAY_MS]: one bounded wrk run; its LPSTAT fields
+# land in shell variables NAME_requests, NAME_p99_us, ... and NAME_rps2xx.
+wrk_run() {
+  local name=$1 url=$2 body=${3:-} delay=${4:-}
+  echo "\$ ${body:+LP_BODY=body.json }${delay:+LP_DELAY_MS=$delay }wrk -t$threads -c$conns -d${secs}s --timeout 5s --latency -s bench/http_wrk.lua $url" >>"$work/commands"
+  LP_BODY=$body LP_DELAY_MS=$delay wrk -t"$threads" -c"$conns" -d"${secs}s" --timeout 5s --latency -s "$lua" "$url" \
+    >"$work/$name.txt" 2>&1
+  local line
+  line=$(grep '^LPSTAT ' "$work/$name.txt") || { echo "wrk failed:" >&2; cat "$work/$name.txt" >&2; exit 1; }
+  for kv in ${line#LPSTAT }; do printf -v "${name}_${kv%%=*}" '%s' "${kv#*=}"; done
+  local -n req=${name}_requests dur=${name}_duration_us bad=${name}_non2xx
+  printf -v "${name}_rps" '%.0f' "$(echo "$req * 1000000 / $dur" | bc -l)"
+  printf -v "${name}_rps2xx" '%.0f' "$(echo "($req - $bad) * 1000000 / $dur" | bc -l)"
+}
+
+ms() { printf '%.2f ms' "$(echo "$1 / 1000" | bc -l)"; }
+verdict() { if [ "$1" = 1 ]; then echo pass; else echo FAIL; fi; }
+
+echo "## bench/http_small.sh"
+echo
+echo "- machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), load average $(cut -d' ' -f1-3 /proc/loadavg) (at start)"
+echo "- binary: $bin"
+echo "- server: LINKPATH_WORKERS=${LINKPATH_WORKERS:-default (cores)}, RUST_LOG=warn, loopback"
+echo "- load: wrk -t$threads -c$conns -d${secs}s per run; body: 18 x 8 Shisen-Sho deal (seed 1175), string rows, one query"
+echo
+
+summary=()
+details=()
+for mode in inline:4096 blocking-pool:0; do
+  label=${mode%%:*} inline=${mode#*:}
+  start_server "$inline"
+  echo "\$ LINKPATH_LISTEN=127.0.0.1:$port LINKPATH_INLINE_MAX_BYTES=$inline RUST_LOG=warn $bin serve" >>"$work/commands"
+  # A warm-up request, and a check that the solve answers 200.
+  code=$(curl -s -o "$work/answer.json" -w '%{http_code}' -H 'content-type: application/json' \
+    --data-binary @"$work/body.json" "127.0.0.1:$port/v1/solve")
+  [ "$code" = 200 ] || { echo "warm-up solve answered $code: $(cat "$work/answer.json")" >&2; exit 1; }
+
+  wrk_run health "http://127.0.0.1:$port/healthz"
+  wrk_run solve "http://127.0.0.1:$port/v1/solve" "$work/body.json"
+  # Pacing: each connection waits D ms after each answer, so it asks for
+  # 1000 / (D + L) req/s, L the time an answer takes. A short run at
+  # D0 = 1000 * C / target measures L; the measured run then uses D0 - L.
+  target=$(echo "$solve_rps2xx / 2" | bc -l)
+  delay=$(printf '%.3f' "$(echo "1000 * $conns / $target" | bc -l)")
+  secs_full=$secs; secs_calib=$(( secs < 3 ? secs : 3 )); secs=$secs_calib
+  calib_delay=$delay
+  wrk_run calib "http://127.0.0.1:$port/v1/solve" "$work/body.json" "$delay"
+  secs=$secs_full
+  took=$(echo "1000 * $conns / $calib_rps - $delay" | bc -l)
+  delay=$(printf '%.3f' "$(echo "d = $delay - $took; if (d < 0.05) d = 0.05; d" | bc -l)")
+  wrk_run paced "http://127.0.0.1:$port/v1/solve" "$work/body.json" "$delay"
+  if grep -qiE 'panic|error' "$work/server.log"; then
+    echo "server log ($label) mentions errors:" >&2; grep -iE 'panic|error' "$work/server.log" | head -5 >&2
+  fi
+  stop_server
+
+  ratio=$(printf '%.2f' "$(echo "$solve_rps2xx / $health_rps2xx" | bc -l)")
+  ok_rate=$(echo "$ratio >= 0.60" | bc)
+  half=$(printf '%.2f' "$(echo "$paced_rps / $solve_rps2xx" | bc -l)")
+  ok_lat=$(echo "$paced_p99_us < 5000 && $paced_non2xx == 0" | bc)
+  summary+=("| $label | solve rate vs /healthz rate | $health_rps2xx req/s | $solve_rps2xx req/s | $ratio | ≥ 0.60 | $(verdict "$ok_rate") |")
+  summary+=("| $label | solve p99 at half the solve rate | target $(printf '%.0f' "$target") req/s, achieved $paced_rps req/s ($half × solve rate) | p99 $(ms "$paced_p99_us") (p50 $(ms "$paced_p50_us")), non-2xx $paced_non2xx | — | p99 < 5 ms, no non-2xx | $(verdict "$ok_lat") |")
+  for r in health solve calib paced; do
+    declare -n q=${r}_requests d=${r}_duration_us b=${r}_non2xx s=${r}_sockerr p5=${r}_p50_us p9=${r}_p99_us mx=${r}_max_us rr=${r}_rps r2=${r}_rps2xx
+    case $r in health) what="GET /healthz, unpaced";; solve) what="POST /v1/solve, unpaced";; calib) what="POST /v1/solve, ${calib_delay} ms per-connection delay (calibration, ${secs_calib}s)";; paced) what="POST /v1/solve, ${delay} ms per-connection delay";; esac
+    details+=("| $label | $what | $q | $rr | $r2 | $(ms "$p5") | $(ms "$p9") | $(ms "$mx") | $b | $s |")
+    unset -n q d b s p5 p9 mx rr r2
+  done
+done
+
+echo "Commands:"
+echo '```'
+cat "$work/commands"
+echo '```'
+echo
+echo "| solve path | check | baseline | linkpath | ratio | goal | pass/fail |"
+echo "|---|---|---|---|---|---|---|"
+printf '%s\n' "${summary[@]}"
+echo
+echo "Every wrk run (req/s 2xx counts only 2xx answers; the ratio uses it):"
+echo
+echo "| solve path | run | requests | req/s | req/s 2xx | p50 | p99 | max | non-2xx | socket errors |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+printf '%s\n' "${details[@]}"
+echo
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
