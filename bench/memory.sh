@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Memory under 16 concurrent 1000 x 1000 requests (issue "Performance at
+# scale", item 6). One server with LINKPATH_WORKERS=16 (16 solves may run at
+# once; the 17th would get 503), then ROUNDS rounds of 16 requests sent
+# together: half Mahjong 1000 x 1000 with string rows and 50 queries, half
+# Lianliankan 1000 x 999 with numeric rows and 49 queries (distinct seeds).
+# Reports VmHWM (peak RSS) and VmRSS after each round from /proc/PID/status:
+#   (i)  peak RSS < 512 MiB
+#   (ii) no growth across rounds: RSS after the last round / RSS after
+#        round 1 <= 1.10 (10% for allocator noise); an info row also
+#        compares the last round with the largest RSS after an earlier one,
+#        to tell memory the allocator keeps (a plateau) from a leak
+#   bench/memory.sh [ROUNDS, default 5]
+# Env: LINKPATH_BIN (default: cargo build --release --locked, then
+# target/release/linkpath), CONCURRENCY (16), MAHJONG_DENSITY (percent, 30),
+# MAX_TIME (seconds a request may take, 900). Bodies come from
+# bench/baselines' `gen`, or bench/http_gen.py when that is not built.
+# Loopback only; rounds and requests are bounded; the server is killed on
+# exit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${1:-5}
+conc=${CONCURRENCY:-16}
+density=${MAHJONG_DENSITY:-30}
+max_time=${MAX_TIME:-900}
+timeout_ms=$((max_time * 1000))
+command -v curl >/dev/null || { echo "needs curl" >&2; exit 1; }
+if [ -z "${LINKPATH_BIN:-}" ]; then
+  cargo build --release --locked --quiet --bin linkpath
+  LINKPATH_BIN=target/release/linkpath
+fi
+bin=$LINKPATH_BIN
+[ -x "$bin" ] || { echo "no executable at LINKPATH_BIN=$bin" >&2; exit 1; }
+
+baselines=bench/baselines/target/release
+if [ -f bench/baselines/Cargo.toml ]; then
+  cargo build --release --locked --quiet --manifest-path bench/baselines/Cargo.toml --bin gen \
+    || echo "warning: building bench/baselines failed; using what is there" >&2
+fi
+if [ -x "$baselines/gen" ]; then
+  gen=("$baselines/gen"); gen_name="bench/baselines/target/release/gen"
+else
+  gen=(python3 bench/http_gen.py); gen_name="python3 bench/http_gen.py (fallback: bench/baselines not built)"
+fi
+
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+work=$(mktemp -d)
+server_pid=
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+bodies=()
+for s in 1 2 3 4; do
+  "${gen[@]}" mahjong-json --seed "$s" --density "$density" >"$work/mahjong-$s.json"
+  "${gen[@]}" llk-json --seed "$s" >"$work/llk-$s.json"
+  bodies+=("$work/mahjong-$s.json" "$work/llk-$s.json")
+done
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+serve_env="LINKPATH_LISTEN=127.0.0.1:$port LINKPATH_WORKERS=$conc LINKPATH_SOLVE_TIMEOUT_MS=$timeout_ms LINKPATH_BODY_TIMEOUT_MS=60000 RUST_LOG=warn"
+env $serve_env "$bin" serve >"$work/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 100); do curl -sf "127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+curl -sf "127.0.0.1:$port/healthz" >/dev/null || { echo "server did not come up:" >&2; cat "$work/server.log" >&2; exit 1; }
+
+load_cmd="python3 bench/memory_load.py --port $port --pid $server_pid --rounds $rounds --concurrency $conc --timeout $max_time"
+$load_cmd "${bodies[@]}" >"$work/load.txt"
+stat=$(grep '^MEMSTAT ' "$work/load.txt")
+for kv in ${stat#MEMSTAT }; do printf -v "${kv%%=*}" '%s' "${kv#*=}"; done
+if grep -qiE 'panic|error' "$work/server.log"; then
+  echo "server log mentions errors:" >&2; grep -iE 'panic|error' "$work/server.log" | head -5 >&2
+fi
+
+echo "## bench/memory.sh"
+echo
+echo "- machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) RAM, load average $load_start (at start), $(cut -d' ' -f1-3 /proc/loadavg) (at end)"
+echo "- binary: $bin; allocator settings in the environment: $(env | grep -E '^(MALLOC_|GLIBC_TUNABLES=)' | tr '\n' ' ' || true)"
+echo "- bodies: $gen_name mahjong-json --seed 1..4 --density $density ($(wc -c <"$work/mahjong-1.json") bytes each) and llk-json --seed 1..4 ($(wc -c <"$work/llk-1.json") bytes each); request i of a round takes body i mod 8, so each round is $(( (conc + 1) / 2 )) Mahjong + $(( conc / 2 )) Lianliankan"
+echo
+echo "Commands:"
+echo '```'
+echo "\$ $serve_env $bin serve"
+echo "\$ $load_cmd mahjong-1.json llk-1.json ... mahjong-4.json llk-4.json"
+echo '```'
+echo
+grep -v '^MEMSTAT ' "$work/load.txt"
+python3 - "$idle_kb" "$hwm_kb" "$first_kb" "$last_kb" "$before_last_kb" "$non200" "$errors" "$rounds" <<'PY'
+import sys
+idle, hwm, first, last, before_last, non200, errors, rounds = map(int, sys.argv[1:])
+mib = lambda kb: f"{kb / 1024:.1f} MiB"
+limit = 512 * 1024
+print("| check | baseline | linkpath | ratio | goal | pass/fail |")
+print("|---|---|---|---|---|---|")
+print(f"| (i) peak RSS (VmHWM) | idle RSS {mib(idle)}; budget 512 MiB | {mib(hwm)} | {hwm / limit:.2f} of the budget | < 512 MiB | {'pass' if hwm < limit else 'FAIL'} |")
+g = last / first
+print(f"| (ii) growth across rounds | RSS after round 1: {mib(first)} | after round {rounds}: {mib(last)} | {g:.2f} | ≤ 1.10 | {'pass' if g <= 1.10 else 'FAIL'} |")
+if rounds > 2:
+    print(f"| (info) plateau: last round vs the largest RSS after an earlier round | {mib(before_last)} | {mib(last)} | {last / before_last:.2f} | — | — |")
+ok = non200 == 0 and errors == 0
+print(f"| every request answered 200 | — | {non200} other statuses, {errors} failed requests | — | 0 | {'pass' if ok else 'FAIL'} |")
+PY
