@@ -9,6 +9,11 @@
 //! stop at the first state it cannot improve: whoever set that state walks
 //! (or walked) on from there with lengths no worse. The order of the seeds
 //! therefore does not matter, and a layer is a few tight loops over rays.
+//!
+//! The caller passes which (direction, cell) states to admit: with only the
+//! runs that lie on some path with the fewest segments admitted (see
+//! [`super::runs`]), the search touches a thin band of the board instead of
+//! everything nearer than the answer, and finds the same path.
 
 use super::grid::Grid;
 use super::stop::{Interrupted, Stop};
@@ -31,9 +36,11 @@ fn length(key: u64) -> u32 {
 /// query touched are reset after it, so a short query on a large board stays
 /// cheap.
 pub(crate) struct Scratch {
-    /// Best key per state, indexed `direction * cells + cell`, so that a
-    /// horizontal walk reads consecutive entries.
-    best: Vec<u64>,
+    /// Best key per state, bitwise inverted so that an unseen state is 0
+    /// and the array starts as untouched zero pages; indexed
+    /// `direction * cells + cell`, so that a horizontal walk reads
+    /// consecutive entries.
+    inverted: Vec<u64>,
     cells: usize,
     touched: Vec<u32>,
     layer: Vec<u32>,
@@ -45,7 +52,7 @@ impl Scratch {
     pub fn new(grid: &Grid) -> Self {
         let cells = grid.open.len();
         Scratch {
-            best: vec![UNSEEN; cells * 4],
+            inverted: vec![!UNSEEN; cells * 4],
             cells,
             touched: Vec::new(),
             layer: Vec::new(),
@@ -56,24 +63,30 @@ impl Scratch {
 
     fn reset(&mut self) {
         if self.touched.len() > self.cells {
-            self.best.fill(UNSEEN);
+            self.inverted.fill(!UNSEEN);
         } else {
             for &state in &self.touched {
-                self.best[state as usize] = UNSEEN;
+                self.inverted[state as usize] = !UNSEEN;
             }
         }
         self.touched.clear();
     }
 
+    /// The best key known for `state`.
+    #[inline]
+    fn best(&self, state: usize) -> u64 {
+        !self.inverted[state]
+    }
+
     /// Records `value` for `state` if it beats what is known.
     #[inline]
     fn improve(&mut self, state: usize, value: u64) -> bool {
-        let known = self.best[state];
+        let known = self.best(state);
         if value < known {
             if known == UNSEEN {
                 self.touched.push(state as u32);
             }
-            self.best[state] = value;
+            self.inverted[state] = !value;
             true
         } else {
             false
@@ -88,17 +101,20 @@ fn across(d: usize) -> [usize; 2] {
     [(d + 1) % 4, (d + 3) % 4]
 }
 
-/// The padded cells where the best path from tile `a` to tile `b` turns,
-/// from `a` to `b` inclusive, and its segment count; `None` when no path has
-/// at most `max_segments` segments.
+/// The padded cells where the best path from tile `a` to tile `b` through
+/// admitted states turns, from `a` to `b` inclusive, and its segment count;
+/// `None` when no such path has at most `max_segments` segments.
+/// `admit(d, cell)`: whether a path may move in direction `d` through open
+/// `cell`.
 pub(crate) fn shortest(
     grid: &Grid,
     scratch: &mut Scratch,
     (a, b): (usize, usize),
     max_segments: u32,
     stop: &Stop,
+    admit: impl Fn(usize, usize) -> bool,
 ) -> Result<Option<(u32, Vec<usize>)>, Interrupted> {
-    let found = search(grid, scratch, (a, b), max_segments, stop);
+    let found = search(grid, scratch, (a, b), max_segments, stop, admit);
     let result = match found {
         Ok(Some(arrival)) => Ok(Some(trace_back(grid, scratch, a, b, arrival))),
         Ok(None) => Ok(None),
@@ -118,6 +134,7 @@ fn search(
     (a, b): (usize, usize),
     max_segments: u32,
     stop: &Stop,
+    admit: impl Fn(usize, usize) -> bool,
 ) -> Result<Option<Arrival>, Interrupted> {
     if max_segments == 0 {
         return Ok(None);
@@ -133,7 +150,7 @@ fn search(
         if n == b {
             return Ok(Some((d * cells + a, 0, 0)));
         }
-        if grid.open[n] && scratch.improve(d * cells + n, key(1, 1)) {
+        if grid.open[n] && admit(d, n) && scratch.improve(d * cells + n, key(1, 1)) {
             seeds.push(((d * cells + n) as u32, 1));
         }
     }
@@ -150,7 +167,7 @@ fn search(
         let mut interrupted = None;
         for &(seed, seed_length) in &seeds {
             let seed = seed as usize;
-            if scratch.best[seed] != key(segments, seed_length) {
+            if scratch.best(seed) != key(segments, seed_length) {
                 continue; // a walk through this state already did better
             }
             if let Err(e) = stop.tick(&mut work) {
@@ -191,10 +208,10 @@ fn search(
         for &state in &layer {
             let state = state as usize;
             let (d, cell) = (state / cells, state % cells);
-            let length = length(scratch.best[state]);
+            let length = length(scratch.best(state));
             for turn in across(d) {
                 let to = turn * cells + cell;
-                if scratch.improve(to, key(segments + 1, length)) {
+                if admit(turn, cell) && scratch.improve(to, key(segments + 1, length)) {
                     next.push((to as u32, length));
                 }
             }
@@ -241,14 +258,14 @@ fn trace_back(
         if s == 1 && back == a {
             break;
         }
-        if scratch.best[d * cells + back] == key(s, l - 1) {
+        if scratch.best(d * cells + back) == key(s, l - 1) {
             cell = back;
             l -= 1;
             continue;
         }
         let turn = across(d)
             .into_iter()
-            .find(|&t| scratch.best[t * cells + cell] == key(s - 1, l))
+            .find(|&t| scratch.best(t * cells + cell) == key(s - 1, l))
             .expect("every reached state has a predecessor");
         corners.push(cell);
         d = turn;

@@ -19,6 +19,7 @@ pub mod game;
 mod grid;
 mod line;
 mod rules;
+mod runs;
 mod slide;
 mod stop;
 mod two_turn;
@@ -27,7 +28,8 @@ pub use board::{Board, BoardError, EMPTY, MAX_SIDE, Point, tile_of_char};
 pub use rules::{Match, Movement, Preset, Rules, UnknownPreset};
 pub use stop::{Interrupted, Stop};
 
-use grid::{ClosedCounts, Grid, Regions};
+use grid::Grid;
+use runs::{RunSearch, Runs};
 use slide::Rink;
 use std::fmt;
 
@@ -146,13 +148,14 @@ pub fn solve(
 }
 
 /// Answers queries on one board one at a time, building what the searches
-/// share (padded grid, closed-cell counts, regions) once, on first need.
+/// share (padded grid, runs, the run search's components) once, on first
+/// need.
 pub struct Solver<'b> {
     board: &'b Board,
     rules: Rules,
     grid: Option<Grid>,
-    counts: Option<ClosedCounts>,
-    regions: Option<Regions>,
+    runs: Option<Runs>,
+    run_search: Option<RunSearch>,
     scratch: Option<line::Scratch>,
     rink: Option<Rink>,
 }
@@ -163,8 +166,8 @@ impl<'b> Solver<'b> {
             board,
             rules,
             grid: None,
-            counts: None,
-            regions: None,
+            runs: None,
+            run_search: None,
             scratch: None,
             rink: None,
         }
@@ -218,8 +221,8 @@ impl<'b> Solver<'b> {
             .grid
             .get_or_insert_with(|| Grid::new(self.board, self.rules.outside));
         let (a, b) = (grid.index(from), grid.index(to));
-        let counts = self.counts.get_or_insert_with(|| ClosedCounts::new(grid));
-        if let Some(shape) = two_turn::shortest(grid, counts, a, b, max.min(3)) {
+        let runs = self.runs.get_or_insert_with(|| Runs::new(grid));
+        if let Some(shape) = two_turn::shortest(grid, runs, a, b, max.min(3)) {
             let corners = shape
                 .corners
                 .iter()
@@ -233,17 +236,32 @@ impl<'b> Solver<'b> {
         if max <= 3 {
             return Ok(Answer::NotConnected(Reason::NoPath));
         }
-        let regions = self.regions.get_or_insert_with(|| Regions::new(grid));
-        if !regions.may_connect(grid, a, b) {
+        // More than three segments: the fewest come from the search over
+        // runs, the shortest such path from the cell search kept to the runs
+        // on such paths.
+        let run_search = self
+            .run_search
+            .get_or_insert_with(|| RunSearch::new(runs));
+        let Some(segments) = run_search.fewest_segments(runs, grid, (a, b), max, stop)? else {
+            return Ok(Answer::NotConnected(Reason::NoPath));
+        };
+        let scratch = self.scratch.get_or_insert_with(|| line::Scratch::new(grid));
+        let admit = |d, cell| run_search.on_path(runs, d, cell);
+        let found = match line::shortest(grid, scratch, (a, b), segments, stop, admit)? {
+            Some(found) => found,
+            // The marked runs always hold such a path; should that ever
+            // fail, the unrestricted search still answers right.
+            None => line::shortest(grid, scratch, (a, b), max, stop, |_, _| true)?
+                .unwrap_or_default(),
+        };
+        let (found, cells) = found;
+        debug_assert_eq!(found, segments);
+        if cells.is_empty() {
             return Ok(Answer::NotConnected(Reason::NoPath));
         }
-        let scratch = self.scratch.get_or_insert_with(|| line::Scratch::new(grid));
-        Ok(match line::shortest(grid, scratch, (a, b), max, stop)? {
-            Some((segments, cells)) => Answer::Connected(Path {
-                segments,
-                corners: cells.into_iter().map(|i| grid.point(i)).collect(),
-            }),
-            None => Answer::NotConnected(Reason::NoPath),
-        })
+        Ok(Answer::Connected(Path {
+            segments,
+            corners: cells.into_iter().map(|i| grid.point(i)).collect(),
+        }))
     }
 }

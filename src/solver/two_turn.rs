@@ -1,9 +1,10 @@
 //! Paths of at most three segments (two turns), found by checking shapes
 //! instead of searching: a straight line, the two L corners, and every Z or
-//! U whose middle segment lies on some row or column. With [`ClosedCounts`]
-//! each shape costs O(1), so a query costs O(width + height).
+//! U whose middle segment lies on some row or column. With [`Runs`] each
+//! shape costs O(1), so a query costs O(width + height).
 
-use super::grid::{ClosedCounts, Grid};
+use super::grid::Grid;
+use super::runs::Runs;
 
 /// A path found by shape: its segment count, length and padded corner cells
 /// from `a` to `b` inclusive.
@@ -18,7 +19,7 @@ pub(crate) struct Shape {
 /// no such path has three segments or fewer.
 pub(crate) fn shortest(
     grid: &Grid,
-    counts: &ClosedCounts,
+    runs: &Runs,
     a: usize,
     b: usize,
     max_segments: u32,
@@ -26,7 +27,7 @@ pub(crate) fn shortest(
     let w = grid.width;
     let (a, b) = ((a % w, a / w), (b % w, b / w));
     let open = |(x, y): (usize, usize)| grid.open[y * w + x];
-    let clear = |p, q| counts.between_clear(p, q);
+    let clear = |p, q| runs.between_clear(p, q);
 
     if max_segments == 0 {
         return None;
@@ -71,7 +72,7 @@ pub(crate) fn shortest(
                 continue;
             }
             let (p, q) = ((a.0, r), (b.0, r));
-            if open(p) && open(q) && counts.row_clear(r, a.0, b.0) && clear(a, p) && clear(q, b) {
+            if open(p) && open(q) && runs.row_clear(r, a.0, b.0) && clear(a, p) && clear(q, b) {
                 consider(across + a.1.abs_diff(r) + b.1.abs_diff(r), p, q);
             }
         }
@@ -83,7 +84,7 @@ pub(crate) fn shortest(
                 continue;
             }
             let (p, q) = ((c, a.1), (c, b.1));
-            if open(p) && open(q) && counts.col_clear(c, a.1, b.1) && clear(a, p) && clear(q, b) {
+            if open(p) && open(q) && runs.col_clear(c, a.1, b.1) && clear(a, p) && clear(q, b) {
                 consider(down + a.0.abs_diff(c) + b.0.abs_diff(c), p, q);
             }
         }
