@@ -17,8 +17,8 @@
 # target/release/linkpath), SEED (1), MAHJONG_DENSITY (percent, 30),
 # SERDE_ITERS (serde-floor parses per round, 5). Bodies come from
 # bench/baselines' `gen` (built with cargo if needed); without that package,
-# from bench/http_gen.py (same shapes, not the same bytes) and (b) is
-# skipped, having no serde floor.
+# (or with NO_BASELINES=1) from bench/http_gen.py (same shapes, not the
+# same bytes) and (b) is skipped, having no serde floor.
 # Loopback only; every request is bounded by curl --max-time / timeout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,14 +37,15 @@ bin=$LINKPATH_BIN
 [ -x "$bin" ] || { echo "no executable at LINKPATH_BIN=$bin" >&2; exit 1; }
 
 baselines=bench/baselines/target/release
-if [ -f bench/baselines/Cargo.toml ]; then
+[ -n "${NO_BASELINES:-}" ] && baselines=/nonexistent # try the fallbacks
+if [ -z "${NO_BASELINES:-}" ] && [ -f bench/baselines/Cargo.toml ]; then
   cargo build --release --locked --quiet --manifest-path bench/baselines/Cargo.toml --bin gen --bin serde-floor \
     || echo "warning: building bench/baselines failed; using what is there" >&2
 fi
 if [ -x "$baselines/gen" ]; then
   gen=("$baselines/gen"); gen_name="bench/baselines/target/release/gen"
 else
-  gen=(python3 bench/http_gen.py); gen_name="python3 bench/http_gen.py (fallback: bench/baselines not built)"
+  gen=(python3 bench/http_gen.py); gen_name="python3 bench/http_gen.py (fallback: bench/baselines not built or NO_BASELINES set)"
 fi
 serde_floor=
 [ -x "$baselines/serde-floor" ] && serde_floor=$baselines/serde-floor

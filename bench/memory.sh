@@ -14,7 +14,8 @@
 # Env: LINKPATH_BIN (default: cargo build --release --locked, then
 # target/release/linkpath), CONCURRENCY (16), MAHJONG_DENSITY (percent, 30),
 # MAX_TIME (seconds a request may take, 900). Bodies come from
-# bench/baselines' `gen`, or bench/http_gen.py when that is not built.
+# bench/baselines' `gen`, or bench/http_gen.py when that is not built (or
+# NO_BASELINES=1).
 # Loopback only; rounds and requests are bounded; the server is killed on
 # exit.
 set -euo pipefail
@@ -33,17 +34,19 @@ bin=$LINKPATH_BIN
 [ -x "$bin" ] || { echo "no executable at LINKPATH_BIN=$bin" >&2; exit 1; }
 
 baselines=bench/baselines/target/release
-if [ -f bench/baselines/Cargo.toml ]; then
+[ -n "${NO_BASELINES:-}" ] && baselines=/nonexistent # try the fallbacks
+if [ -z "${NO_BASELINES:-}" ] && [ -f bench/baselines/Cargo.toml ]; then
   cargo build --release --locked --quiet --manifest-path bench/baselines/Cargo.toml --bin gen \
     || echo "warning: building bench/baselines failed; using what is there" >&2
 fi
 if [ -x "$baselines/gen" ]; then
   gen=("$baselines/gen"); gen_name="bench/baselines/target/release/gen"
 else
-  gen=(python3 bench/http_gen.py); gen_name="python3 bench/http_gen.py (fallback: bench/baselines not built)"
+  gen=(python3 bench/http_gen.py); gen_name="python3 bench/http_gen.py (fallback: bench/baselines not built or NO_BASELINES set)"
 fi
 
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+alloc_env=$(env | grep -E '^(MALLOC_|GLIBC_TUNABLES=)' | tr '\n' ' ' || true)
 work=$(mktemp -d)
 server_pid=
 cleanup() {
@@ -78,7 +81,7 @@ fi
 echo "## bench/memory.sh"
 echo
 echo "- machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) RAM, load average $load_start (at start), $(cut -d' ' -f1-3 /proc/loadavg) (at end)"
-echo "- binary: $bin; allocator settings in the environment: $(env | grep -E '^(MALLOC_|GLIBC_TUNABLES=)' | tr '\n' ' ' || true)"
+echo "- binary: $bin; allocator settings in the environment: ${alloc_env:-none}"
 echo "- bodies: $gen_name mahjong-json --seed 1..4 --density $density ($(wc -c <"$work/mahjong-1.json") bytes each) and llk-json --seed 1..4 ($(wc -c <"$work/llk-1.json") bytes each); request i of a round takes body i mod 8, so each round is $(( (conc + 1) / 2 )) Mahjong + $(( conc / 2 )) Lianliankan"
 echo
 echo "Commands:"
