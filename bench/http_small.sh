@@ -105,16 +105,36 @@ for mode in inline:4096 blocking-pool:0; do
   wrk_run health "http://127.0.0.1:$port/healthz"
   wrk_run solve "http://127.0.0.1:$port/v1/solve" "$work/body.json"
   # Pacing: each connection waits D ms after each answer, so it asks for
-  # 1000 / (D + L) req/s, L the time an answer takes. A short run at
-  # D0 = 1000 * C / target measures L; the measured run then uses D0 - L.
+  # 1000 / (D + L) req/s, L the time an answer takes (which itself depends
+  # on the load). Short calibration runs (at most 4, secs_calib each) look
+  # for the D that gives the target rate within 5%: D1 = 1000 * C / target,
+  # then secant steps on the per-connection cycle 1000 * C / rate; the
+  # measured run uses the calibrated D whose rate came closest.
   target=$(echo "$solve_rps2xx / 2" | bc -l)
-  delay=$(printf '%.3f' "$(echo "1000 * $conns / $target" | bc -l)")
-  secs_full=$secs; secs_calib=$(( secs < 3 ? secs : 3 )); secs=$secs_calib
-  calib_delay=$delay
-  wrk_run calib "http://127.0.0.1:$port/v1/solve" "$work/body.json" "$delay"
+  cyc=$(echo "1000 * $conns / $target" | bc -l)
+  secs_full=$secs; secs_calib=$(( secs < 2 ? secs : 2 )); secs=$secs_calib
+  d=$(printf '%.3f' "$cyc") pd= py= best_d= best_err=
+  calibs=()
+  for k in 1 2 3 4; do
+    wrk_run "calib$k" "http://127.0.0.1:$port/v1/solve" "$work/body.json" "$d"
+    printf -v "calib${k}_delay" '%s' "$d"
+    calibs+=("calib$k")
+    declare -n cr=calib${k}_rps
+    y=$(echo "1000 * $conns / $cr - $cyc" | bc -l)          # cycle error, ms
+    err=$(echo "e = $cr / $target - 1; if (e < 0) e = -e; e" | bc -l)
+    unset -n cr
+    if [ -z "$best_err" ] || [ "$(echo "$err < $best_err" | bc)" = 1 ]; then best_err=$err best_d=$d; fi
+    [ "$(echo "$err <= 0.05" | bc)" = 1 ] && break
+    if [ -n "$pd" ] && [ "$(echo "x = $y - $py; x > 0.001 || x < -0.001" | bc)" = 1 ]; then
+      nd=$(echo "$d - $y * ($d - $pd) / ($y - $py)" | bc -l)
+    else
+      nd=$(echo "$d - $y" | bc -l)
+    fi
+    pd=$d py=$y
+    d=$(printf '%.3f' "$(echo "x = $nd; if (x < 0.05) x = 0.05; if (x > 2 * $cyc) x = 2 * $cyc; x" | bc -l)")
+  done
   secs=$secs_full
-  took=$(echo "1000 * $conns / $calib_rps - $delay" | bc -l)
-  delay=$(printf '%.3f' "$(echo "d = $delay - $took; if (d < 0.05) d = 0.05; d" | bc -l)")
+  delay=$best_d
   wrk_run paced "http://127.0.0.1:$port/v1/solve" "$work/body.json" "$delay"
   if grep -qiE 'panic|error' "$work/server.log"; then
     echo "server log ($label) mentions errors:" >&2; grep -iE 'panic|error' "$work/server.log" | head -5 >&2
@@ -127,9 +147,9 @@ for mode in inline:4096 blocking-pool:0; do
   ok_lat=$(echo "$paced_p99_us < 5000 && $paced_non2xx == 0" | bc)
   summary+=("| $label | solve rate vs /healthz rate | $health_rps2xx req/s | $solve_rps2xx req/s | $ratio | ≥ 0.60 | $(verdict "$ok_rate") |")
   summary+=("| $label | solve p99 at half the solve rate | target $(printf '%.0f' "$target") req/s, achieved $paced_rps req/s ($half × solve rate) | p99 $(ms "$paced_p99_us") (p50 $(ms "$paced_p50_us")), non-2xx $paced_non2xx | — | p99 < 5 ms, no non-2xx | $(verdict "$ok_lat") |")
-  for r in health solve calib paced; do
+  for r in health solve "${calibs[@]}" paced; do
     declare -n q=${r}_requests d=${r}_duration_us b=${r}_non2xx s=${r}_sockerr p5=${r}_p50_us p9=${r}_p99_us mx=${r}_max_us rr=${r}_rps r2=${r}_rps2xx
-    case $r in health) what="GET /healthz, unpaced";; solve) what="POST /v1/solve, unpaced";; calib) what="POST /v1/solve, ${calib_delay} ms per-connection delay (calibration, ${secs_calib}s)";; paced) what="POST /v1/solve, ${delay} ms per-connection delay";; esac
+    case $r in health) what="GET /healthz, unpaced";; solve) what="POST /v1/solve, unpaced";; calib*) declare -n cd=${r}_delay; what="POST /v1/solve, $cd ms per-connection delay (calibration, ${secs_calib}s)"; unset -n cd;; paced) what="POST /v1/solve, ${delay} ms per-connection delay";; esac
     details+=("| $label | $what | $q | $rr | $r2 | $(ms "$p5") | $(ms "$p9") | $(ms "$mx") | $b | $s |")
     unset -n q d b s p5 p9 mx rr r2
   done
