@@ -6,8 +6,10 @@
 # Lianliankan 1000 x 999 with numeric rows and 49 queries (distinct seeds).
 # Reports VmHWM (peak RSS) and VmRSS after each round from /proc/PID/status:
 #   (i)  peak RSS < 512 MiB
-#   (ii) no growth across rounds: RSS after the last round / RSS after
-#        round 1 <= 1.10 (10% for allocator noise); an info row also
+#   (ii) no growth across rounds: RSS after the last round at most RSS
+#        after round 1 plus the larger of 10% and 16 MiB (allocator and
+#        thread warm-up: a server whose RSS returns to ~10 MiB still gains
+#        a few MiB over its first rounds, then stays flat); an info row also
 #        compares the last round with the largest RSS after an earlier one,
 #        to tell memory the allocator keeps (a plateau) from a leak
 #   bench/memory.sh [ROUNDS, default 5]
@@ -100,7 +102,8 @@ print("| check | baseline | linkpath | ratio | goal | pass/fail |")
 print("|---|---|---|---|---|---|")
 print(f"| (i) peak RSS (VmHWM) | idle RSS {mib(idle)}; budget 512 MiB | {mib(hwm)} | {hwm / limit:.2f} of the budget | < 512 MiB | {'pass' if hwm < limit else 'FAIL'} |")
 g = last / first
-print(f"| (ii) growth across rounds | RSS after round 1: {mib(first)} | after round {rounds}: {mib(last)} | {g:.2f} | ≤ 1.10 | {'pass' if g <= 1.10 else 'FAIL'} |")
+grow_ok = last <= first * 1.10 or last - first <= 16 * 1024
+print(f"| (ii) growth across rounds | RSS after round 1: {mib(first)} | after round {rounds}: {mib(last)} (+{mib(last - first)}) | {g:.2f} | ≤ 1.10, or ≤ +16 MiB | {'pass' if grow_ok else 'FAIL'} |")
 if rounds > 2:
     print(f"| (info) plateau: last round vs the largest RSS after an earlier round | {mib(before_last)} | {mib(last)} | {last / before_last:.2f} | — | — |")
 ok = non200 == 0 and errors == 0
