@@ -103,7 +103,7 @@ print("|---|---|---|---|---|---|")
 print(f"| (i) peak RSS (VmHWM) | idle RSS {mib(idle)}; budget 512 MiB | {mib(hwm)} | {hwm / limit:.2f} of the budget | < 512 MiB | {'pass' if hwm < limit else 'FAIL'} |")
 g = last / first
 grow_ok = last <= first * 1.10 or last - first <= 16 * 1024
-print(f"| (ii) growth across rounds | RSS after round 1: {mib(first)} | after round {rounds}: {mib(last)} (+{mib(last - first)}) | {g:.2f} | ≤ 1.10, or ≤ +16 MiB | {'pass' if grow_ok else 'FAIL'} |")
+print(f"| (ii) growth across rounds | RSS after round 1: {mib(first)} | after round {rounds}: {mib(last)} ({(last - first) / 1024:+.1f} MiB) | {g:.2f} | ≤ 1.10, or ≤ +16 MiB | {'pass' if grow_ok else 'FAIL'} |")
 if rounds > 2:
     print(f"| (info) plateau: last round vs the largest RSS after an earlier round | {mib(before_last)} | {mib(last)} | {last / before_last:.2f} | — | — |")
 ok = non200 == 0 and errors == 0
