@@ -148,8 +148,7 @@ pub fn solve(
 }
 
 /// Answers queries on one board one at a time, building what the searches
-/// share (padded grid, runs, the run search's components) once, on first
-/// need.
+/// share (padded grid, runs, search space) once, on first need.
 pub struct Solver<'b> {
     board: &'b Board,
     rules: Rules,
@@ -239,26 +238,22 @@ impl<'b> Solver<'b> {
         // More than three segments: the fewest come from the search over
         // runs, the shortest such path from the cell search kept to the runs
         // on such paths.
-        let run_search = self
-            .run_search
-            .get_or_insert_with(|| RunSearch::new(runs));
+        let run_search = self.run_search.get_or_insert_with(|| RunSearch::new(runs));
         let Some(segments) = run_search.fewest_segments(runs, grid, (a, b), max, stop)? else {
             return Ok(Answer::NotConnected(Reason::NoPath));
         };
         let scratch = self.scratch.get_or_insert_with(|| line::Scratch::new(grid));
         let admit = |d, cell| run_search.on_path(runs, d, cell);
-        let found = match line::shortest(grid, scratch, (a, b), segments, stop, admit)? {
-            Some(found) => found,
+        let mut found = line::shortest(grid, scratch, (a, b), segments, stop, admit)?;
+        if found.is_none() {
             // The marked runs always hold such a path; should that ever
-            // fail, the unrestricted search still answers right.
-            None => line::shortest(grid, scratch, (a, b), max, stop, |_, _| true)?
-                .unwrap_or_default(),
-        };
-        let (found, cells) = found;
-        debug_assert_eq!(found, segments);
-        if cells.is_empty() {
-            return Ok(Answer::NotConnected(Reason::NoPath));
+            // fail, the search over every state still answers right.
+            debug_assert!(false, "no path on the marked runs for {from} -> {to}");
+            found = line::shortest(grid, scratch, (a, b), max, stop, |_, _| true)?;
         }
+        let Some((segments, cells)) = found else {
+            return Ok(Answer::NotConnected(Reason::NoPath));
+        };
         Ok(Answer::Connected(Path {
             segments,
             corners: cells.into_iter().map(|i| grid.point(i)).collect(),

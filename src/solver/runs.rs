@@ -10,9 +10,11 @@
 //! than the fewest hops between their runs in the graph whose nodes are runs
 //! and whose edges are crossings. That graph is several times smaller than
 //! the (cell, direction) states, and a breadth-first search over it needs no
-//! lengths; [`RunSearch`] runs it, then marks the runs that lie on some
-//! path with the fewest segments, so the search for the shortest such path
-//! only looks at those.
+//! lengths; [`RunSearch`] runs it from both ends at once, always growing
+//! the smaller frontier (so a tile shut in a small region costs only that
+//! region, and two far tiles cost two balls of half the radius), then marks
+//! the runs that lie on some path with the fewest segments, so the search
+//! for the shortest such path only looks at those.
 
 use super::grid::Grid;
 use super::stop::{Interrupted, Stop};
@@ -20,18 +22,21 @@ use super::stop::{Interrupted, Stop};
 /// No run: a closed cell.
 const NONE: u32 = u32::MAX;
 
-/// The horizontal and vertical run of every padded cell.
+/// The horizontal and vertical run of every padded cell, and the graph of
+/// runs.
+///
+/// Runs are numbered together, horizontal and vertical alike, in the order
+/// of their first cell in memory; runs near each other on the board then get
+/// near ids, which keeps the search's reads close together.
 pub(crate) struct Runs {
     width: usize,
-    /// Horizontal run id per padded cell, [`NONE`] when closed.
+    /// Horizontal run per padded cell, [`NONE`] when closed.
     across: Vec<u32>,
-    /// Vertical run id per padded cell, [`NONE`] when closed.
+    /// Vertical run per padded cell, [`NONE`] when closed.
     down: Vec<u32>,
-    /// First cell and length of each horizontal run.
-    across_spans: Vec<(u32, u32)>,
-    /// First cell and length of each vertical run (its cells are `width`
-    /// apart).
-    down_spans: Vec<(u32, u32)>,
+    /// The runs crossing run `r` are `crossing[offsets[r]..offsets[r + 1]]`.
+    offsets: Vec<u32>,
+    crossing: Vec<u32>,
 }
 
 impl Runs {
@@ -39,8 +44,8 @@ impl Runs {
         let (w, h) = (grid.width, grid.height);
         let mut across = vec![NONE; w * h];
         let mut down = vec![NONE; w * h];
-        let mut across_spans: Vec<(u32, u32)> = Vec::new();
-        let mut down_spans: Vec<(u32, u32)> = Vec::new();
+        // Run lengths first, indexed by run; they become offsets below.
+        let mut lengths: Vec<u32> = Vec::new();
         // One pass in memory order: a horizontal run continues from the
         // cell on the left, a vertical one from the cell above. The closed
         // outer ring means an open cell always has both.
@@ -53,26 +58,48 @@ impl Runs {
                     continue;
                 }
                 if current == NONE {
-                    current = across_spans.len() as u32;
-                    across_spans.push((i as u32, 0));
+                    current = lengths.len() as u32;
+                    lengths.push(0);
                 }
-                across_spans[current as usize].1 += 1;
+                lengths[current as usize] += 1;
                 across[i] = current;
                 let mut column = down[i - w];
                 if column == NONE {
-                    column = down_spans.len() as u32;
-                    down_spans.push((i as u32, 0));
+                    column = lengths.len() as u32;
+                    lengths.push(0);
                 }
-                down_spans[column as usize].1 += 1;
+                lengths[column as usize] += 1;
                 down[i] = column;
+            }
+        }
+        // A cell is where its two runs cross. Memory order visits each
+        // horizontal run left to right and each vertical run top to bottom,
+        // so every run's crossings come out in order along it.
+        let mut offsets = Vec::with_capacity(lengths.len() + 1);
+        let mut total = 0u32;
+        offsets.push(0);
+        for &len in &lengths {
+            total += len;
+            offsets.push(total);
+        }
+        let mut cursor = lengths;
+        cursor.copy_from_slice(&offsets[..offsets.len() - 1]);
+        let mut crossing = vec![0u32; total as usize];
+        for i in 0..w * h {
+            let (row, column) = (across[i], down[i]);
+            if row != NONE {
+                crossing[cursor[row as usize] as usize] = column;
+                cursor[row as usize] += 1;
+                crossing[cursor[column as usize] as usize] = row;
+                cursor[column as usize] += 1;
             }
         }
         Runs {
             width: w,
             across,
             down,
-            across_spans,
-            down_spans,
+            offsets,
+            crossing,
         }
     }
 
@@ -106,38 +133,27 @@ impl Runs {
         }
     }
 
-    /// Node ids of the run graph: horizontal runs first, then vertical.
-    fn nodes(&self) -> usize {
-        self.across_spans.len() + self.down_spans.len()
+    /// How many runs there are.
+    fn count(&self) -> usize {
+        self.offsets.len() - 1
     }
 
-    /// The node of the run a path moving in direction `d` (0 right, 1 down,
-    /// 2 left, 3 up) uses through open cell `cell`.
+    /// The run a path moving in direction `d` (0 right, 1 down, 2 left,
+    /// 3 up) uses through open cell `cell`.
     #[inline]
-    fn node(&self, d: usize, cell: usize) -> u32 {
+    fn run(&self, d: usize, cell: usize) -> u32 {
         if d % 2 == 0 {
             self.across[cell]
         } else {
-            self.across_spans.len() as u32 + self.down[cell]
+            self.down[cell]
         }
     }
 
-    /// Calls `visit` with every run crossing run `node`.
+    /// The runs crossing run `run`.
     #[inline]
-    fn crossings(&self, node: u32, mut visit: impl FnMut(u32)) {
-        let horizontal = self.across_spans.len() as u32;
-        if node < horizontal {
-            let (start, len) = self.across_spans[node as usize];
-            let cells = &self.down[start as usize..(start + len) as usize];
-            for &column in cells {
-                visit(horizontal + column);
-            }
-        } else {
-            let (start, len) = self.down_spans[(node - horizontal) as usize];
-            for k in 0..len as usize {
-                visit(self.across[start as usize + k * self.width]);
-            }
-        }
+    fn crossings(&self, run: u32) -> &[u32] {
+        let r = run as usize;
+        &self.crossing[self.offsets[r] as usize..self.offsets[r + 1] as usize]
     }
 
     /// The runs a path from or to tile `tile` starts or ends in: the runs
@@ -146,60 +162,76 @@ impl Runs {
         let steps = grid.steps();
         (0..4).filter_map(move |d| {
             let n = tile.wrapping_add_signed(steps[d]);
-            grid.open[n].then(|| self.node(d, n))
+            grid.open[n].then(|| self.run(d, n))
         })
     }
 }
 
-/// The breadth-first search over runs, with state reused across the queries
-/// of a batch: hop counts are stored offset by a per-query base, so a query
-/// never clears a board-sized array.
-pub(crate) struct RunSearch {
-    /// Connected component per run, so runs that cannot meet are known at
-    /// once.
-    component: Vec<u32>,
-    /// `reached[node] - base` is the node's hop count when `>= base`.
+/// One side of the bidirectional search: the hop counts from its end, and
+/// its current frontier.
+struct Side {
+    /// `reached[run] - base` is the run's hop count from this side's end
+    /// when `>= base`.
     reached: Vec<u32>,
-    base: u32,
-    /// `marked[node] == base`: the run lies on a path with the fewest
-    /// segments of the current query.
-    marked: Vec<u32>,
-    /// The base of the query whose paths are marked; [`NONE`] when none.
-    marked_base: u32,
     frontier: Vec<u32>,
     next: Vec<u32>,
+    /// Hop count of the frontier.
+    level: u32,
+}
+
+impl Side {
+    fn new(runs: usize) -> Self {
+        Side {
+            reached: vec![0; runs],
+            frontier: Vec::new(),
+            next: Vec::new(),
+            level: 0,
+        }
+    }
+
+    /// Starts from the runs at one end of the path, at hop 0.
+    fn start(&mut self, ends: impl Iterator<Item = u32>, base: u32) {
+        self.frontier.clear();
+        self.level = 0;
+        for run in ends {
+            if self.reached[run as usize] < base {
+                self.reached[run as usize] = base;
+                self.frontier.push(run);
+            }
+        }
+    }
+
+    #[inline]
+    fn hops(&self, run: u32, base: u32) -> Option<u32> {
+        let r = self.reached[run as usize];
+        (r >= base).then(|| r - base)
+    }
+}
+
+/// The breadth-first search over runs, from both ends at once, with state
+/// reused across the queries of a batch: hop counts are stored offset by a
+/// per-query base, so a query never clears a board-sized array.
+pub(crate) struct RunSearch {
+    /// From the start tile, and from the end tile.
+    sides: [Side; 2],
+    base: u32,
+    /// Runs where the two searches met on a path with the fewest segments.
+    meetings: Vec<u32>,
+    /// `marked[run] == marked_base`: the run lies on a path with the fewest
+    /// segments of the last query.
+    marked: Vec<u32>,
+    marked_base: u32,
 }
 
 impl RunSearch {
     pub fn new(runs: &Runs) -> Self {
-        let nodes = runs.nodes();
-        let mut component = vec![NONE; nodes];
-        let mut stack = Vec::new();
-        let mut label = 0;
-        for start in 0..nodes as u32 {
-            if component[start as usize] != NONE {
-                continue;
-            }
-            component[start as usize] = label;
-            stack.push(start);
-            while let Some(node) = stack.pop() {
-                runs.crossings(node, |other| {
-                    if component[other as usize] == NONE {
-                        component[other as usize] = label;
-                        stack.push(other);
-                    }
-                });
-            }
-            label += 1;
-        }
+        let count = runs.count();
         RunSearch {
-            component,
-            reached: vec![0; nodes],
+            sides: [Side::new(count), Side::new(count)],
             base: 1,
-            marked: vec![0; nodes],
+            meetings: Vec::new(),
+            marked: vec![0; count],
             marked_base: NONE,
-            frontier: Vec::new(),
-            next: Vec::new(),
         }
     }
 
@@ -215,116 +247,160 @@ impl RunSearch {
         max_segments: u32,
         stop: &Stop,
     ) -> Result<Option<u32>, Interrupted> {
-        self.start_query();
-        let targets: Vec<u32> = runs.ends(grid, b).collect();
-        let component = &self.component;
-        let meets = |node: u32| {
-            let c = component[node as usize];
-            targets.iter().any(|&t| component[t as usize] == c)
-        };
-        if max_segments == 0 || !runs.ends(grid, a).any(meets) {
+        self.start_query(runs.count());
+        if max_segments == 0 {
             return Ok(None);
         }
-
         let base = self.base;
-        let mut frontier = std::mem::take(&mut self.frontier);
-        let mut next = std::mem::take(&mut self.next);
-        frontier.clear();
-        for node in runs.ends(grid, a) {
-            if self.reached[node as usize] < base {
-                self.reached[node as usize] = base;
-                frontier.push(node);
-            }
-        }
+        let [from, to] = &mut self.sides;
+        from.start(runs.ends(grid, a), base);
+        to.start(runs.ends(grid, b), base);
+        self.meetings.clear();
+        self.meetings.extend(
+            to.frontier
+                .iter()
+                .copied()
+                .filter(|&r| from.hops(r, base) == Some(0)),
+        );
+
         let mut work = 0;
-        let mut hops = 0;
         let found = loop {
-            if targets.iter().any(|&t| self.reached[t as usize] >= base) {
-                break Ok(Some(hops));
+            if !self.meetings.is_empty() {
+                break Ok(true);
             }
-            if frontier.is_empty() || hops + 1 >= max_segments {
-                break Ok(None);
+            // The next layer can only find paths of more hops than both
+            // searches have covered.
+            if from.level + to.level + 1 >= max_segments
+                || from.frontier.is_empty()
+                || to.frontier.is_empty()
+            {
+                break Ok(false);
             }
-            next.clear();
-            let reached = &mut self.reached;
-            let mut interrupted = None;
-            for &node in &frontier {
-                if let Err(e) = stop.tick(&mut work) {
-                    interrupted = Some(e);
-                    break;
-                }
-                runs.crossings(node, |other| {
-                    if reached[other as usize] < base {
-                        reached[other as usize] = base + hops + 1;
-                        next.push(other);
-                    }
-                });
-            }
-            if let Some(e) = interrupted {
+            // Grow the smaller frontier by one layer.
+            let (near, far) = if from.frontier.len() <= to.frontier.len() {
+                (&mut *from, &*to)
+            } else {
+                (&mut *to, &*from)
+            };
+            if let Err(e) = grow(runs, near, far, base, &mut self.meetings, stop, &mut work) {
                 break Err(e);
             }
-            hops += 1;
-            std::mem::swap(&mut frontier, &mut next);
         };
-        if let Ok(Some(hops)) = found {
-            self.mark_back(runs, &targets, hops, &mut frontier, &mut next);
-        }
+        let result = match found {
+            Ok(true) => Ok(Some(self.mark(runs) + 1)),
+            Ok(false) => Ok(None),
+            Err(e) => Err(e),
+        };
         // The next query's base lies past every hop count written here.
-        self.base = base + hops + 2;
-        self.frontier = frontier;
-        self.next = next;
-        found.map(|hops| hops.map(|h| h + 1))
+        let [from, to] = &self.sides;
+        self.base = base + from.level + to.level + 2;
+        result
     }
 
-    /// Marks every run on a shortest path, walking back from the targets
-    /// reached at `hops` through runs one hop closer to the start.
-    fn mark_back(
-        &mut self,
-        runs: &Runs,
-        targets: &[u32],
-        hops: u32,
-        layer: &mut Vec<u32>,
-        below: &mut Vec<u32>,
-    ) {
+    /// Marks every run on a path with the fewest hops: from the meeting
+    /// runs of that many hops, back towards each end through runs one hop
+    /// nearer to it. Returns that fewest number of hops.
+    fn mark(&mut self, runs: &Runs) -> u32 {
         let base = self.base;
         self.marked_base = base;
-        layer.clear();
-        for &t in targets {
-            if self.reached[t as usize] == base + hops && self.marked[t as usize] != base {
-                self.marked[t as usize] = base;
-                layer.push(t);
-            }
+        let RunSearch {
+            sides: [from, to],
+            meetings,
+            marked,
+            ..
+        } = self;
+        let total = |run: u32| {
+            from.hops(run, base)
+                .zip(to.hops(run, base))
+                .map(|(f, t)| f + t)
+        };
+        let Some(best) = meetings.iter().filter_map(|&r| total(r)).min() else {
+            return 0;
+        };
+        meetings.retain(|&r| total(r) == Some(best));
+        for &run in meetings.iter() {
+            marked[run as usize] = base;
         }
-        for hop in (1..=hops).rev() {
-            below.clear();
-            for &node in layer.iter() {
-                runs.crossings(node, |other| {
-                    let o = other as usize;
-                    if self.reached[o] == base + hop - 1 && self.marked[o] != base {
-                        self.marked[o] = base;
-                        below.push(other);
+        // The meetings all come from one layer: each lies the same number of
+        // hops from either end.
+        let mut layer = Vec::new();
+        let mut below = Vec::new();
+        for side in [&*from, &*to] {
+            layer.clear();
+            layer.extend_from_slice(meetings);
+            let mut hop = side.hops(meetings[0], base).unwrap_or(0);
+            while hop > 0 {
+                below.clear();
+                for &run in &layer {
+                    for &other in runs.crossings(run) {
+                        let o = other as usize;
+                        if side.reached[o] == base + hop - 1 && marked[o] != base {
+                            marked[o] = base;
+                            below.push(other);
+                        }
                     }
-                });
+                }
+                std::mem::swap(&mut layer, &mut below);
+                hop -= 1;
             }
-            std::mem::swap(layer, below);
         }
+        best
     }
 
     /// Whether a path moving in direction `d` through open cell `cell` stays
     /// on the runs [`RunSearch::fewest_segments`] marked.
     #[inline]
     pub fn on_path(&self, runs: &Runs, d: usize, cell: usize) -> bool {
-        self.marked[runs.node(d, cell) as usize] == self.marked_base
+        self.marked[runs.run(d, cell) as usize] == self.marked_base
     }
 
-    fn start_query(&mut self) {
+    fn start_query(&mut self, runs: usize) {
         self.marked_base = NONE;
-        // Hop counts never exceed the number of runs; start afresh before
-        // the offsets could wrap.
-        if self.base > u32::MAX - self.reached.len() as u32 - 2 {
-            self.reached.fill(0);
+        // Hop counts never exceed the number of runs on either side; start
+        // afresh before the offsets could wrap.
+        if self.base > u32::MAX - 2 * runs as u32 - 4 {
+            for side in &mut self.sides {
+                side.reached.fill(0);
+            }
             self.marked.fill(0);
             self.base = 1;
         }
     }
+}
+
+/// Grows `near`'s search by one layer, noting in `meetings` every run it
+/// reaches that `far`'s search has reached.
+fn grow(
+    runs: &Runs,
+    near: &mut Side,
+    far: &Side,
+    base: u32,
+    meetings: &mut Vec<u32>,
+    stop: &Stop,
+    work: &mut u32,
+) -> Result<(), Interrupted> {
+    let Side {
+        reached,
+        frontier,
+        next,
+        level,
+    } = near;
+    let hop = base + *level + 1;
+    next.clear();
+    for &run in frontier.iter() {
+        stop.tick(work)?;
+        for &other in runs.crossings(run) {
+            let o = other as usize;
+            if reached[o] < base {
+                reached[o] = hop;
+                next.push(other);
+                if far.reached[o] >= base {
+                    meetings.push(other);
+                }
+            }
+        }
+    }
+    std::mem::swap(frontier, next);
+    *level += 1;
+    Ok(())
 }
