@@ -5,51 +5,88 @@
 //! Every throw that does not end the game breaks one block, so no search
 //! needs more throws than there are blocks, plus one. The search deepens the
 //! throw limit one at a time (so the first sequence found is the shortest)
-//! and cuts a branch when the stone is off the goal's row and column with
-//! only one throw left.
+//! and looks ahead at the last two throws without sliding: with one throw
+//! left the stone must see the goal down a clear row or column; with two
+//! left and off the goal's row and column, only the two throws towards the
+//! goal's row or column can stop on it.
+//!
+//! The rink is padded with a ring of "out" cells and slides step through
+//! flat indices, so a throw is a tight loop with no bounds checks.
 
 use super::board::{Board, EMPTY, Point};
 use super::stop::{Interrupted, Stop};
 
+/// What a padded rink cell holds.
+const VACANT: u8 = 0;
+const BLOCK: u8 = 1;
+/// The ring around the board: a stone that gets there is lost.
+const OUT: u8 = 2;
+
+/// The four throws as (dx, dy).
 const STEPS: [(i32, i32); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
 
 pub(crate) struct Rink {
-    width: i32,
-    height: i32,
-    block: Vec<bool>,
+    /// Padded width: the board's plus the ring on both sides.
+    width: usize,
+    cells: Vec<u8>,
     blocks: usize,
 }
 
+/// Where the stone rests: its padded index and board coordinates.
+#[derive(Clone, Copy)]
+struct Spot {
+    index: usize,
+    x: i32,
+    y: i32,
+}
+
 struct Search<'a, 's> {
-    rink: &'a mut Rink,
-    goal: Point,
-    stops: Vec<Point>,
+    cells: &'a mut [u8],
+    width: usize,
+    goal: Spot,
+    stops: Vec<Spot>,
     stop: &'a Stop<'s>,
     work: u32,
 }
 
 enum Throw {
+    /// A block stands right beside the stone: it cannot be thrown that way.
+    Blocked,
     Goal,
     Lost,
-    /// Stopped at the point, having broken the block at the index.
-    Stopped(Point, usize),
+    /// Stopped after sliding `cells` cells, on the cell before the block at
+    /// padded index `block`.
+    Stopped {
+        cells: usize,
+        block: usize,
+    },
 }
 
 impl Rink {
     pub fn new(board: &Board) -> Self {
-        let block: Vec<bool> = board.cells().iter().map(|&c| c != EMPTY).collect();
-        let blocks = block.iter().filter(|&&b| b).count();
+        let width = board.width() + 2;
+        let mut cells = vec![OUT; width * (board.height() + 2)];
+        let mut blocks = 0;
+        for (y, row) in board.cells().chunks_exact(board.width()).enumerate() {
+            let start = (y + 1) * width + 1;
+            for (slot, &cell) in cells[start..start + board.width()].iter_mut().zip(row) {
+                *slot = if cell == EMPTY { VACANT } else { BLOCK };
+                blocks += usize::from(cell != EMPTY);
+            }
+        }
         Rink {
-            width: board.width() as i32,
-            height: board.height() as i32,
-            block,
+            width,
+            cells,
             blocks,
         }
     }
 
-    fn index(&self, p: Point) -> Option<usize> {
-        (p.x >= 0 && p.y >= 0 && p.x < self.width && p.y < self.height)
-            .then(|| (p.y * self.width + p.x) as usize)
+    fn spot(&self, p: Point) -> Spot {
+        Spot {
+            index: (p.y as usize + 1) * self.width + p.x as usize + 1,
+            x: p.x,
+            y: p.y,
+        }
     }
 
     /// The fewest throws from `start` to `goal`, at most `max_throws`, with
@@ -63,8 +100,10 @@ impl Rink {
         stop: &Stop,
     ) -> Result<Option<(u32, Vec<Point>)>, Interrupted> {
         let bound = (self.blocks as u64 + 1).min(max_throws.map_or(u64::MAX, u64::from)) as u32;
+        let (start, goal) = (self.spot(start), self.spot(goal));
         let mut search = Search {
-            rink: self,
+            width: self.width,
+            cells: &mut self.cells,
             goal,
             stops: vec![start],
             stop,
@@ -72,7 +111,8 @@ impl Rink {
         };
         for limit in 1..=bound {
             if search.throw_from(start, limit)? {
-                return Ok(Some((limit, std::mem::take(&mut search.stops))));
+                let stops = search.stops.iter().map(|s| Point::new(s.x, s.y)).collect();
+                return Ok(Some((limit, stops)));
             }
         }
         Ok(None)
@@ -82,26 +122,52 @@ impl Rink {
 impl Search<'_, '_> {
     /// Whether the goal is reached from `at` in at most `left` throws; on
     /// success `stops` holds the stops.
-    fn throw_from(&mut self, at: Point, left: u32) -> Result<bool, Interrupted> {
-        if left == 0 {
-            return Ok(false);
-        }
-        if left == 1 && at.x != self.goal.x && at.y != self.goal.y {
-            return Ok(false);
+    fn throw_from(&mut self, at: Spot, left: u32) -> Result<bool, Interrupted> {
+        let aligned = at.x == self.goal.x || at.y == self.goal.y;
+        match left {
+            0 => return Ok(false),
+            // The last throw must fly straight over the goal.
+            1 => {
+                let reached = aligned && self.clear_to_goal(at);
+                if reached {
+                    self.stops.push(self.goal);
+                }
+                return Ok(reached);
+            }
+            _ => {}
         }
         self.stop.tick(&mut self.work)?;
         for (dx, dy) in STEPS {
-            match self.slide(at, dx, dy) {
-                None | Some(Throw::Lost) => {}
-                Some(Throw::Goal) => {
+            // With two throws left, off the goal's row and column, the first
+            // must stop on the goal's column (thrown across towards it) or
+            // on its row: a throw along the row keeps the stone off the row.
+            if left == 2 && !aligned {
+                let towards = if dx != 0 {
+                    (self.goal.x - at.x).signum() == dx
+                } else {
+                    (self.goal.y - at.y).signum() == dy
+                };
+                if !towards {
+                    continue;
+                }
+            }
+            let step = dy as isize * self.width as isize + dx as isize;
+            match self.slide(at.index, step) {
+                Throw::Blocked | Throw::Lost => {}
+                Throw::Goal => {
                     self.stops.push(self.goal);
                     return Ok(true);
                 }
-                Some(Throw::Stopped(rest, broken)) => {
-                    self.rink.block[broken] = false;
+                Throw::Stopped { cells, block } => {
+                    let rest = Spot {
+                        index: at.index.wrapping_add_signed(step * cells as isize),
+                        x: at.x + dx * cells as i32,
+                        y: at.y + dy * cells as i32,
+                    };
+                    self.cells[block] = VACANT;
                     self.stops.push(rest);
                     let reached = self.throw_from(rest, left - 1);
-                    self.rink.block[broken] = true;
+                    self.cells[block] = BLOCK;
                     match reached {
                         Ok(true) => return Ok(true),
                         Ok(false) => {
@@ -115,22 +181,43 @@ impl Search<'_, '_> {
         Ok(false)
     }
 
-    /// Throws the stone from `at`; `None` when a block stands right beside
-    /// it in that direction.
-    fn slide(&self, at: Point, dx: i32, dy: i32) -> Option<Throw> {
+    /// Whether no block stands between `at` and the goal, which share a row
+    /// or a column.
+    fn clear_to_goal(&self, at: Spot) -> bool {
+        let step = if at.y == self.goal.y {
+            (self.goal.x - at.x).signum() as isize
+        } else {
+            (self.goal.y - at.y).signum() as isize * self.width as isize
+        };
+        let mut pos = at.index.wrapping_add_signed(step);
+        while pos != self.goal.index {
+            if self.cells[pos] == BLOCK {
+                return false;
+            }
+            pos = pos.wrapping_add_signed(step);
+        }
+        true
+    }
+
+    /// Throws the stone from padded index `at` by `step` per cell.
+    #[inline]
+    fn slide(&self, at: usize, step: isize) -> Throw {
         let mut pos = at;
+        let mut cells = 0;
         loop {
-            let next = Point::new(pos.x + dx, pos.y + dy);
-            let Some(i) = self.rink.index(next) else {
-                return Some(Throw::Lost);
-            };
-            if self.rink.block[i] {
-                return (pos != at).then_some(Throw::Stopped(pos, i));
+            let next = pos.wrapping_add_signed(step);
+            if next == self.goal.index {
+                return Throw::Goal;
             }
-            if next == self.goal {
-                return Some(Throw::Goal);
+            match self.cells[next] {
+                VACANT => {
+                    pos = next;
+                    cells += 1;
+                }
+                BLOCK if cells == 0 => return Throw::Blocked,
+                BLOCK => return Throw::Stopped { cells, block: next },
+                _ => return Throw::Lost,
             }
-            pos = next;
         }
     }
 }
