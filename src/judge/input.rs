@@ -2,12 +2,19 @@
 //! whole lines, and knows the line it is on for error messages.
 
 use super::JudgeError;
+use std::cell::Cell;
 
 pub(super) struct Input<'a> {
     bytes: &'a [u8],
     pos: usize,
-    /// 1-based line of `pos`.
-    line: usize,
+    /// Line numbers are counted only when asked for (the reading loops stay
+    /// tight): `counted.1` is the 1-based line of byte `counted.0`.
+    counted: Cell<(usize, usize)>,
+}
+
+/// The whitespace between tokens.
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\n' | b'\t' | b'\r' | b'\x0b' | b'\x0c')
 }
 
 impl<'a> Input<'a> {
@@ -15,34 +22,39 @@ impl<'a> Input<'a> {
         Input {
             bytes,
             pos: 0,
-            line: 1,
+            counted: Cell::new((0, 1)),
         }
     }
 
+    /// The 1-based line of the cursor.
     pub fn line(&self) -> usize {
-        self.line
+        let (mut from, mut line) = self.counted.get();
+        if from > self.pos {
+            (from, line) = (0, 1);
+        }
+        line += self.bytes[from..self.pos]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        self.counted.set((self.pos, line));
+        line
     }
 
     /// The line the next token starts on.
     pub fn next_token_line(&mut self) -> usize {
         self.skip_space();
-        self.line
+        self.line()
     }
 
     pub fn error(&self, message: impl Into<String>) -> JudgeError {
         JudgeError {
-            line: self.line,
+            line: self.line(),
             message: message.into(),
         }
     }
 
     fn skip_space(&mut self) {
-        while let Some(&b) = self.bytes.get(self.pos) {
-            match b {
-                b'\n' => self.line += 1,
-                b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c' => {}
-                _ => break,
-            }
+        while self.bytes.get(self.pos).is_some_and(|&b| is_space(b)) {
             self.pos += 1;
         }
     }
@@ -116,6 +128,35 @@ impl<'a> Input<'a> {
         }
     }
 
+    /// The next number from 0 to `max`: the fast path for the million cells
+    /// of a board, falling back to [`Input::number_in`] for anything it
+    /// does not take at a glance (a sign, too many digits, trailing junk),
+    /// so the errors stay the same.
+    pub fn cell(&mut self, what: &str, max: u32) -> Result<u32, JudgeError> {
+        // A local copy keeps the position in a register through the loops.
+        let bytes = self.bytes;
+        let mut pos = self.pos;
+        while bytes.get(pos).is_some_and(|&b| is_space(b)) {
+            pos += 1;
+        }
+        self.pos = pos;
+        let mut value = 0u64;
+        while let Some(&b) = bytes.get(pos) {
+            let digit = b.wrapping_sub(b'0');
+            if digit > 9 {
+                break;
+            }
+            value = value.saturating_mul(10).saturating_add(u64::from(digit));
+            pos += 1;
+        }
+        let ends_cleanly = bytes.get(pos).is_none_or(u8::is_ascii_whitespace);
+        if pos > self.pos && ends_cleanly && value <= u64::from(max) {
+            self.pos = pos;
+            return Ok(value as u32);
+        }
+        Ok(self.number_in(what, 0..=i64::from(max))? as u32)
+    }
+
     /// The next non-negative number that fits a board side or count.
     pub fn size(&mut self, what: &str) -> Result<usize, JudgeError> {
         Ok(self.number_in(what, 0..=i64::from(i32::MAX / 4))? as usize)
@@ -140,7 +181,6 @@ impl<'a> Input<'a> {
             return Err(self.error(format!("unexpected end of input, expected {what}")));
         }
         self.pos += 1;
-        self.line += 1;
         // The line break ended the input's last line: there is no next line
         // to read a row from, not even an empty one.
         if self.pos >= self.bytes.len() {

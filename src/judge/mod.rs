@@ -215,9 +215,7 @@ fn hdu1175(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
         let mut cells = board_cells(input, columns, rows)?;
         let total = rows * columns;
         for _ in 0..total {
-            cells.push(
-                input.number_in("a cell (0 or a tile type)", 0..=i64::from(u32::MAX))? as u32,
-            );
+            cells.push(input.cell("a cell (0 or a tile type)", u32::MAX)?);
         }
         let board = Board::new(columns, rows, cells).map_err(|e| input.error(e.to_string()))?;
         let mut solver = Solver::new(&board, Preset::Lianliankan.rules());
@@ -252,8 +250,7 @@ fn poj3009(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
         let total = width * height;
         let (mut start, mut goal) = (None, None);
         for i in 0..total {
-            let code =
-                input.number_in("a square code (0 vacant, 1 block, 2 start, 3 goal)", 0..=3)?;
+            let code = input.cell("a square code (0 vacant, 1 block, 2 start, 3 goal)", 3)?;
             let here = Point::new((i % width) as i32, (i / width) as i32);
             let seen = match code {
                 2 => start.replace(here),

@@ -34,72 +34,45 @@ pub(crate) struct Runs {
     across: Vec<u32>,
     /// Vertical run per padded cell, [`NONE`] when closed.
     down: Vec<u32>,
-    /// The runs crossing run `r` are `crossing[offsets[r]..offsets[r + 1]]`.
-    offsets: Vec<u32>,
-    crossing: Vec<u32>,
+    /// How many runs there are.
+    count: usize,
 }
 
 impl Runs {
     pub fn new(grid: &Grid) -> Self {
         let (w, h) = (grid.width, grid.height);
-        let mut across = vec![NONE; w * h];
-        let mut down = vec![NONE; w * h];
-        // Run lengths first, indexed by run; they become offsets below.
-        let mut lengths: Vec<u32> = Vec::new();
-        // One pass in memory order: a horizontal run continues from the
-        // cell on the left, a vertical one from the cell above. The closed
-        // outer ring means an open cell always has both.
-        for y in 1..h - 1 {
-            let mut current = NONE;
-            for x in 1..w - 1 {
-                let i = y * w + x;
-                if !grid.open[i] {
-                    current = NONE;
-                    continue;
-                }
-                if current == NONE {
-                    current = lengths.len() as u32;
-                    lengths.push(0);
-                }
-                lengths[current as usize] += 1;
-                across[i] = current;
-                let mut column = down[i - w];
-                if column == NONE {
-                    column = lengths.len() as u32;
-                    lengths.push(0);
-                }
-                lengths[column as usize] += 1;
-                down[i] = column;
+        // Written once each, in memory order, with no clearing pass first.
+        let mut across = Vec::with_capacity(w * h);
+        let mut down: Vec<u32> = Vec::with_capacity(w * h);
+        let mut count = 0u32;
+        // A horizontal run continues from the cell on the left, a vertical
+        // one from the cell above.
+        for (i, &open) in grid.open.iter().enumerate() {
+            if !open {
+                across.push(NONE);
+                down.push(NONE);
+                continue;
             }
-        }
-        // A cell is where its two runs cross. Memory order visits each
-        // horizontal run left to right and each vertical run top to bottom,
-        // so every run's crossings come out in order along it.
-        let mut offsets = Vec::with_capacity(lengths.len() + 1);
-        let mut total = 0u32;
-        offsets.push(0);
-        for &len in &lengths {
-            total += len;
-            offsets.push(total);
-        }
-        let mut cursor = lengths;
-        cursor.copy_from_slice(&offsets[..offsets.len() - 1]);
-        let mut crossing = vec![0u32; total as usize];
-        for i in 0..w * h {
-            let (row, column) = (across[i], down[i]);
-            if row != NONE {
-                crossing[cursor[row as usize] as usize] = column;
-                cursor[row as usize] += 1;
-                crossing[cursor[column as usize] as usize] = row;
-                cursor[column as usize] += 1;
+            // The closed outer ring means an open cell has a cell on its
+            // left and above.
+            let mut row = across[i - 1];
+            if row == NONE {
+                row = count;
+                count += 1;
             }
+            across.push(row);
+            let mut column = down[i - w];
+            if column == NONE {
+                column = count;
+                count += 1;
+            }
+            down.push(column);
         }
         Runs {
             width: w,
             across,
             down,
-            offsets,
-            crossing,
+            count: count as usize,
         }
     }
 
@@ -133,11 +106,6 @@ impl Runs {
         }
     }
 
-    /// How many runs there are.
-    fn count(&self) -> usize {
-        self.offsets.len() - 1
-    }
-
     /// The run a path moving in direction `d` (0 right, 1 down, 2 left,
     /// 3 up) uses through open cell `cell`.
     #[inline]
@@ -149,13 +117,6 @@ impl Runs {
         }
     }
 
-    /// The runs crossing run `run`.
-    #[inline]
-    fn crossings(&self, run: u32) -> &[u32] {
-        let r = run as usize;
-        &self.crossing[self.offsets[r] as usize..self.offsets[r + 1] as usize]
-    }
-
     /// The runs a path from or to tile `tile` starts or ends in: the runs
     /// of its open neighbours, along the direction towards each.
     fn ends(&self, grid: &Grid, tile: usize) -> impl Iterator<Item = u32> {
@@ -164,6 +125,50 @@ impl Runs {
             let n = tile.wrapping_add_signed(steps[d]);
             grid.open[n].then(|| self.run(d, n))
         })
+    }
+}
+
+/// The graph of runs: which runs cross which. Only searches with more than
+/// two turns need it, so it is built apart from [`Runs`].
+struct Crossings {
+    /// The runs crossing run `r` are `crossing[offsets[r]..offsets[r + 1]]`.
+    offsets: Vec<u32>,
+    crossing: Vec<u32>,
+}
+
+impl Crossings {
+    fn new(runs: &Runs) -> Self {
+        let mut offsets = vec![0u32; runs.count + 1];
+        for (&row, &column) in runs.across.iter().zip(&runs.down) {
+            if row != NONE {
+                offsets[row as usize + 1] += 1;
+                offsets[column as usize + 1] += 1;
+            }
+        }
+        for r in 0..runs.count {
+            offsets[r + 1] += offsets[r];
+        }
+        // A cell is where its two runs cross. Memory order visits each
+        // horizontal run left to right and each vertical run top to bottom,
+        // so every run's crossings come out in order along it.
+        let mut cursor = offsets[..runs.count].to_vec();
+        let mut crossing = vec![0u32; offsets[runs.count] as usize];
+        for (&row, &column) in runs.across.iter().zip(&runs.down) {
+            if row != NONE {
+                crossing[cursor[row as usize] as usize] = column;
+                cursor[row as usize] += 1;
+                crossing[cursor[column as usize] as usize] = row;
+                cursor[column as usize] += 1;
+            }
+        }
+        Crossings { offsets, crossing }
+    }
+
+    /// The runs crossing run `run`.
+    #[inline]
+    fn of(&self, run: u32) -> &[u32] {
+        let r = run as usize;
+        &self.crossing[self.offsets[r] as usize..self.offsets[r + 1] as usize]
     }
 }
 
@@ -212,6 +217,7 @@ impl Side {
 /// reused across the queries of a batch: hop counts are stored offset by a
 /// per-query base, so a query never clears a board-sized array.
 pub(crate) struct RunSearch {
+    crossings: Crossings,
     /// From the start tile, and from the end tile.
     sides: [Side; 2],
     base: u32,
@@ -225,8 +231,9 @@ pub(crate) struct RunSearch {
 
 impl RunSearch {
     pub fn new(runs: &Runs) -> Self {
-        let count = runs.count();
+        let count = runs.count;
         RunSearch {
+            crossings: Crossings::new(runs),
             sides: [Side::new(count), Side::new(count)],
             base: 1,
             meetings: Vec::new(),
@@ -247,7 +254,7 @@ impl RunSearch {
         max_segments: u32,
         stop: &Stop,
     ) -> Result<Option<u32>, Interrupted> {
-        self.start_query(runs.count());
+        self.start_query(runs.count);
         if max_segments == 0 {
             return Ok(None);
         }
@@ -282,12 +289,20 @@ impl RunSearch {
             } else {
                 (&mut *to, &*from)
             };
-            if let Err(e) = grow(runs, near, far, base, &mut self.meetings, stop, &mut work) {
+            if let Err(e) = grow(
+                &self.crossings,
+                near,
+                far,
+                base,
+                &mut self.meetings,
+                stop,
+                &mut work,
+            ) {
                 break Err(e);
             }
         };
         let result = match found {
-            Ok(true) => Ok(Some(self.mark(runs) + 1)),
+            Ok(true) => Ok(Some(self.mark() + 1)),
             Ok(false) => Ok(None),
             Err(e) => Err(e),
         };
@@ -300,10 +315,11 @@ impl RunSearch {
     /// Marks every run on a path with the fewest hops: from the meeting
     /// runs of that many hops, back towards each end through runs one hop
     /// nearer to it. Returns that fewest number of hops.
-    fn mark(&mut self, runs: &Runs) -> u32 {
+    fn mark(&mut self) -> u32 {
         let base = self.base;
         self.marked_base = base;
         let RunSearch {
+            crossings,
             sides: [from, to],
             meetings,
             marked,
@@ -332,7 +348,7 @@ impl RunSearch {
             while hop > 0 {
                 below.clear();
                 for &run in &layer {
-                    for &other in runs.crossings(run) {
+                    for &other in crossings.of(run) {
                         let o = other as usize;
                         if side.reached[o] == base + hop - 1 && marked[o] != base {
                             marked[o] = base;
@@ -371,7 +387,7 @@ impl RunSearch {
 /// Grows `near`'s search by one layer, noting in `meetings` every run it
 /// reaches that `far`'s search has reached.
 fn grow(
-    runs: &Runs,
+    crossings: &Crossings,
     near: &mut Side,
     far: &Side,
     base: u32,
@@ -389,7 +405,7 @@ fn grow(
     next.clear();
     for &run in frontier.iter() {
         stop.tick(work)?;
-        for &other in runs.crossings(run) {
+        for &other in crossings.of(run) {
             let o = other as usize;
             if reached[o] < base {
                 reached[o] = hop;
