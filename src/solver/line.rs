@@ -17,6 +17,8 @@
 
 use super::grid::Grid;
 use super::stop::{Interrupted, Stop};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 const UNSEEN: u64 = u64::MAX;
 
@@ -32,17 +34,16 @@ fn length(key: u64) -> u32 {
     key as u32
 }
 
-/// Search state reused across the queries of a batch. Only the states a
-/// query touched are reset after it, so a short query on a large board stays
-/// cheap.
+/// Search state reused across the queries of a batch.
+///
+/// The search only visits the thin band of states the caller admits, so the
+/// best keys live in a hash map sized to that band rather than an array of
+/// four states per cell: a batch on a million-cell board keeps its working
+/// memory to what its queries touch.
 pub(crate) struct Scratch {
-    /// Best key per state, bitwise inverted so that an unseen state is 0
-    /// and the array starts as untouched zero pages; indexed
-    /// `direction * cells + cell`, so that a horizontal walk reads
-    /// consecutive entries.
-    inverted: Vec<u64>,
+    /// Best key per state `direction * cells + cell`; absent means unseen.
+    best: HashMap<usize, u64, BuildHasherDefault<StateHasher>>,
     cells: usize,
-    touched: Vec<u32>,
     layer: Vec<u32>,
     seeds: Vec<(u32, u32)>,
     next_seeds: Vec<(u32, u32)>,
@@ -50,11 +51,9 @@ pub(crate) struct Scratch {
 
 impl Scratch {
     pub fn new(grid: &Grid) -> Self {
-        let cells = grid.open.len();
         Scratch {
-            inverted: vec![!UNSEEN; cells * 4],
-            cells,
-            touched: Vec::new(),
+            best: HashMap::default(),
+            cells: grid.open.len(),
             layer: Vec::new(),
             seeds: Vec::new(),
             next_seeds: Vec::new(),
@@ -62,35 +61,52 @@ impl Scratch {
     }
 
     fn reset(&mut self) {
-        if self.touched.len() > self.cells {
-            self.inverted.fill(!UNSEEN);
-        } else {
-            for &state in &self.touched {
-                self.inverted[state as usize] = !UNSEEN;
-            }
-        }
-        self.touched.clear();
+        self.best.clear();
+        // A big query's table need not outlive it.
+        self.best.shrink_to(1 << 16);
     }
 
     /// The best key known for `state`.
     #[inline]
     fn best(&self, state: usize) -> u64 {
-        !self.inverted[state]
+        self.best.get(&state).copied().unwrap_or(UNSEEN)
     }
 
     /// Records `value` for `state` if it beats what is known.
     #[inline]
     fn improve(&mut self, state: usize, value: u64) -> bool {
-        let known = self.best(state);
-        if value < known {
-            if known == UNSEEN {
-                self.touched.push(state as u32);
-            }
-            self.inverted[state] = !value;
+        let known = self.best.entry(state).or_insert(UNSEEN);
+        if value < *known {
+            *known = value;
             true
         } else {
             false
         }
+    }
+}
+
+/// Hashes a state index with one multiplication (Fibonacci hashing): the
+/// keys are small distinct integers, so nothing slower is needed.
+#[derive(Default)]
+struct StateHasher(u64);
+
+impl Hasher for StateHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b) ^ self.0.rotate_left(8));
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     }
 }
 
