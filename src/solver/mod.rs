@@ -18,6 +18,7 @@ mod board;
 pub mod game;
 mod grid;
 mod line;
+mod lines;
 mod rules;
 mod runs;
 mod slide;
@@ -29,6 +30,7 @@ pub use rules::{Match, Movement, Preset, Rules, UnknownPreset};
 pub use stop::{Interrupted, Stop};
 
 use grid::Grid;
+use lines::Lines;
 use runs::{RunSearch, Runs};
 use slide::Rink;
 use std::fmt;
@@ -153,8 +155,8 @@ pub struct Solver<'b> {
     board: &'b Board,
     rules: Rules,
     grid: Option<Grid>,
-    runs: Option<Runs>,
-    run_search: Option<RunSearch>,
+    lines: Option<Lines>,
+    runs: Option<(Runs, RunSearch)>,
     scratch: Option<line::Scratch>,
     rink: Option<Rink>,
 }
@@ -165,8 +167,8 @@ impl<'b> Solver<'b> {
             board,
             rules,
             grid: None,
+            lines: None,
             runs: None,
-            run_search: None,
             scratch: None,
             rink: None,
         }
@@ -220,8 +222,8 @@ impl<'b> Solver<'b> {
             .grid
             .get_or_insert_with(|| Grid::new(self.board, self.rules.outside));
         let (a, b) = (grid.index(from), grid.index(to));
-        let runs = self.runs.get_or_insert_with(|| Runs::new(grid));
-        if let Some(shape) = two_turn::shortest(grid, runs, a, b, max.min(3)) {
+        let lines = self.lines.get_or_insert_with(|| Lines::new(grid));
+        if let Some(shape) = two_turn::shortest(grid, lines, a, b, max.min(3)) {
             let corners = shape
                 .corners
                 .iter()
@@ -238,7 +240,12 @@ impl<'b> Solver<'b> {
         // More than three segments: the fewest come from the search over
         // runs, the shortest such path from the cell search kept to the runs
         // on such paths.
-        let run_search = self.run_search.get_or_insert_with(|| RunSearch::new(runs));
+        let (runs, run_search) = self.runs.get_or_insert_with(|| {
+            let runs = Runs::new(grid);
+            let search = RunSearch::new(&runs);
+            (runs, search)
+        });
+        let (runs, run_search) = (&*runs, run_search);
         let Some(segments) = run_search.fewest_segments(runs, grid, (a, b), max, stop)? else {
             return Ok(Answer::NotConnected(Reason::NoPath));
         };

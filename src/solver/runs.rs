@@ -1,11 +1,7 @@
 //! Maximal straight runs of open cells, and the search over them.
 //!
 //! Every open cell lies in one horizontal and one vertical run: the longest
-//! stretch of open cells through it along its row or column. Two cells of a
-//! row are joined by a clear stretch exactly when they share a horizontal
-//! run, which makes the two-turn shape checks O(1) with no prefix sums.
-//!
-//! A path's segments lie in runs, one run each, and consecutive segments lie
+//! stretch of open cells through it along its row or column. A path's segments lie in runs, one run each, and consecutive segments lie
 //! in crossing runs. So the fewest segments between two tiles is one more
 //! than the fewest hops between their runs in the graph whose nodes are runs
 //! and whose edges are crossings. That graph is several times smaller than
@@ -22,14 +18,12 @@ use super::stop::{Interrupted, Stop};
 /// No run: a closed cell.
 const NONE: u32 = u32::MAX;
 
-/// The horizontal and vertical run of every padded cell, and the graph of
-/// runs.
+/// The horizontal and vertical run of every padded cell.
 ///
 /// Runs are numbered together, horizontal and vertical alike, in the order
 /// of their first cell in memory; runs near each other on the board then get
 /// near ids, which keeps the search's reads close together.
 pub(crate) struct Runs {
-    width: usize,
     /// Horizontal run per padded cell, [`NONE`] when closed.
     across: Vec<u32>,
     /// Vertical run per padded cell, [`NONE`] when closed.
@@ -69,40 +63,9 @@ impl Runs {
             down.push(column);
         }
         Runs {
-            width: w,
             across,
             down,
             count: count as usize,
-        }
-    }
-
-    /// Whether every cell of row `y` from `x1` to `x2` (inclusive, either
-    /// order) is open.
-    #[inline]
-    pub fn row_clear(&self, y: usize, x1: usize, x2: usize) -> bool {
-        let run = self.across[y * self.width + x1];
-        run != NONE && run == self.across[y * self.width + x2]
-    }
-
-    /// Whether every cell of column `x` from `y1` to `y2` (inclusive, either
-    /// order) is open.
-    #[inline]
-    pub fn col_clear(&self, x: usize, y1: usize, y2: usize) -> bool {
-        let run = self.down[y1 * self.width + x];
-        run != NONE && run == self.down[y2 * self.width + x]
-    }
-
-    /// Whether every cell strictly between two cells of one row or column is
-    /// open. Neighbours (and a cell with itself) have nothing between them.
-    #[inline]
-    pub fn between_clear(&self, (ax, ay): (usize, usize), (bx, by): (usize, usize)) -> bool {
-        if ay == by {
-            let (lo, hi) = if ax <= bx { (ax, bx) } else { (bx, ax) };
-            hi - lo <= 1 || self.row_clear(ay, lo + 1, hi - 1)
-        } else {
-            debug_assert_eq!(ax, bx, "cells must share a row or a column");
-            let (lo, hi) = if ay <= by { (ay, by) } else { (by, ay) };
-            hi - lo <= 1 || self.col_clear(ax, lo + 1, hi - 1)
         }
     }
 

@@ -1,10 +1,10 @@
 //! Paths of at most three segments (two turns), found by checking shapes
 //! instead of searching: a straight line, the two L corners, and every Z or
-//! U whose middle segment lies on some row or column. With [`Runs`] each
+//! U whose middle segment lies on some row or column. With [`Lines`] each
 //! shape costs O(1), so a query costs O(width + height).
 
 use super::grid::Grid;
-use super::runs::Runs;
+use super::lines::Lines;
 
 /// A path found by shape: its segment count, length and padded corner cells
 /// from `a` to `b` inclusive.
@@ -19,7 +19,7 @@ pub(crate) struct Shape {
 /// no such path has three segments or fewer.
 pub(crate) fn shortest(
     grid: &Grid,
-    runs: &Runs,
+    lines: &mut Lines,
     a: usize,
     b: usize,
     max_segments: u32,
@@ -27,12 +27,11 @@ pub(crate) fn shortest(
     let w = grid.width;
     let (a, b) = ((a % w, a / w), (b % w, b / w));
     let open = |(x, y): (usize, usize)| grid.open[y * w + x];
-    let clear = |p, q| runs.between_clear(p, q);
 
     if max_segments == 0 {
         return None;
     }
-    if (a.0 == b.0 || a.1 == b.1) && clear(a, b) {
+    if (a.0 == b.0 || a.1 == b.1) && lines.between_clear(grid, a, b) {
         return Some(Shape {
             segments: 1,
             corners: vec![a, b],
@@ -44,7 +43,10 @@ pub(crate) fn shortest(
     if a.0 != b.0 && a.1 != b.1 {
         // Both corners give the same length; the horizontal-first one wins.
         for corner in [(b.0, a.1), (a.0, b.1)] {
-            if open(corner) && clear(a, corner) && clear(corner, b) {
+            if open(corner)
+                && lines.between_clear(grid, a, corner)
+                && lines.between_clear(grid, corner, b)
+            {
                 return Some(Shape {
                     segments: 2,
                     corners: vec![a, corner, b],
@@ -72,7 +74,14 @@ pub(crate) fn shortest(
                 continue;
             }
             let (p, q) = ((a.0, r), (b.0, r));
-            if open(p) && open(q) && runs.row_clear(r, a.0, b.0) && clear(a, p) && clear(q, b) {
+            // The legs first: they stay on two columns, while each middle
+            // row is labelled when first asked about.
+            if open(p)
+                && open(q)
+                && lines.between_clear(grid, a, p)
+                && lines.between_clear(grid, q, b)
+                && lines.row_clear(grid, r, a.0, b.0)
+            {
                 consider(across + a.1.abs_diff(r) + b.1.abs_diff(r), p, q);
             }
         }
@@ -84,7 +93,12 @@ pub(crate) fn shortest(
                 continue;
             }
             let (p, q) = ((c, a.1), (c, b.1));
-            if open(p) && open(q) && runs.col_clear(c, a.1, b.1) && clear(a, p) && clear(q, b) {
+            if open(p)
+                && open(q)
+                && lines.between_clear(grid, a, p)
+                && lines.between_clear(grid, q, b)
+                && lines.col_clear(grid, c, a.1, b.1)
+            {
                 consider(down + a.0.abs_diff(c) + b.0.abs_diff(c), p, q);
             }
         }
