@@ -135,12 +135,15 @@ impl Crossings {
     }
 }
 
-/// One side of the bidirectional search: the hop counts from its end, and
-/// its current frontier.
+/// One side of the bidirectional search: the runs it reached, their hop
+/// counts from its end, and its current frontier.
 struct Side {
-    /// `reached[run] - base` is the run's hop count from this side's end
-    /// when `>= base`.
-    reached: Vec<u32>,
+    /// One bit per run, set once reached in the current query. A bit per
+    /// run (52 KB for a million-cell board) stays in cache, where the hop
+    /// counts would not: most checks are of runs already reached.
+    seen: Vec<u64>,
+    /// Hop count from this side's end, meaningful where `seen`.
+    hops: Vec<u32>,
     frontier: Vec<u32>,
     next: Vec<u32>,
     /// Hop count of the frontier.
@@ -150,7 +153,8 @@ struct Side {
 impl Side {
     fn new(runs: usize) -> Self {
         Side {
-            reached: vec![0; runs],
+            seen: vec![0; runs.div_ceil(64)],
+            hops: vec![0; runs],
             frontier: Vec::new(),
             next: Vec::new(),
             level: 0,
@@ -158,38 +162,44 @@ impl Side {
     }
 
     /// Starts from the runs at one end of the path, at hop 0.
-    fn start(&mut self, ends: impl Iterator<Item = u32>, base: u32) {
+    fn start(&mut self, ends: impl Iterator<Item = u32>) {
+        self.seen.fill(0);
         self.frontier.clear();
         self.level = 0;
         for run in ends {
-            if self.reached[run as usize] < base {
-                self.reached[run as usize] = base;
+            if self.hops(run).is_none() {
+                self.reach(run, 0);
                 self.frontier.push(run);
             }
         }
     }
 
     #[inline]
-    fn hops(&self, run: u32, base: u32) -> Option<u32> {
-        let r = self.reached[run as usize];
-        (r >= base).then(|| r - base)
+    fn reach(&mut self, run: u32, hops: u32) {
+        self.seen[run as usize / 64] |= 1 << (run % 64);
+        self.hops[run as usize] = hops;
+    }
+
+    #[inline]
+    fn hops(&self, run: u32) -> Option<u32> {
+        let seen = self.seen[run as usize / 64] & (1 << (run % 64)) != 0;
+        seen.then(|| self.hops[run as usize])
     }
 }
 
-/// The breadth-first search over runs, from both ends at once, with state
-/// reused across the queries of a batch: hop counts are stored offset by a
-/// per-query base, so a query never clears a board-sized array.
+/// The breadth-first search over runs, from both ends at once, with its
+/// memory reused across the queries of a batch.
 pub(crate) struct RunSearch {
     crossings: Crossings,
     /// From the start tile, and from the end tile.
     sides: [Side; 2],
-    base: u32,
     /// Runs where the two searches met on a path with the fewest segments.
     meetings: Vec<u32>,
-    /// `marked[run] == marked_base`: the run lies on a path with the fewest
-    /// segments of the last query.
+    /// `marked[run] == stamp`: the run lies on a path with the fewest
+    /// segments of the last query; each query takes a new stamp, so the
+    /// marks need no clearing.
     marked: Vec<u32>,
-    marked_base: u32,
+    stamp: u32,
 }
 
 impl RunSearch {
@@ -198,10 +208,9 @@ impl RunSearch {
         RunSearch {
             crossings: Crossings::new(runs),
             sides: [Side::new(count), Side::new(count)],
-            base: 1,
             meetings: Vec::new(),
             marked: vec![0; count],
-            marked_base: NONE,
+            stamp: 0,
         }
     }
 
@@ -217,20 +226,19 @@ impl RunSearch {
         max_segments: u32,
         stop: &Stop,
     ) -> Result<Option<u32>, Interrupted> {
-        self.start_query(runs.count);
+        self.new_stamp();
         if max_segments == 0 {
             return Ok(None);
         }
-        let base = self.base;
         let [from, to] = &mut self.sides;
-        from.start(runs.ends(grid, a), base);
-        to.start(runs.ends(grid, b), base);
+        from.start(runs.ends(grid, a));
+        to.start(runs.ends(grid, b));
         self.meetings.clear();
         self.meetings.extend(
             to.frontier
                 .iter()
                 .copied()
-                .filter(|&r| from.hops(r, base) == Some(0)),
+                .filter(|&r| from.hops(r) == Some(0)),
         );
 
         let mut work = 0;
@@ -256,7 +264,6 @@ impl RunSearch {
                 &self.crossings,
                 near,
                 far,
-                base,
                 &mut self.meetings,
                 stop,
                 &mut work,
@@ -264,23 +271,18 @@ impl RunSearch {
                 break Err(e);
             }
         };
-        let result = match found {
+        match found {
             Ok(true) => Ok(Some(self.mark() + 1)),
             Ok(false) => Ok(None),
             Err(e) => Err(e),
-        };
-        // The next query's base lies past every hop count written here.
-        let [from, to] = &self.sides;
-        self.base = base + from.level + to.level + 2;
-        result
+        }
     }
 
     /// Marks every run on a path with the fewest hops: from the meeting
     /// runs of that many hops, back towards each end through runs one hop
     /// nearer to it. Returns that fewest number of hops.
     fn mark(&mut self) -> u32 {
-        let base = self.base;
-        self.marked_base = base;
+        let stamp = self.stamp;
         let RunSearch {
             crossings,
             sides: [from, to],
@@ -288,17 +290,13 @@ impl RunSearch {
             marked,
             ..
         } = self;
-        let total = |run: u32| {
-            from.hops(run, base)
-                .zip(to.hops(run, base))
-                .map(|(f, t)| f + t)
-        };
+        let total = |run: u32| from.hops(run).zip(to.hops(run)).map(|(f, t)| f + t);
         let Some(best) = meetings.iter().filter_map(|&r| total(r)).min() else {
             return 0;
         };
         meetings.retain(|&r| total(r) == Some(best));
         for &run in meetings.iter() {
-            marked[run as usize] = base;
+            marked[run as usize] = stamp;
         }
         // The meetings all come from one layer: each lies the same number of
         // hops from either end.
@@ -307,14 +305,13 @@ impl RunSearch {
         for side in [&*from, &*to] {
             layer.clear();
             layer.extend_from_slice(meetings);
-            let mut hop = side.hops(meetings[0], base).unwrap_or(0);
+            let mut hop = side.hops(meetings[0]).unwrap_or(0);
             while hop > 0 {
                 below.clear();
                 for &run in &layer {
                     for &other in crossings.of(run) {
-                        let o = other as usize;
-                        if side.reached[o] == base + hop - 1 && marked[o] != base {
-                            marked[o] = base;
+                        if side.hops(other) == Some(hop - 1) && marked[other as usize] != stamp {
+                            marked[other as usize] = stamp;
                             below.push(other);
                         }
                     }
@@ -330,20 +327,15 @@ impl RunSearch {
     /// on the runs [`RunSearch::fewest_segments`] marked.
     #[inline]
     pub fn on_path(&self, runs: &Runs, d: usize, cell: usize) -> bool {
-        self.marked[runs.run(d, cell) as usize] == self.marked_base
+        self.marked[runs.run(d, cell) as usize] == self.stamp
     }
 
-    fn start_query(&mut self, runs: usize) {
-        self.marked_base = NONE;
-        // Hop counts never exceed the number of runs on either side; start
-        // afresh before the offsets could wrap.
-        if self.base > u32::MAX - 2 * runs as u32 - 4 {
-            for side in &mut self.sides {
-                side.reached.fill(0);
-            }
+    fn new_stamp(&mut self) {
+        if self.stamp == u32::MAX {
             self.marked.fill(0);
-            self.base = 1;
+            self.stamp = 0;
         }
+        self.stamp += 1;
     }
 }
 
@@ -353,27 +345,28 @@ fn grow(
     crossings: &Crossings,
     near: &mut Side,
     far: &Side,
-    base: u32,
     meetings: &mut Vec<u32>,
     stop: &Stop,
     work: &mut u32,
 ) -> Result<(), Interrupted> {
     let Side {
-        reached,
+        seen,
+        hops,
         frontier,
         next,
         level,
     } = near;
-    let hop = base + *level + 1;
+    let hop = *level + 1;
     next.clear();
     for &run in frontier.iter() {
         stop.tick(work)?;
         for &other in crossings.of(run) {
-            let o = other as usize;
-            if reached[o] < base {
-                reached[o] = hop;
+            let (word, bit) = (other as usize / 64, 1u64 << (other % 64));
+            if seen[word] & bit == 0 {
+                seen[word] |= bit;
+                hops[other as usize] = hop;
                 next.push(other);
-                if far.reached[o] >= base {
+                if far.seen[word] & bit != 0 {
                     meetings.push(other);
                 }
             }
