@@ -735,16 +735,36 @@ fn cancelled_flag_interrupts_a_long_search() {
 
 #[test]
 fn expired_deadline_interrupts_a_long_curling_search() {
-    // 200 blocks in a row: one throw per block, and each deeper try
-    // replays the ones before, far more than Stop::POLL_EVERY throws.
-    let row = format!("..{}.", "X".repeat(200));
-    let b = Board::from_rows(&[row]).unwrap();
-    let query = Query::new(p(0, 0), p(202, 0));
+    // A 20 x 20 rink with a block on about a third of the squares and no
+    // throw limit: far more than Stop::POLL_EVERY throws to try.
+    let rows: Vec<String> = (0..20)
+        .map(|y| {
+            (0..20)
+                .map(|x| {
+                    if (x * 7 + y * 13) % 10 < 3 && (x, y) != (0, 0) && (x, y) != (19, 19) {
+                        'X'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let b = Board::from_rows(&rows).unwrap();
+    let query = Query::new(p(0, 0), p(19, 19));
     let expired = Stop::never().with_deadline(Instant::now());
     assert_eq!(
         solve(&b, &slide(None), &[query], &expired),
         Err(SolveError::Interrupted(Interrupted::Deadline))
     );
+}
+
+#[test]
+fn a_curling_line_of_blocks_takes_a_throw_per_block() {
+    // 200 blocks in a row: each throw breaks the next one.
+    let row = format!("..{}.", "X".repeat(200));
+    let b = Board::from_rows(&[row]).unwrap();
+    let query = Query::new(p(0, 0), p(202, 0));
     let stops: Vec<(i32, i32)> = (0..=200).map(|x| (x, 0)).chain([(202, 0)]).collect();
     assert_eq!(
         solve(&b, &slide(None), &[query], &Stop::never()),

@@ -45,6 +45,10 @@ struct Search<'a, 's> {
     width: usize,
     goal: Spot,
     stops: Vec<Spot>,
+    /// Throws allowed: fewer than the best sequence found so far.
+    limit: u32,
+    /// The stops of the best sequence found so far.
+    best: Option<Vec<Spot>>,
     stop: &'a Stop<'s>,
     work: u32,
 }
@@ -106,38 +110,42 @@ impl Rink {
             cells: &mut self.cells,
             goal,
             stops: vec![start],
+            limit: bound,
+            best: None,
             stop,
             work: 0,
         };
-        for limit in 1..=bound {
-            if search.throw_from(start, limit)? {
-                let stops = search.stops.iter().map(|s| Point::new(s.x, s.y)).collect();
-                return Ok(Some((limit, stops)));
-            }
-        }
-        Ok(None)
+        search.throw_from(start, 0)?;
+        Ok(search.best.map(|stops| {
+            let throws = stops.len() as u32 - 1;
+            (throws, stops.iter().map(|s| Point::new(s.x, s.y)).collect())
+        }))
     }
 }
 
 impl Search<'_, '_> {
-    /// Whether the goal is reached from `at` in at most `left` throws; on
-    /// success `stops` holds the stops.
-    fn throw_from(&mut self, at: Spot, left: u32) -> Result<bool, Interrupted> {
+    /// Searches every sequence from `at` (after `thrown` throws) that could
+    /// beat the best found so far, in order of directions, so the first
+    /// sequence found of each length is the first in that order.
+    fn throw_from(&mut self, at: Spot, thrown: u32) -> Result<(), Interrupted> {
         let aligned = at.x == self.goal.x || at.y == self.goal.y;
-        match left {
-            0 => return Ok(false),
+        match self.limit.saturating_sub(thrown) {
+            0 => return Ok(()),
             // The last throw must fly straight over the goal.
             1 => {
-                let reached = aligned && self.clear_to_goal(at);
-                if reached {
-                    self.stops.push(self.goal);
+                if aligned && self.clear_to_goal(at) {
+                    self.found();
                 }
-                return Ok(reached);
+                return Ok(());
             }
             _ => {}
         }
         self.stop.tick(&mut self.work)?;
         for (dx, dy) in STEPS {
+            let left = self.limit.saturating_sub(thrown);
+            if left == 0 {
+                break; // a sequence this short was just found
+            }
             // With two throws left, off the goal's row and column, the first
             // must stop on the goal's column (thrown across towards it) or
             // on its row: a throw along the row keeps the stone off the row.
@@ -154,10 +162,7 @@ impl Search<'_, '_> {
             let step = dy as isize * self.width as isize + dx as isize;
             match self.slide(at.index, step) {
                 Throw::Blocked | Throw::Lost => {}
-                Throw::Goal => {
-                    self.stops.push(self.goal);
-                    return Ok(true);
-                }
+                Throw::Goal => self.found(),
                 Throw::Stopped { cells, block } => {
                     let rest = Spot {
                         index: at.index.wrapping_add_signed(step * cells as isize),
@@ -166,19 +171,23 @@ impl Search<'_, '_> {
                     };
                     self.cells[block] = VACANT;
                     self.stops.push(rest);
-                    let reached = self.throw_from(rest, left - 1);
+                    let searched = self.throw_from(rest, thrown + 1);
+                    self.stops.pop();
                     self.cells[block] = BLOCK;
-                    match reached {
-                        Ok(true) => return Ok(true),
-                        Ok(false) => {
-                            self.stops.pop();
-                        }
-                        Err(e) => return Err(e),
-                    }
+                    searched?;
                 }
             }
         }
-        Ok(false)
+        Ok(())
+    }
+
+    /// Keeps the current stops plus the goal as the best sequence; only
+    /// shorter ones are searched from now on.
+    fn found(&mut self) {
+        let mut stops = self.stops.clone();
+        stops.push(self.goal);
+        self.limit = stops.len() as u32 - 2;
+        self.best = Some(stops);
     }
 
     /// Whether no block stands between `at` and the goal, which share a row
