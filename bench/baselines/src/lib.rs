@@ -46,7 +46,8 @@ pub fn read_stdin() -> Vec<u8> {
 pub fn write_stdout(text: &str) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes()).expect("writing standard output");
+    out.write_all(text.as_bytes())
+        .expect("writing standard output");
     out.flush().expect("writing standard output");
 }
 
@@ -162,7 +163,12 @@ pub fn read_mahjong(sc: &mut Scanner) -> Option<MahjongInput> {
         }
         pairs.push(pair);
     }
-    Some(MahjongInput { width, height, tiles, pairs })
+    Some(MahjongInput {
+        width,
+        height,
+        tiles,
+        pairs,
+    })
 }
 
 /// One HDU 1175 case (rules.md §2) and its queries, as given: 1-based
@@ -196,7 +202,12 @@ pub fn read_hdu1175(sc: &mut Scanner) -> Option<HduCase> {
             ]
         })
         .collect();
-    Some(HduCase { rows, columns, cells, queries })
+    Some(HduCase {
+        rows,
+        columns,
+        cells,
+        queries,
+    })
 }
 
 /// One POJ 3009 dataset (rules.md §3).
@@ -227,8 +238,17 @@ pub fn read_poj3009(sc: &mut Scanner) -> Option<CurlingBoard> {
             _ => {}
         }
     }
-    assert!(start != usize::MAX && goal != usize::MAX, "a dataset without start or goal");
-    Some(CurlingBoard { width, height, blocks, start, goal })
+    assert!(
+        start != usize::MAX && goal != usize::MAX,
+        "a dataset without start or goal"
+    );
+    Some(CurlingBoard {
+        width,
+        height,
+        blocks,
+        start,
+        goal,
+    })
 }
 
 /// The plain POJ 3009 depth-first search a contestant writes: try every

@@ -95,7 +95,12 @@ fn ray_bfs(
         let next = dist[cell] + 1;
         let (x, y) = (cell % w, cell / w);
         // Steps right, left, down, up, with how many cells each ray may walk.
-        for (step, room) in [(1isize, w - 1 - x), (-1, x), (w as isize, h - 1 - y), (-(w as isize), y)] {
+        for (step, room) in [
+            (1isize, w - 1 - x),
+            (-1, x),
+            (w as isize, h - 1 - y),
+            (-(w as isize), y),
+        ] {
             let mut at = cell;
             for _ in 0..room {
                 at = at.wrapping_add_signed(step);
@@ -126,14 +131,11 @@ fn hdu1175(case: &HduCase, out: &mut String) {
         // 1-based (row, column).
         let (from, to) = ((x1 - 1) * w + y1 - 1, (x2 - 1) * w + y2 - 1);
         let kind = case.cells[from];
-        let yes = from != to
-            && kind != 0
-            && case.cells[to] == kind
-            && {
-                dist.fill(UNREACHED);
-                queue.clear();
-                limited_bfs(&case.cells, w, h, from, to, &mut dist, &mut queue)
-            };
+        let yes = from != to && kind != 0 && case.cells[to] == kind && {
+            dist.fill(UNREACHED);
+            queue.clear();
+            limited_bfs(&case.cells, w, h, from, to, &mut dist, &mut queue)
+        };
         out.push_str(if yes { "YES\n" } else { "NO\n" });
     }
 }
@@ -156,7 +158,12 @@ fn limited_bfs(
             return false;
         }
         let (x, y) = (cell % w, cell / w);
-        for (step, room) in [(1isize, w - 1 - x), (-1, x), (w as isize, h - 1 - y), (-(w as isize), y)] {
+        for (step, room) in [
+            (1isize, w - 1 - x),
+            (-1, x),
+            (w as isize, h - 1 - y),
+            (-(w as isize), y),
+        ] {
             let mut at = cell;
             for _ in 0..room {
                 at = at.wrapping_add_signed(step);

@@ -31,16 +31,23 @@ const CURLING_HARD_NODES: u64 = 10_000;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: gen hdu1175|mahjong|poj3009-hard|llk-json|mahjong-json [--seed N] [--density P]";
+    let usage =
+        "usage: gen hdu1175|mahjong|poj3009-hard|llk-json|mahjong-json [--seed N] [--density P]";
     let kind = args.first().unwrap_or_else(|| fail(usage)).clone();
     let (mut seed, mut density) = (1u64, 30usize);
     let mut rest = args[1..].iter();
     while let Some(flag) = rest.next() {
         let value = rest.next().unwrap_or_else(|| fail(usage));
         match flag.as_str() {
-            "--seed" => seed = value.parse().unwrap_or_else(|_| fail("--seed takes a number")),
+            "--seed" => {
+                seed = value
+                    .parse()
+                    .unwrap_or_else(|_| fail("--seed takes a number"))
+            }
             "--density" => {
-                density = value.parse().unwrap_or_else(|_| fail("--density takes a percent"));
+                density = value
+                    .parse()
+                    .unwrap_or_else(|_| fail("--density takes a percent"));
                 if density > 100 {
                     fail("--density takes a percent (0 to 100)");
                 }
@@ -74,7 +81,13 @@ fn hdu1175_case(seed: u64) -> HduCase {
     let mut rng = Rng::new(seed);
     let (n, m) = (HDU_ROWS, HDU_COLUMNS);
     let cells: Vec<u32> = (0..n * m)
-        .map(|_| if rng.below(2) == 0 { 1 + rng.below(HDU_TYPES) as u32 } else { 0 })
+        .map(|_| {
+            if rng.below(2) == 0 {
+                1 + rng.below(HDU_TYPES) as u32
+            } else {
+                0
+            }
+        })
         .collect();
     let mut queries = Vec::with_capacity(HDU_QUERIES);
     while queries.len() < HDU_QUERIES {
@@ -234,7 +247,9 @@ fn poj3009_hard(seed: u64) -> String {
     while solved.len() < CURLING_BOARDS / 2 || lost.len() < CURLING_BOARDS / 2 {
         tried += 1;
         let density = curling_density(&mut rng);
-        let mut blocks: Vec<u8> = (0..side * side).map(|_| u8::from(rng.below(100) < density)).collect();
+        let mut blocks: Vec<u8> = (0..side * side)
+            .map(|_| u8::from(rng.below(100) < density))
+            .collect();
         let start = rng.below(side * side);
         let goal = rng.below(side * side);
         if start == goal {
@@ -242,7 +257,13 @@ fn poj3009_hard(seed: u64) -> String {
         }
         blocks[start] = 0;
         blocks[goal] = 0;
-        let board = CurlingBoard { width: side, height: side, blocks, start, goal };
+        let board = CurlingBoard {
+            width: side,
+            height: side,
+            blocks,
+            start,
+            goal,
+        };
         let (answer, dfs) = CurlingDfs::solve(&board, false);
         match answer {
             Some(8..=10) if solved.len() < CURLING_BOARDS / 2 => solved.push(board),
