@@ -29,36 +29,16 @@ serde_iters=${SERDE_ITERS:-5}
 max_time=${MAX_TIME:-900} # seconds, per request or process
 timeout_ms=$((max_time * 1000))
 command -v curl >/dev/null || { echo "needs curl" >&2; exit 1; }
-if [ -z "${LINKPATH_BIN:-}" ]; then
-  cargo build --release --locked --quiet --bin linkpath
-  LINKPATH_BIN=target/release/linkpath
-fi
-bin=$LINKPATH_BIN
-[ -x "$bin" ] || { echo "no executable at LINKPATH_BIN=$bin" >&2; exit 1; }
+# shellcheck source=bench/common.sh
+. bench/common.sh
+linkpath_binary
 
-baselines=bench/baselines/target/release
-[ -n "${NO_BASELINES:-}" ] && baselines=/nonexistent # try the fallbacks
-if [ -z "${NO_BASELINES:-}" ] && [ -f bench/baselines/Cargo.toml ]; then
-  cargo build --release --locked --quiet --manifest-path bench/baselines/Cargo.toml --bin gen --bin serde-floor \
-    || echo "warning: building bench/baselines failed; using what is there" >&2
-fi
-if [ -x "$baselines/gen" ]; then
-  gen=("$baselines/gen"); gen_name="bench/baselines/target/release/gen"
-else
-  gen=(python3 bench/http_gen.py); gen_name="python3 bench/http_gen.py (fallback: bench/baselines not built or NO_BASELINES set)"
-fi
+input_generator --bin serde-floor
 serde_floor=
 [ -x "$baselines/serde-floor" ] && serde_floor=$baselines/serde-floor
 
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
-work=$(mktemp -d)
-server_pid=
-cleanup() {
-  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+scratch_space
 
 "${gen[@]}" mahjong-json --seed "$seed" --density "$density" >"$work/mahjong.json"
 "${gen[@]}" llk-json --seed "$seed" >"$work/llk.json"

@@ -26,21 +26,11 @@ conns=${CONNS:-32}
 threads=${THREADS:-2}
 command -v wrk >/dev/null || { echo "needs wrk (apt-get install wrk)" >&2; exit 1; }
 command -v curl >/dev/null || { echo "needs curl" >&2; exit 1; }
-if [ -z "${LINKPATH_BIN:-}" ]; then
-  cargo build --release --locked --quiet --bin linkpath
-  LINKPATH_BIN=target/release/linkpath
-fi
-bin=$LINKPATH_BIN
-[ -x "$bin" ] || { echo "no executable at LINKPATH_BIN=$bin" >&2; exit 1; }
+# shellcheck source=bench/common.sh
+. bench/common.sh
+linkpath_binary
 lua=$PWD/bench/http_wrk.lua
-work=$(mktemp -d)
-server_pid=
-cleanup() {
-  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+scratch_space
 
 # The standard deal: 36 tile types, 4 of each, on 18 x 8, from a fixed seed.
 python3 - "$work/body.json" <<'PY'
