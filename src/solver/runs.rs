@@ -1,8 +1,9 @@
 //! Maximal straight runs of open cells, and the search over them.
 //!
 //! Every open cell lies in one horizontal and one vertical run: the longest
-//! stretch of open cells through it along its row or column. A path's segments lie in runs, one run each, and consecutive segments lie
-//! in crossing runs. So the fewest segments between two tiles is one more
+//! stretch of open cells through it along its row or column. A path's
+//! segments lie in runs, one run each, and consecutive segments lie in
+//! crossing runs. So the fewest segments between two tiles is one more
 //! than the fewest hops between their runs in the graph whose nodes are runs
 //! and whose edges are crossings. That graph is several times smaller than
 //! the (cell, direction) states, and a breadth-first search over it needs no
@@ -138,9 +139,8 @@ impl Crossings {
 /// One side of the bidirectional search: the runs it reached, their hop
 /// counts from its end, and its current frontier.
 struct Side {
-    /// One bit per run, set once reached in the current query. A bit per
-    /// run (52 KB for a million-cell board) stays in cache, where the hop
-    /// counts would not: most checks are of runs already reached.
+    /// One bit per run, set once reached in the current query (52 KB for a
+    /// million-cell board, cleared per query).
     seen: Vec<u64>,
     /// Hop count from this side's end, meaningful where `seen`.
     hops: Vec<u32>,
