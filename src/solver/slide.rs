@@ -3,12 +3,13 @@
 //! lost; a stone that passes over the goal stops there.
 //!
 //! Every throw that does not end the game breaks one block, so no search
-//! needs more throws than there are blocks, plus one. The search deepens the
-//! throw limit one at a time (so the first sequence found is the shortest)
-//! and looks ahead at the last two throws without sliding: with one throw
-//! left the stone must see the goal down a clear row or column; with two
-//! left and off the goal's row and column, only the two throws towards the
-//! goal's row or column can stop on it.
+//! needs more throws than there are blocks, plus one. The search is one
+//! depth-first pass in the order of directions; once it reaches the goal it
+//! keeps that sequence and looks only for shorter ones, so of the shortest
+//! sequences the first in that order wins. It looks ahead at the last two
+//! throws without sliding: with one throw left the stone must see the goal
+//! down a clear row or column; with two left, only the throws towards the
+//! goal's row or column can help.
 //!
 //! The rink is padded with a ring of "out" cells and slides step through
 //! flat indices, so a throw is a tight loop with no bounds checks.
@@ -146,10 +147,13 @@ impl Search<'_, '_> {
             if left == 0 {
                 break; // a sequence this short was just found
             }
-            // With two throws left, off the goal's row and column, the first
-            // must stop on the goal's column (thrown across towards it) or
-            // on its row: a throw along the row keeps the stone off the row.
-            if left == 2 && !aligned {
+            // With two throws left, only a throw towards the goal's row or
+            // column can help. Off both, the first throw must stop on the
+            // goal's column (thrown across towards it) or on its row; on the
+            // goal's row, a throw across leaves it for good and a throw away
+            // leaves the blocks in between (and with none in between, the
+            // throw towards the goal wins in one).
+            if left == 2 {
                 let towards = if dx != 0 {
                     (self.goal.x - at.x).signum() == dx
                 } else {
