@@ -1,7 +1,8 @@
 //! Paths of at most three segments (two turns), found by checking shapes
 //! instead of searching: a straight line, the two L corners, and every Z or
 //! U whose middle segment lies on some row or column. With [`Lines`] each
-//! shape costs O(1), so a query costs O(width + height).
+//! shape costs O(1), so a query costs O(width + height), plus labelling the
+//! rows and columns it is the first of its batch to ask about.
 
 use super::grid::Grid;
 use super::lines::Lines;
