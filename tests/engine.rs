@@ -733,15 +733,15 @@ fn cancelled_flag_interrupts_a_long_search() {
     );
 }
 
-#[test]
-fn expired_deadline_interrupts_a_long_curling_search() {
-    // A 20 x 20 rink with a block on about a third of the squares and no
-    // throw limit: far more than Stop::POLL_EVERY throws to try.
-    let rows: Vec<String> = (0..20)
+/// A square rink with a block on about a third of the squares, in a fixed
+/// pattern, its top-left and bottom-right corners vacant.
+fn patterned_rink(side: i32) -> Board {
+    let rows: Vec<String> = (0..side)
         .map(|y| {
-            (0..20)
+            (0..side)
                 .map(|x| {
-                    if (x * 7 + y * 13) % 10 < 3 && (x, y) != (0, 0) && (x, y) != (19, 19) {
+                    let corner = (x, y) == (0, 0) || (x, y) == (side - 1, side - 1);
+                    if (x * 7 + y * 13) % 10 < 3 && !corner {
                         'X'
                     } else {
                         '.'
@@ -750,12 +750,41 @@ fn expired_deadline_interrupts_a_long_curling_search() {
                 .collect()
         })
         .collect();
-    let b = Board::from_rows(&rows).unwrap();
+    Board::from_rows(&rows).unwrap()
+}
+
+#[test]
+fn expired_deadline_interrupts_a_long_curling_search() {
+    // No throw limit on 20 x 20: far more than Stop::POLL_EVERY throws.
+    let b = patterned_rink(20);
     let query = Query::new(p(0, 0), p(19, 19));
     let expired = Stop::never().with_deadline(Instant::now());
     assert_eq!(
         solve(&b, &slide(None), &[query], &expired),
         Err(SolveError::Interrupted(Interrupted::Deadline))
+    );
+}
+
+#[test]
+fn a_million_cell_rink_with_twenty_throws_answers_or_stops_in_time() {
+    let b = patterned_rink(1000);
+    let query = Query::new(p(0, 0), p(999, 999));
+    let started = Instant::now();
+    let stop = Stop::never().with_deadline(started + std::time::Duration::from_millis(300));
+    let result = solve(&b, &slide(Some(20)), &[query], &stop);
+    assert!(
+        matches!(
+            result,
+            Ok(_) | Err(SolveError::Interrupted(Interrupted::Deadline))
+        ),
+        "{result:?}"
+    );
+    // The clock is read every Stop::POLL_EVERY throws: well within a second
+    // of the deadline even with 1000-cell slides.
+    assert!(
+        started.elapsed() < std::time::Duration::from_millis(1300),
+        "{:?}",
+        started.elapsed()
     );
 }
 
