@@ -864,3 +864,49 @@ fn presets_by_name() {
     assert_eq!(Preset::Curling.rules(), slide(Some(10)));
     assert!("shisen_sho".parse::<Preset>().is_err());
 }
+
+#[test]
+fn a_solver_without_paths_answers_the_same_counts_and_no_corners() {
+    let (serpent, from, to, _) = serpentine(31);
+    let sample = board(&["XXXXX", "X   X", "XXX X", " XXX "]);
+    let rink = patterned_rink(20);
+    let cases = [
+        (&serpent, Preset::Mahjong.rules(), Query::new(from, to)),
+        (
+            &sample,
+            Preset::Mahjong.rules(),
+            Query::new(p(1, 2), p(4, 2)),
+        ),
+        (
+            &sample,
+            Preset::Mahjong.rules(),
+            Query::new(p(0, 2), p(3, 3)),
+        ),
+        (
+            &sample,
+            Preset::Mahjong.rules(),
+            Query::new(p(1, 2), p(2, 3)),
+        ),
+        (
+            &sample,
+            Preset::Mahjong.rules(),
+            Query::new(p(1, 1), p(2, 3)),
+        ),
+        (&rink, slide(Some(10)), Query::new(p(0, 0), p(19, 19))),
+    ];
+    for (b, rules, query) in cases {
+        let full = Solver::new(b, rules).answer(query, &Stop::never()).unwrap();
+        let counted = Solver::new(b, rules)
+            .without_paths()
+            .answer(query, &Stop::never())
+            .unwrap();
+        let expected = match full {
+            Answer::Connected(path) => Answer::Connected(Path {
+                segments: path.segments,
+                corners: Vec::new(),
+            }),
+            refused => refused,
+        };
+        assert_eq!(counted, expected, "{query:?}");
+    }
+}

@@ -54,6 +54,9 @@ async fn solve(
 pub fn answer(request: &SolveRequest, stop: &Stop) -> Result<Vec<u8>, ApiError> {
     let started = Instant::now();
     let mut solver = Solver::new(&request.board, request.rules);
+    if !request.include_path {
+        solver = solver.without_paths();
+    }
     let mut results = Vec::with_capacity(request.queries.len());
     for query in &request.queries {
         let answer = solver.answer(*query, stop).map_err(interrupted)?;

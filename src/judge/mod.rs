@@ -115,7 +115,8 @@ fn mahjong_board(
         cells.resize(before + width, EMPTY);
     }
     let board = Board::new(width, height, cells).map_err(|e| input.error(e.to_string()))?;
-    let mut solver = Solver::new(&board, Preset::Mahjong.rules());
+    // The judges print counts: no need to work out paths.
+    let mut solver = Solver::new(&board, Preset::Mahjong.rules()).without_paths();
     let mut pair = 0;
     loop {
         if input.at_end() {
@@ -218,7 +219,7 @@ fn hdu1175(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
             cells.push(input.cell("a cell (0 or a tile type)", u32::MAX)?);
         }
         let board = Board::new(columns, rows, cells).map_err(|e| input.error(e.to_string()))?;
-        let mut solver = Solver::new(&board, Preset::Lianliankan.rules());
+        let mut solver = Solver::new(&board, Preset::Lianliankan.rules()).without_paths();
         let queries = input.size("the query count q")?;
         for _ in 0..queries {
             let line = input.next_token_line();
@@ -271,6 +272,7 @@ fn poj3009(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
         };
         let board = Board::new(width, height, cells).map_err(|e| input.error(e.to_string()))?;
         let answer = Solver::new(&board, Preset::Curling.rules())
+            .without_paths()
             .answer(Query::new(start, goal), &Stop::never())
             .expect("an unbounded stop never interrupts");
         let _ = match answer.segments() {

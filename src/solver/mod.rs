@@ -50,7 +50,8 @@ impl Query {
 
 /// A path: its segment count (throws for `slide` movement) and its corner
 /// points from start to end inclusive (for `slide`: the start, every stop,
-/// the goal).
+/// the goal). The corners are empty when the [`Solver`] was told not to
+/// work out paths ([`Solver::without_paths`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Path {
     pub segments: u32,
@@ -159,6 +160,8 @@ pub struct Solver<'b> {
     runs: Option<(Runs, RunSearch)>,
     scratch: Option<line::Scratch>,
     rink: Option<Rink>,
+    /// Whether answers carry their corners.
+    paths: bool,
 }
 
 impl<'b> Solver<'b> {
@@ -171,7 +174,17 @@ impl<'b> Solver<'b> {
             runs: None,
             scratch: None,
             rink: None,
+            paths: true,
         }
+    }
+
+    /// Answers segment counts only, with no corners: for callers that print
+    /// counts (the judge formats) or were asked for no paths. A search with
+    /// more than two turns then skips finding the shortest path among those
+    /// with the fewest segments.
+    pub fn without_paths(mut self) -> Self {
+        self.paths = false;
+        self
     }
 
     pub fn rules(&self) -> &Rules {
@@ -208,7 +221,12 @@ impl<'b> Solver<'b> {
                 let rink = self.rink.get_or_insert_with(|| Rink::new(self.board));
                 Ok(
                     match rink.shortest(from, to, self.rules.max_segments, stop)? {
-                        Some((segments, corners)) => Answer::Connected(Path { segments, corners }),
+                        Some((segments, mut corners)) => {
+                            if !self.paths {
+                                corners = Vec::new();
+                            }
+                            Answer::Connected(Path { segments, corners })
+                        }
                         None => Answer::NotConnected(Reason::NoPath),
                     },
                 )
@@ -227,6 +245,7 @@ impl<'b> Solver<'b> {
             let corners = shape
                 .corners
                 .iter()
+                .filter(|_| self.paths)
                 .map(|&(x, y)| grid.point(y * grid.width + x))
                 .collect();
             return Ok(Answer::Connected(Path {
@@ -246,9 +265,14 @@ impl<'b> Solver<'b> {
             (runs, search)
         });
         let (runs, run_search) = (&*runs, run_search);
-        let Some(segments) = run_search.fewest_segments(runs, grid, (a, b), max, stop)? else {
+        let found = run_search.fewest_segments(runs, grid, (a, b), max, self.paths, stop)?;
+        let Some(segments) = found else {
             return Ok(Answer::NotConnected(Reason::NoPath));
         };
+        if !self.paths {
+            let corners = Vec::new();
+            return Ok(Answer::Connected(Path { segments, corners }));
+        }
         let scratch = self.scratch.get_or_insert_with(|| line::Scratch::new(grid));
         let admit = |d, cell| run_search.on_path(runs, d, cell);
         let mut found = line::shortest(grid, scratch, (a, b), segments, stop, admit)?;

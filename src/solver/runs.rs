@@ -215,7 +215,7 @@ impl RunSearch {
     }
 
     /// The fewest segments of a path from tile `a` to tile `b`, at most
-    /// `max_segments`, leaving the runs on such paths marked for
+    /// `max_segments`, with (when `mark`) the runs on such paths marked for
     /// [`RunSearch::on_path`]; `None` when there is no such path. Tiles
     /// that are neighbours (a path with no run) are the caller's to catch.
     pub fn fewest_segments(
@@ -224,6 +224,7 @@ impl RunSearch {
         grid: &Grid,
         (a, b): (usize, usize),
         max_segments: u32,
+        mark: bool,
         stop: &Stop,
     ) -> Result<Option<u32>, Interrupted> {
         self.new_stamp();
@@ -272,10 +273,17 @@ impl RunSearch {
             }
         };
         match found {
-            Ok(true) => Ok(Some(self.mark() + 1)),
+            Ok(true) if mark => Ok(Some(self.mark() + 1)),
+            Ok(true) => Ok(Some(self.fewest_hops() + 1)),
             Ok(false) => Ok(None),
             Err(e) => Err(e),
         }
+    }
+
+    /// The fewest hops of a path through one of the meetings.
+    fn fewest_hops(&self) -> u32 {
+        let through = |&run: &u32| hops_through(&self.sides, run);
+        self.meetings.iter().filter_map(through).min().unwrap_or(0)
     }
 
     /// Marks every run on a path with the fewest hops: from the meeting
@@ -283,18 +291,16 @@ impl RunSearch {
     /// nearer to it. Returns that fewest number of hops.
     fn mark(&mut self) -> u32 {
         let stamp = self.stamp;
+        let best = self.fewest_hops();
         let RunSearch {
             crossings,
-            sides: [from, to],
+            sides,
             meetings,
             marked,
             ..
         } = self;
-        let total = |run: u32| from.hops(run).zip(to.hops(run)).map(|(f, t)| f + t);
-        let Some(best) = meetings.iter().filter_map(|&r| total(r)).min() else {
-            return 0;
-        };
-        meetings.retain(|&r| total(r) == Some(best));
+        meetings.retain(|&r| hops_through(sides, r) == Some(best));
+        let [from, to] = sides;
         for &run in meetings.iter() {
             marked[run as usize] = stamp;
         }
@@ -337,6 +343,11 @@ impl RunSearch {
         }
         self.stamp += 1;
     }
+}
+
+/// The hops of the paths through `run` that both sides reached.
+fn hops_through([from, to]: &[Side; 2], run: u32) -> Option<u32> {
+    from.hops(run).zip(to.hops(run)).map(|(f, t)| f + t)
 }
 
 /// Grows `near`'s search by one layer, noting in `meetings` every run it
