@@ -18,46 +18,13 @@
 
 mod common;
 
-use common::{Expected, check_line_path, check_slide_path, path_length, reference};
+use common::{
+    Expected, SplitMix, check_line_path, check_slide_path, path_length, random_board, reference,
+};
 use linkpath::solver::{
     Answer, Board, EMPTY, Match, Movement, Point, Preset, Query, Reason, Rules, Solver, Stop, solve,
 };
 use std::time::Instant;
-
-/// A small deterministic generator (SplitMix64), as in `properties.rs`.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-}
-
-/// A `w × h` board, `density` percent tiles of `1..=types` types.
-fn random_board(rng: &mut SplitMix, w: usize, h: usize, density: usize, types: usize) -> Board {
-    let cells = (0..w * h)
-        .map(|_| {
-            if rng.chance(density) {
-                1 + rng.below(types) as u32
-            } else {
-                EMPTY
-            }
-        })
-        .collect();
-    Board::new(w, h, cells).expect("a valid board")
-}
 
 fn point_of(board: &Board, i: usize) -> Point {
     let w = board.width();

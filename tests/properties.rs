@@ -4,7 +4,9 @@
 
 mod common;
 
-use common::{Expected, check_line_path, check_slide_path, path_length, reference};
+use common::{
+    Expected, SplitMix, check_line_path, check_slide_path, path_length, random_board, reference,
+};
 use linkpath::solver::{
     Answer, Board, EMPTY, Match, Movement, Point, Preset, Query, Rules, Solver, Stop, solve,
 };
@@ -186,38 +188,6 @@ proptest! {
     fn custom_slide_rules_match_reference(case in slide_case(), rules in slide_rules()) {
         check_case(&case, &rules)?;
     }
-}
-
-/// A small deterministic generator (SplitMix64), so the large-board test
-/// is the same on every run.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-/// A `w × h` board, `density` percent tiles of `1..=types` types.
-fn random_board(rng: &mut SplitMix, w: usize, h: usize, density: usize, types: usize) -> Board {
-    let cells = (0..w * h)
-        .map(|_| {
-            if rng.below(100) < density {
-                1 + rng.below(types) as u32
-            } else {
-                EMPTY
-            }
-        })
-        .collect();
-    Board::new(w, h, cells).expect("a valid board")
 }
 
 /// `count` queries between cells for which `wanted` holds, with the two
