@@ -13,61 +13,101 @@
 //! the runs that lie on some path with the fewest segments, so the search
 //! for the shortest such path only looks at those.
 
+use prefetch_index::prefetch_index;
+
 use super::grid::Grid;
 use super::stop::{Interrupted, Stop};
 
 /// No run: a closed cell.
 const NONE: u32 = u32::MAX;
 
-/// The horizontal and vertical run of every padded cell.
+/// How many runs ahead of its growth a frontier run's crossings are fetched.
+const AHEAD: usize = 16;
+
+/// Side of the square tiles runs are numbered by.
+const TILE: usize = 32;
+
+/// The runs of a padded grid, and which runs cross which.
 ///
-/// Runs are numbered together, horizontal and vertical alike, in the order
-/// of their first cell in memory; runs near each other on the board then get
-/// near ids, which keeps the search's reads close together.
+/// Two arrays of run ids cover every cell: the vertical run of each cell in
+/// row-major order, then the horizontal run of each cell in column-major
+/// order. A horizontal run's cells lie side by side in the first, so the
+/// runs crossing it are a stretch of that array; a vertical run's cells lie
+/// side by side in the second, so the runs crossing it are a stretch of that
+/// one. Each stretch ends at a closed cell, whose entry is [`NONE`]. So the
+/// same arrays are the graph: a run needs only where its stretch starts.
+///
+/// Runs are numbered tile by tile (square tiles of [`TILE`] cells a side):
+/// runs near each other on the board get near ids, which keeps a search's
+/// reads close together in memory.
 pub(crate) struct Runs {
-    /// Horizontal run per padded cell, [`NONE`] when closed.
-    across: Vec<u32>,
-    /// Vertical run per padded cell, [`NONE`] when closed.
-    down: Vec<u32>,
-    /// How many runs there are.
-    count: usize,
+    /// `down[cell]` (row-major) then `across[column-major cell]`.
+    ids: Vec<u32>,
+    /// Where in `ids` the runs crossing run `r` start.
+    crossings_from: Vec<u32>,
+    /// One bit per run of a single cell: it crosses one run only, so a
+    /// search reaching it from that run has nowhere further to go.
+    dead_end: Vec<u64>,
+    width: usize,
+    height: usize,
 }
 
 impl Runs {
     pub fn new(grid: &Grid) -> Self {
         let (w, h) = (grid.width, grid.height);
-        // Written once each, in memory order, with no clearing pass first.
-        let mut across = Vec::with_capacity(w * h);
-        let mut down: Vec<u32> = Vec::with_capacity(w * h);
-        let mut count = 0u32;
-        // A horizontal run continues from the cell on the left, a vertical
-        // one from the cell above.
-        for (i, &open) in grid.open.iter().enumerate() {
-            if !open {
-                across.push(NONE);
-                down.push(NONE);
-                continue;
+        let cells = w * h;
+        let mut ids = vec![NONE; 2 * cells];
+        let mut crossings_from = Vec::new();
+        let mut dead_end = Vec::new();
+        let mut new_run = |from: usize, single: bool| {
+            let run = crossings_from.len();
+            if run % 64 == 0 {
+                dead_end.push(0);
             }
-            // The closed outer ring means an open cell has a cell on its
-            // left and above.
-            let mut row = across[i - 1];
-            if row == NONE {
-                row = count;
-                count += 1;
+            if single {
+                dead_end[run / 64] |= 1u64 << (run % 64);
             }
-            across.push(row);
-            let mut column = down[i - w];
-            if column == NONE {
-                column = count;
-                count += 1;
+            crossings_from.push(from as u32);
+            run as u32
+        };
+        let open = &grid.open;
+        // Tile by tile, each tile row by row: a horizontal run continues
+        // from the cell on its left and a vertical one from the cell above,
+        // both already numbered (same tile, or the tile to the left or
+        // above). The closed outer ring means an open cell has a cell on
+        // every side.
+        for top in (0..h).step_by(TILE) {
+            for left in (0..w).step_by(TILE) {
+                for y in top..(top + TILE).min(h) {
+                    for x in left..(left + TILE).min(w) {
+                        let i = y * w + x;
+                        if !open[i] {
+                            continue;
+                        }
+                        let t = cells + x * h + y;
+                        ids[t] = match ids[t - h] {
+                            NONE => new_run(i, !open[i + 1]),
+                            row => row,
+                        };
+                        ids[i] = match ids[i - w] {
+                            NONE => new_run(t, !open[i + w]),
+                            column => column,
+                        };
+                    }
+                }
             }
-            down.push(column);
         }
         Runs {
-            across,
-            down,
-            count: count as usize,
+            ids,
+            crossings_from,
+            dead_end,
+            width: w,
+            height: h,
         }
+    }
+
+    fn count(&self) -> usize {
+        self.crossings_from.len()
     }
 
     /// The run a path moving in direction `d` (0 right, 1 down, 2 left,
@@ -75,9 +115,10 @@ impl Runs {
     #[inline]
     fn run(&self, d: usize, cell: usize) -> u32 {
         if d % 2 == 0 {
-            self.across[cell]
+            let (y, x) = (cell / self.width, cell % self.width);
+            self.ids[self.width * self.height + x * self.height + y]
         } else {
-            self.down[cell]
+            self.ids[cell]
         }
     }
 
@@ -90,49 +131,12 @@ impl Runs {
             grid.open[n].then(|| self.run(d, n))
         })
     }
-}
-
-/// The graph of runs: which runs cross which. Only searches with more than
-/// two turns need it, so it is built apart from [`Runs`].
-struct Crossings {
-    /// The runs crossing run `r` are `crossing[offsets[r]..offsets[r + 1]]`.
-    offsets: Vec<u32>,
-    crossing: Vec<u32>,
-}
-
-impl Crossings {
-    fn new(runs: &Runs) -> Self {
-        let mut offsets = vec![0u32; runs.count + 1];
-        for (&row, &column) in runs.across.iter().zip(&runs.down) {
-            if row != NONE {
-                offsets[row as usize + 1] += 1;
-                offsets[column as usize + 1] += 1;
-            }
-        }
-        for r in 0..runs.count {
-            offsets[r + 1] += offsets[r];
-        }
-        // A cell is where its two runs cross. Memory order visits each
-        // horizontal run left to right and each vertical run top to bottom,
-        // so every run's crossings come out in order along it.
-        let mut cursor = offsets[..runs.count].to_vec();
-        let mut crossing = vec![0u32; offsets[runs.count] as usize];
-        for (&row, &column) in runs.across.iter().zip(&runs.down) {
-            if row != NONE {
-                crossing[cursor[row as usize] as usize] = column;
-                cursor[row as usize] += 1;
-                crossing[cursor[column as usize] as usize] = row;
-                cursor[column as usize] += 1;
-            }
-        }
-        Crossings { offsets, crossing }
-    }
 
     /// The runs crossing run `run`.
     #[inline]
-    fn of(&self, run: u32) -> &[u32] {
-        let r = run as usize;
-        &self.crossing[self.offsets[r] as usize..self.offsets[r + 1] as usize]
+    fn crossing(&self, run: u32) -> impl Iterator<Item = u32> + '_ {
+        let from = self.crossings_from[run as usize] as usize;
+        self.ids[from..].iter().copied().take_while(|&r| r != NONE)
     }
 }
 
@@ -142,7 +146,8 @@ struct Side {
     /// One bit per run, set once reached in the current query (52 KB for a
     /// million-cell board, cleared per query).
     seen: Vec<u64>,
-    /// Hop count from this side's end, meaningful where `seen`.
+    /// Hop count from this side's end, meaningful where `seen`; kept only
+    /// by searches that mark the runs on shortest paths.
     hops: Vec<u32>,
     frontier: Vec<u32>,
     next: Vec<u32>,
@@ -190,7 +195,6 @@ impl Side {
 /// The breadth-first search over runs, from both ends at once, with its
 /// memory reused across the queries of a batch.
 pub(crate) struct RunSearch {
-    crossings: Crossings,
     /// From the start tile, and from the end tile.
     sides: [Side; 2],
     /// Runs where the two searches met on a path with the fewest segments.
@@ -204,9 +208,8 @@ pub(crate) struct RunSearch {
 
 impl RunSearch {
     pub fn new(runs: &Runs) -> Self {
-        let count = runs.count;
+        let count = runs.count();
         RunSearch {
-            crossings: Crossings::new(runs),
             sides: [Side::new(count), Side::new(count)],
             meetings: Vec::new(),
             marked: vec![0; count],
@@ -231,6 +234,8 @@ impl RunSearch {
         if max_segments == 0 {
             return Ok(None);
         }
+        // Most searches finish before their first poll: look once first.
+        stop.check()?;
         let [from, to] = &mut self.sides;
         from.start(runs.ends(grid, a));
         to.start(runs.ends(grid, b));
@@ -261,20 +266,15 @@ impl RunSearch {
             } else {
                 (&mut *to, &*from)
             };
-            if let Err(e) = grow(
-                &self.crossings,
-                near,
-                far,
-                &mut self.meetings,
-                stop,
-                &mut work,
-            ) {
+            if let Err(e) = grow(runs, near, far, &mut self.meetings, mark, stop, &mut work) {
                 break Err(e);
             }
         };
         match found {
-            Ok(true) if mark => Ok(Some(self.mark() + 1)),
-            Ok(true) => Ok(Some(self.fewest_hops() + 1)),
+            Ok(true) if mark => Ok(Some(self.mark(runs) + 1)),
+            // Every meeting of the last layer lies `level` hops from each
+            // end (see `grow`), so the hops themselves were not kept.
+            Ok(true) => Ok(Some(from.level + to.level + 1)),
             Ok(false) => Ok(None),
             Err(e) => Err(e),
         }
@@ -289,11 +289,10 @@ impl RunSearch {
     /// Marks every run on a path with the fewest hops: from the meeting
     /// runs of that many hops, back towards each end through runs one hop
     /// nearer to it. Returns that fewest number of hops.
-    fn mark(&mut self) -> u32 {
+    fn mark(&mut self, runs: &Runs) -> u32 {
         let stamp = self.stamp;
         let best = self.fewest_hops();
         let RunSearch {
-            crossings,
             sides,
             meetings,
             marked,
@@ -315,7 +314,7 @@ impl RunSearch {
             while hop > 0 {
                 below.clear();
                 for &run in &layer {
-                    for &other in crossings.of(run) {
+                    for other in runs.crossing(run) {
                         if side.hops(other) == Some(hop - 1) && marked[other as usize] != stamp {
                             marked[other as usize] = stamp;
                             below.push(other);
@@ -351,12 +350,20 @@ fn hops_through([from, to]: &[Side; 2], run: u32) -> Option<u32> {
 }
 
 /// Grows `near`'s search by one layer, noting in `meetings` every run it
-/// reaches that `far`'s search has reached.
+/// reaches that `far`'s search has reached, and keeping the hop counts of
+/// the runs it reaches only when `keep_hops`.
+///
+/// Before this layer no run was reached by both searches, so every meeting
+/// lies on `far`'s frontier: a run `far` reached in an earlier layer was
+/// grown, and the `near` frontier run crossing it would already be a
+/// meeting. So every meeting lies `near.level + far.level` hops from the
+/// ends after the layer.
 fn grow(
-    crossings: &Crossings,
+    runs: &Runs,
     near: &mut Side,
     far: &Side,
     meetings: &mut Vec<u32>,
+    keep_hops: bool,
     stop: &Stop,
     work: &mut u32,
 ) -> Result<(), Interrupted> {
@@ -369,14 +376,26 @@ fn grow(
     } = near;
     let hop = *level + 1;
     next.clear();
-    for &run in frontier.iter() {
+    for (i, &run) in frontier.iter().enumerate() {
         stop.tick(work)?;
-        for &other in crossings.of(run) {
+        // The frontier's runs lie far apart in memory: fetch the bounds
+        // of a run a few places ahead, and the crossings of one nearer.
+        if let Some(&ahead) = frontier.get(i + 2 * AHEAD) {
+            prefetch_index(&runs.crossings_from, ahead as usize);
+        }
+        if let Some(&ahead) = frontier.get(i + AHEAD) {
+            prefetch_index(&runs.ids, runs.crossings_from[ahead as usize] as usize);
+        }
+        for other in runs.crossing(run) {
             let (word, bit) = (other as usize / 64, 1u64 << (other % 64));
             if seen[word] & bit == 0 {
                 seen[word] |= bit;
-                hops[other as usize] = hop;
-                next.push(other);
+                if keep_hops {
+                    hops[other as usize] = hop;
+                }
+                if runs.dead_end[word] & bit == 0 {
+                    next.push(other);
+                }
                 if far.seen[word] & bit != 0 {
                     meetings.push(other);
                 }
