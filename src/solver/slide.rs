@@ -11,39 +11,38 @@
 //! down a clear row or column; with two left, only the throws towards the
 //! goal's row or column can help.
 //!
-//! The rink is padded with a ring of "out" cells and slides step through
-//! flat indices, so a throw is a tight loop with no bounds checks.
+//! The rink is kept as bit rows and bit columns of blocks, so a throw is a
+//! search for the next set bit along its row or column: a word or two per
+//! throw on the judge's 20 × 20 rinks, whatever the distance slid, and
+//! breaking a block clears one bit in each.
 
 use super::board::{Board, EMPTY, Point};
 use super::stop::{Interrupted, Stop};
 
-/// What a padded rink cell holds.
-const VACANT: u8 = 0;
-const BLOCK: u8 = 1;
-/// The ring around the board: a stone that gets there is lost.
-const OUT: u8 = 2;
-
 /// The four throws as (dx, dy).
 const STEPS: [(i32, i32); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
 
+/// Blocks as bits: row `y` is `rows[y * row_words..][..row_words]`, bit `x`
+/// set when a block stands at (x, y); columns the same way round.
 pub(crate) struct Rink {
-    /// Padded width: the board's plus the ring on both sides.
     width: usize,
-    cells: Vec<u8>,
+    height: usize,
+    row_words: usize,
+    column_words: usize,
+    rows: Vec<u64>,
+    columns: Vec<u64>,
     blocks: usize,
 }
 
-/// Where the stone rests: its padded index and board coordinates.
-#[derive(Clone, Copy)]
+/// Where the stone rests.
+#[derive(Clone, Copy, PartialEq)]
 struct Spot {
-    index: usize,
-    x: i32,
-    y: i32,
+    x: usize,
+    y: usize,
 }
 
 struct Search<'a, 's> {
-    cells: &'a mut [u8],
-    width: usize,
+    rink: &'a mut Rink,
     goal: Spot,
     stops: Vec<Spot>,
     /// Throws allowed: fewer than the best sequence found so far.
@@ -59,39 +58,136 @@ enum Throw {
     Blocked,
     Goal,
     Lost,
-    /// Stopped after sliding `cells` cells, on the cell before the block at
-    /// padded index `block`.
+    /// Stopped at `rest`, beside the block at `block`.
     Stopped {
-        cells: usize,
-        block: usize,
+        rest: Spot,
+        block: Spot,
     },
 }
 
 impl Rink {
     pub fn new(board: &Board) -> Self {
-        let width = board.width() + 2;
-        let mut cells = vec![OUT; width * (board.height() + 2)];
-        let mut blocks = 0;
-        for (y, row) in board.cells().chunks_exact(board.width()).enumerate() {
-            let start = (y + 1) * width + 1;
-            for (slot, &cell) in cells[start..start + board.width()].iter_mut().zip(row) {
-                *slot = if cell == EMPTY { VACANT } else { BLOCK };
-                blocks += usize::from(cell != EMPTY);
+        let (width, height) = (board.width(), board.height());
+        let (row_words, column_words) = (width.div_ceil(64), height.div_ceil(64));
+        let mut rink = Rink {
+            width,
+            height,
+            row_words,
+            column_words,
+            rows: vec![0; height * row_words],
+            columns: vec![0; width * column_words],
+            blocks: 0,
+        };
+        for (i, &cell) in board.cells().iter().enumerate() {
+            if cell != EMPTY {
+                rink.toggle(Spot {
+                    x: i % width,
+                    y: i / width,
+                });
+                rink.blocks += 1;
             }
         }
-        Rink {
-            width,
-            cells,
-            blocks,
+        rink
+    }
+
+    /// Puts a block at `at`, or takes it away.
+    #[inline]
+    fn toggle(&mut self, at: Spot) {
+        self.rows[at.y * self.row_words + at.x / 64] ^= 1 << (at.x % 64);
+        self.columns[at.x * self.column_words + at.y / 64] ^= 1 << (at.y % 64);
+    }
+
+    /// Whether a block stands at (`x`, `y`); off the rink, none does.
+    #[inline]
+    fn is_block(&self, x: usize, y: usize) -> bool {
+        x < self.width
+            && y < self.height
+            && self.rows[y * self.row_words + x / 64] & (1 << (x % 64)) != 0
+    }
+
+    #[inline]
+    fn row(&self, y: usize) -> &[u64] {
+        &self.rows[y * self.row_words..][..self.row_words]
+    }
+
+    #[inline]
+    fn column(&self, x: usize) -> &[u64] {
+        &self.columns[x * self.column_words..][..self.column_words]
+    }
+
+    /// The nearest block from the stone at `at` thrown by (`dx`, `dy`), as
+    /// its position along that row or column; `None` when the throw meets
+    /// no block before the edge.
+    #[inline]
+    fn next_block(&self, at: Spot, (dx, dy): (i32, i32)) -> Option<usize> {
+        match (dx, dy) {
+            (1, _) => first_at_or_after(self.row(at.y), at.x + 1),
+            (-1, _) => last_before(self.row(at.y), at.x),
+            (_, 1) => first_at_or_after(self.column(at.x), at.y + 1),
+            _ => last_before(self.column(at.x), at.y),
         }
     }
 
-    fn spot(&self, p: Point) -> Spot {
-        Spot {
-            index: (p.y as usize + 1) * self.width + p.x as usize + 1,
-            x: p.x,
-            y: p.y,
+    /// Throws the stone from `at` by (`dx`, `dy`); `goal` is where it stops
+    /// if it passes over.
+    #[inline]
+    fn throw(&self, at: Spot, step: (i32, i32), goal: Spot) -> Throw {
+        let block = self.next_block(at, step);
+        // Positions along the line of the throw: the stone's, the goal's
+        // when it lies on that line ahead, and the block's.
+        let (along, goal_along) = if step.0 != 0 {
+            (at.x, (goal.y == at.y).then_some(goal.x))
+        } else {
+            (at.y, (goal.x == at.x).then_some(goal.y))
+        };
+        let ahead = |p: usize| {
+            if step.0 + step.1 > 0 {
+                p > along
+            } else {
+                p < along
+            }
+        };
+        let before_block =
+            |p: usize| block.is_none_or(|b| if step.0 + step.1 > 0 { p < b } else { p > b });
+        if goal_along.is_some_and(|g| ahead(g) && before_block(g)) {
+            return Throw::Goal;
         }
+        let Some(b) = block else {
+            return Throw::Lost;
+        };
+        if b.abs_diff(along) == 1 {
+            return Throw::Blocked;
+        }
+        let rest_along = b.wrapping_add_signed(-(step.0 + step.1) as isize);
+        if step.0 != 0 {
+            Throw::Stopped {
+                rest: Spot {
+                    x: rest_along,
+                    y: at.y,
+                },
+                block: Spot { x: b, y: at.y },
+            }
+        } else {
+            Throw::Stopped {
+                rest: Spot {
+                    x: at.x,
+                    y: rest_along,
+                },
+                block: Spot { x: at.x, y: b },
+            }
+        }
+    }
+
+    /// Whether no block stands between `at` and `goal`, which share a row
+    /// or a column.
+    #[inline]
+    fn clear_between(&self, at: Spot, goal: Spot) -> bool {
+        let (line, from, to) = if at.y == goal.y {
+            (self.row(at.y), at.x.min(goal.x), at.x.max(goal.x))
+        } else {
+            (self.column(at.x), at.y.min(goal.y), at.y.max(goal.y))
+        };
+        first_at_or_after(line, from + 1).is_none_or(|b| b >= to)
     }
 
     /// The fewest throws from `start` to `goal`, at most `max_throws`, with
@@ -105,10 +201,14 @@ impl Rink {
         stop: &Stop,
     ) -> Result<Option<(u32, Vec<Point>)>, Interrupted> {
         let bound = (self.blocks as u64 + 1).min(max_throws.map_or(u64::MAX, u64::from)) as u32;
-        let (start, goal) = (self.spot(start), self.spot(goal));
+        let spot = |p: Point| Spot {
+            x: p.x as usize,
+            y: p.y as usize,
+        };
+        let (start, goal) = (spot(start), spot(goal));
+        debug_assert!(start.x < self.width && start.y < self.height);
         let mut search = Search {
-            width: self.width,
-            cells: &mut self.cells,
+            rink: self,
             goal,
             stops: vec![start],
             limit: bound,
@@ -119,8 +219,41 @@ impl Rink {
         search.throw_from(start, 0)?;
         Ok(search.best.map(|stops| {
             let throws = stops.len() as u32 - 1;
-            (throws, stops.iter().map(|s| Point::new(s.x, s.y)).collect())
+            let point = |s: &Spot| Point::new(s.x as i32, s.y as i32);
+            (throws, stops.iter().map(point).collect())
         }))
+    }
+}
+
+/// The first set bit at position `from` or after, if any.
+#[inline]
+fn first_at_or_after(words: &[u64], from: usize) -> Option<usize> {
+    let mut w = from / 64;
+    let mut word = *words.get(w)? & (!0u64 << (from % 64));
+    loop {
+        if word != 0 {
+            return Some(w * 64 + word.trailing_zeros() as usize);
+        }
+        w += 1;
+        word = *words.get(w)?;
+    }
+}
+
+/// The last set bit before position `to`, if any.
+#[inline]
+fn last_before(words: &[u64], to: usize) -> Option<usize> {
+    if to == 0 {
+        return None;
+    }
+    let last = to - 1;
+    let mut w = last / 64;
+    let mut word = words[w] & (!0u64 >> (63 - last % 64));
+    loop {
+        if word != 0 {
+            return Some(w * 64 + 63 - word.leading_zeros() as usize);
+        }
+        w = w.checked_sub(1)?;
+        word = words[w];
     }
 }
 
@@ -129,12 +262,12 @@ impl Search<'_, '_> {
     /// beat the best found so far, in order of directions, so the first
     /// sequence found of each length is the first in that order.
     fn throw_from(&mut self, at: Spot, thrown: u32) -> Result<(), Interrupted> {
-        let aligned = at.x == self.goal.x || at.y == self.goal.y;
+        let goal = self.goal;
         match self.limit.saturating_sub(thrown) {
             0 => return Ok(()),
             // The last throw must fly straight over the goal.
             1 => {
-                if aligned && self.clear_to_goal(at) {
+                if (at.x == goal.x || at.y == goal.y) && self.rink.clear_between(at, goal) {
                     self.found();
                 }
                 return Ok(());
@@ -142,47 +275,64 @@ impl Search<'_, '_> {
             _ => {}
         }
         self.stop.tick(&mut self.work)?;
-        for (dx, dy) in STEPS {
+        for step in STEPS {
             let left = self.limit.saturating_sub(thrown);
             if left == 0 {
                 break; // a sequence this short was just found
             }
-            // With two throws left, only a throw towards the goal's row or
-            // column can help. Off both, the first throw must stop on the
-            // goal's column (thrown across towards it) or on its row; on the
-            // goal's row, a throw across leaves it for good and a throw away
-            // leaves the blocks in between (and with none in between, the
-            // throw towards the goal wins in one).
-            if left == 2 {
-                let towards = if dx != 0 {
-                    (self.goal.x - at.x).signum() == dx
-                } else {
-                    (self.goal.y - at.y).signum() == dy
-                };
-                if !towards {
-                    continue;
-                }
+            if left == 2 && !self.may_finish_in_two(at, step) {
+                continue;
             }
-            let step = dy as isize * self.width as isize + dx as isize;
-            match self.slide(at.index, step) {
+            match self.rink.throw(at, step, goal) {
                 Throw::Blocked | Throw::Lost => {}
                 Throw::Goal => self.found(),
-                Throw::Stopped { cells, block } => {
-                    let rest = Spot {
-                        index: at.index.wrapping_add_signed(step * cells as isize),
-                        x: at.x + dx * cells as i32,
-                        y: at.y + dy * cells as i32,
-                    };
-                    self.cells[block] = VACANT;
+                // The last throw, decided here without another call.
+                Throw::Stopped { rest, block } if left == 2 => {
+                    self.rink.toggle(block);
+                    if (rest.x == goal.x || rest.y == goal.y) && self.rink.clear_between(rest, goal)
+                    {
+                        self.stops.push(rest);
+                        self.found();
+                        self.stops.pop();
+                    }
+                    self.rink.toggle(block);
+                }
+                Throw::Stopped { rest, block } => {
+                    self.rink.toggle(block);
                     self.stops.push(rest);
                     let searched = self.throw_from(rest, thrown + 1);
                     self.stops.pop();
-                    self.cells[block] = BLOCK;
+                    self.rink.toggle(block);
                     searched?;
                 }
             }
         }
         Ok(())
+    }
+
+    /// Whether a throw from `at` by `step` can be the first of two that
+    /// reach the goal. It must head for the goal's row or column: on the
+    /// goal's row, a throw across leaves it for good and a throw away
+    /// leaves the blocks in between (with none in between, the throw
+    /// towards the goal wins in one). Off both, it must stop on the goal's
+    /// column (thrown across towards it) or row, so a block must stand just
+    /// beyond that line.
+    fn may_finish_in_two(&self, at: Spot, (dx, dy): (i32, i32)) -> bool {
+        let goal = self.goal;
+        let aligned = at.x == goal.x || at.y == goal.y;
+        if dx != 0 {
+            (goal.x as i32 - at.x as i32).signum() == dx
+                && (aligned
+                    || self
+                        .rink
+                        .is_block(goal.x.wrapping_add_signed(dx as isize), at.y))
+        } else {
+            (goal.y as i32 - at.y as i32).signum() == dy
+                && (aligned
+                    || self
+                        .rink
+                        .is_block(at.x, goal.y.wrapping_add_signed(dy as isize)))
+        }
     }
 
     /// Keeps the current stops plus the goal as the best sequence; only
@@ -192,45 +342,5 @@ impl Search<'_, '_> {
         stops.push(self.goal);
         self.limit = stops.len() as u32 - 2;
         self.best = Some(stops);
-    }
-
-    /// Whether no block stands between `at` and the goal, which share a row
-    /// or a column.
-    fn clear_to_goal(&self, at: Spot) -> bool {
-        let step = if at.y == self.goal.y {
-            (self.goal.x - at.x).signum() as isize
-        } else {
-            (self.goal.y - at.y).signum() as isize * self.width as isize
-        };
-        let mut pos = at.index.wrapping_add_signed(step);
-        while pos != self.goal.index {
-            if self.cells[pos] == BLOCK {
-                return false;
-            }
-            pos = pos.wrapping_add_signed(step);
-        }
-        true
-    }
-
-    /// Throws the stone from padded index `at` by `step` per cell.
-    #[inline]
-    fn slide(&self, at: usize, step: isize) -> Throw {
-        let mut pos = at;
-        let mut cells = 0;
-        loop {
-            let next = pos.wrapping_add_signed(step);
-            if next == self.goal.index {
-                return Throw::Goal;
-            }
-            match self.cells[next] {
-                VACANT => {
-                    pos = next;
-                    cells += 1;
-                }
-                BLOCK if cells == 0 => return Throw::Blocked,
-                BLOCK => return Throw::Stopped { cells, block: next },
-                _ => return Throw::Lost,
-            }
-        }
     }
 }
