@@ -143,53 +143,59 @@ impl Runs {
 /// One side of the bidirectional search: the runs it reached, their hop
 /// counts from its end, and its current frontier.
 struct Side {
-    /// One bit per run, set once reached in the current query (52 KB for a
-    /// million-cell board, cleared per query).
-    seen: Vec<u64>,
+    /// Which of the two `seen` bits of [`Marks`] are this side's.
+    index: usize,
     /// Hop count from this side's end, meaningful where `seen`; kept only
     /// by searches that mark the runs on shortest paths.
     hops: Vec<u32>,
     frontier: Vec<u32>,
+    /// Where a layer grows: one slot per run and one spare, so every run
+    /// reached is written without a branch and only the new ones counted.
     next: Vec<u32>,
     /// Hop count of the frontier.
     level: u32,
 }
 
 impl Side {
-    fn new(runs: usize) -> Self {
+    fn new(index: usize, runs: usize) -> Self {
         Side {
-            seen: vec![0; runs.div_ceil(64)],
+            index,
             hops: vec![0; runs],
             frontier: Vec::new(),
-            next: Vec::new(),
+            next: vec![0; runs + 1],
             level: 0,
         }
     }
 
     /// Starts from the runs at one end of the path, at hop 0.
-    fn start(&mut self, ends: impl Iterator<Item = u32>) {
-        self.seen.fill(0);
+    fn start(&mut self, marks: &mut [Marks], ends: impl Iterator<Item = u32>) {
         self.frontier.clear();
         self.level = 0;
         for run in ends {
-            if self.hops(run).is_none() {
-                self.reach(run, 0);
+            if self.hops(marks, run).is_none() {
+                marks[run as usize / 64].seen[self.index] |= 1 << (run % 64);
+                self.hops[run as usize] = 0;
                 self.frontier.push(run);
             }
         }
     }
 
     #[inline]
-    fn reach(&mut self, run: u32, hops: u32) {
-        self.seen[run as usize / 64] |= 1 << (run % 64);
-        self.hops[run as usize] = hops;
-    }
-
-    #[inline]
-    fn hops(&self, run: u32) -> Option<u32> {
-        let seen = self.seen[run as usize / 64] & (1 << (run % 64)) != 0;
+    fn hops(&self, marks: &[Marks], run: u32) -> Option<u32> {
+        let seen = marks[run as usize / 64].seen[self.index] & (1 << (run % 64)) != 0;
         seen.then(|| self.hops[run as usize])
     }
+}
+
+/// What a search knows of 64 runs in a row, side by side so that looking a
+/// run up costs one cache line, not three.
+#[derive(Clone, Copy, Default)]
+#[repr(align(32))]
+struct Marks {
+    /// One bit per run reached by each side in the current query.
+    seen: [u64; 2],
+    /// One bit per run of a single cell ([`Runs::dead_end`]).
+    dead_end: u64,
 }
 
 /// The breadth-first search over runs, from both ends at once, with its
@@ -197,6 +203,7 @@ impl Side {
 pub(crate) struct RunSearch {
     /// From the start tile, and from the end tile.
     sides: [Side; 2],
+    marks: Vec<Marks>,
     /// Runs where the two searches met on a path with the fewest segments.
     meetings: Vec<u32>,
     /// `marked[run] == stamp`: the run lies on a path with the fewest
@@ -209,8 +216,17 @@ pub(crate) struct RunSearch {
 impl RunSearch {
     pub fn new(runs: &Runs) -> Self {
         let count = runs.count();
+        let marks = runs
+            .dead_end
+            .iter()
+            .map(|&dead_end| Marks {
+                dead_end,
+                ..Marks::default()
+            })
+            .collect();
         RunSearch {
-            sides: [Side::new(count), Side::new(count)],
+            sides: [Side::new(0, count), Side::new(1, count)],
+            marks,
             meetings: Vec::new(),
             marked: vec![0; count],
             stamp: 0,
@@ -237,14 +253,18 @@ impl RunSearch {
         // Most searches finish before their first poll: look once first.
         stop.check()?;
         let [from, to] = &mut self.sides;
-        from.start(runs.ends(grid, a));
-        to.start(runs.ends(grid, b));
+        let marks = &mut self.marks;
+        for m in marks.iter_mut() {
+            m.seen = [0; 2];
+        }
+        from.start(marks, runs.ends(grid, a));
+        to.start(marks, runs.ends(grid, b));
         self.meetings.clear();
         self.meetings.extend(
             to.frontier
                 .iter()
                 .copied()
-                .filter(|&r| from.hops(r) == Some(0)),
+                .filter(|&r| from.hops(marks, r) == Some(0)),
         );
 
         let mut work = 0;
@@ -266,7 +286,16 @@ impl RunSearch {
             } else {
                 (&mut *to, &*from)
             };
-            if let Err(e) = grow(runs, near, far, &mut self.meetings, mark, stop, &mut work) {
+            if let Err(e) = grow(
+                runs,
+                marks,
+                near,
+                far,
+                &mut self.meetings,
+                mark,
+                stop,
+                &mut work,
+            ) {
                 break Err(e);
             }
         };
@@ -282,7 +311,7 @@ impl RunSearch {
 
     /// The fewest hops of a path through one of the meetings.
     fn fewest_hops(&self) -> u32 {
-        let through = |&run: &u32| hops_through(&self.sides, run);
+        let through = |&run: &u32| hops_through(&self.sides, &self.marks, run);
         self.meetings.iter().filter_map(through).min().unwrap_or(0)
     }
 
@@ -294,11 +323,12 @@ impl RunSearch {
         let best = self.fewest_hops();
         let RunSearch {
             sides,
+            marks,
             meetings,
             marked,
             ..
         } = self;
-        meetings.retain(|&r| hops_through(sides, r) == Some(best));
+        meetings.retain(|&r| hops_through(sides, marks, r) == Some(best));
         let [from, to] = sides;
         for &run in meetings.iter() {
             marked[run as usize] = stamp;
@@ -310,12 +340,14 @@ impl RunSearch {
         for side in [&*from, &*to] {
             layer.clear();
             layer.extend_from_slice(meetings);
-            let mut hop = side.hops(meetings[0]).unwrap_or(0);
+            let mut hop = side.hops(marks, meetings[0]).unwrap_or(0);
             while hop > 0 {
                 below.clear();
                 for &run in &layer {
                     for other in runs.crossing(run) {
-                        if side.hops(other) == Some(hop - 1) && marked[other as usize] != stamp {
+                        if side.hops(marks, other) == Some(hop - 1)
+                            && marked[other as usize] != stamp
+                        {
                             marked[other as usize] = stamp;
                             below.push(other);
                         }
@@ -345,8 +377,10 @@ impl RunSearch {
 }
 
 /// The hops of the paths through `run` that both sides reached.
-fn hops_through([from, to]: &[Side; 2], run: u32) -> Option<u32> {
-    from.hops(run).zip(to.hops(run)).map(|(f, t)| f + t)
+fn hops_through([from, to]: &[Side; 2], marks: &[Marks], run: u32) -> Option<u32> {
+    from.hops(marks, run)
+        .zip(to.hops(marks, run))
+        .map(|(f, t)| f + t)
 }
 
 /// Grows `near`'s search by one layer, noting in `meetings` every run it
@@ -358,8 +392,10 @@ fn hops_through([from, to]: &[Side; 2], run: u32) -> Option<u32> {
 /// grown, and the `near` frontier run crossing it would already be a
 /// meeting. So every meeting lies `near.level + far.level` hops from the
 /// ends after the layer.
+#[allow(clippy::too_many_arguments)]
 fn grow(
     runs: &Runs,
+    marks: &mut [Marks],
     near: &mut Side,
     far: &Side,
     meetings: &mut Vec<u32>,
@@ -368,14 +404,14 @@ fn grow(
     work: &mut u32,
 ) -> Result<(), Interrupted> {
     let Side {
-        seen,
+        index,
         hops,
         frontier,
         next,
         level,
     } = near;
     let hop = *level + 1;
-    next.clear();
+    let mut grown = 0;
     for (i, &run) in frontier.iter().enumerate() {
         stop.tick(work)?;
         // The frontier's runs lie far apart in memory: fetch the bounds
@@ -386,23 +422,26 @@ fn grow(
         if let Some(&ahead) = frontier.get(i + AHEAD) {
             prefetch_index(&runs.ids, runs.crossings_from[ahead as usize] as usize);
         }
+        // Whether a run is new is a coin toss to the branch predictor, so
+        // the loop computes it rather than branching on it.
         for other in runs.crossing(run) {
-            let (word, bit) = (other as usize / 64, 1u64 << (other % 64));
-            if seen[word] & bit == 0 {
-                seen[word] |= bit;
-                if keep_hops {
-                    hops[other as usize] = hop;
-                }
-                if runs.dead_end[word] & bit == 0 {
-                    next.push(other);
-                }
-                if far.seen[word] & bit != 0 {
-                    meetings.push(other);
-                }
+            let (m, bit) = (&mut marks[other as usize / 64], 1u64 << (other % 64));
+            let before = m.seen[*index];
+            m.seen[*index] = before | bit;
+            let new = before & bit == 0;
+            next[grown] = other;
+            grown += usize::from(new & (m.dead_end & bit == 0));
+            if keep_hops && new {
+                hops[other as usize] = hop;
+            }
+            // Reached by both sides and new to this one: rare, so a branch.
+            if !before & m.seen[far.index] & bit != 0 {
+                meetings.push(other);
             }
         }
     }
-    std::mem::swap(frontier, next);
+    frontier.clear();
+    frontier.extend_from_slice(&next[..grown]);
     *level += 1;
     Ok(())
 }
