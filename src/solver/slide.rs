@@ -228,6 +228,10 @@ impl Rink {
 /// The first set bit at position `from` or after, if any.
 #[inline]
 fn first_at_or_after(words: &[u64], from: usize) -> Option<usize> {
+    if let [word] = words {
+        let word = word & (!0u64).checked_shl(from as u32).unwrap_or(0);
+        return (word != 0).then(|| word.trailing_zeros() as usize);
+    }
     let mut w = from / 64;
     let mut word = *words.get(w)? & (!0u64 << (from % 64));
     loop {
@@ -246,6 +250,10 @@ fn last_before(words: &[u64], to: usize) -> Option<usize> {
         return None;
     }
     let last = to - 1;
+    if let [word] = words {
+        let word = word & (!0u64 >> (63 - last));
+        return (word != 0).then(|| 63 - word.leading_zeros() as usize);
+    }
     let mut w = last / 64;
     let mut word = words[w] & (!0u64 >> (63 - last % 64));
     loop {
@@ -262,14 +270,14 @@ impl Search<'_, '_> {
     /// beat the best found so far, in order of directions, so the first
     /// sequence found of each length is the first in that order.
     fn throw_from(&mut self, at: Spot, thrown: u32) -> Result<(), Interrupted> {
-        let goal = self.goal;
         match self.limit.saturating_sub(thrown) {
             0 => return Ok(()),
-            // The last throw must fly straight over the goal.
             1 => {
-                if (at.x == goal.x || at.y == goal.y) && self.rink.clear_between(at, goal) {
-                    self.found();
-                }
+                self.finish_in_one(at);
+                return Ok(());
+            }
+            2 => {
+                self.finish_in_two(at);
                 return Ok(());
             }
             _ => {}
@@ -280,23 +288,14 @@ impl Search<'_, '_> {
             if left == 0 {
                 break; // a sequence this short was just found
             }
-            if left == 2 && !self.may_finish_in_two(at, step) {
-                continue;
-            }
-            match self.rink.throw(at, step, goal) {
+            match self.rink.throw(at, step, self.goal) {
                 Throw::Blocked | Throw::Lost => {}
                 Throw::Goal => self.found(),
-                // The last throw, decided here without another call.
-                Throw::Stopped { rest, block } if left == 2 => {
-                    self.rink.toggle(block);
-                    if (rest.x == goal.x || rest.y == goal.y) && self.rink.clear_between(rest, goal)
-                    {
-                        self.stops.push(rest);
-                        self.found();
-                        self.stops.pop();
-                    }
-                    self.rink.toggle(block);
-                }
+                // Two throws left from there, and neither can help (the
+                // block just broken lies beside `rest`, off the cells
+                // `may_finish_in_two` looks at).
+                Throw::Stopped { rest, .. }
+                    if left == 3 && !STEPS.iter().any(|&s| self.may_finish_in_two(rest, s)) => {}
                 Throw::Stopped { rest, block } => {
                     self.rink.toggle(block);
                     self.stops.push(rest);
@@ -308,6 +307,43 @@ impl Search<'_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// The last throw must fly straight over the goal.
+    fn finish_in_one(&mut self, at: Spot) {
+        let goal = self.goal;
+        if (at.x == goal.x || at.y == goal.y) && self.rink.clear_between(at, goal) {
+            self.found();
+        }
+    }
+
+    /// Two throws left: straight to the goal, or onto the goal's row or
+    /// column in clear view of it and then to the goal. The first found is
+    /// the best: a throw straight to the goal needs the stone on the goal's
+    /// line in clear view, where the only throw that may help is that one.
+    fn finish_in_two(&mut self, at: Spot) {
+        let goal = self.goal;
+        for step in STEPS {
+            if !self.may_finish_in_two(at, step) {
+                continue;
+            }
+            match self.rink.throw(at, step, goal) {
+                Throw::Blocked | Throw::Lost => {}
+                Throw::Goal => return self.found(),
+                Throw::Stopped { rest, block } => {
+                    self.rink.toggle(block);
+                    let in_view = (rest.x == goal.x || rest.y == goal.y)
+                        && self.rink.clear_between(rest, goal);
+                    self.rink.toggle(block);
+                    if in_view {
+                        self.stops.push(rest);
+                        self.found();
+                        self.stops.pop();
+                        return;
+                    }
+                }
+            }
+        }
     }
 
     /// Whether a throw from `at` by `step` can be the first of two that
