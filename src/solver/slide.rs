@@ -190,6 +190,75 @@ impl Rink {
         first_at_or_after(line, from + 1).is_none_or(|b| b >= to)
     }
 
+    /// The best finish from `at` in at most two throws, in the order of
+    /// [`STEPS`]: `Some(None)` straight to the goal, `Some(Some(via))` by a
+    /// stop at `via` on the goal's row or column in clear view of it.
+    ///
+    /// On the goal's line, only the throw along it towards the goal can
+    /// help: it reaches the goal when nothing stands between, or stops
+    /// before the one block between (which breaks) when there is exactly
+    /// one and it is not right beside the stone. Off both lines, a throw
+    /// towards the goal's column must stop on it, so its first block is the
+    /// cell just beyond; likewise towards the goal's row.
+    fn two_throws(&self, at: Spot, goal: Spot) -> Option<Option<Spot>> {
+        if at.y == goal.y || at.x == goal.x {
+            let (line, from, to) = if at.y == goal.y {
+                (self.row(at.y), at.x, goal.x)
+            } else {
+                (self.column(at.x), at.y, goal.y)
+            };
+            let toward = |p: usize| if to > from { p + 1 } else { p - 1 };
+            let between = |b: usize| if to > from { b < to } else { b > to };
+            let next = |p: usize| {
+                if to > from {
+                    first_at_or_after(line, p + 1)
+                } else {
+                    last_before(line, p)
+                }
+            };
+            return match next(from).filter(|&b| between(b)) {
+                None => Some(None),
+                Some(b) if b == toward(from) => None,
+                Some(b) if next(b).is_some_and(between) => None,
+                Some(b) => {
+                    let stop = if to > from { b - 1 } else { b + 1 };
+                    Some(Some(if at.y == goal.y {
+                        Spot { x: stop, y: at.y }
+                    } else {
+                        Spot { x: at.x, y: stop }
+                    }))
+                }
+            };
+        }
+        let across = Spot { x: goal.x, y: at.y };
+        let across_first = goal.x > at.x;
+        let down = Spot { x: at.x, y: goal.y };
+        let lands = |via: Spot, horizontal: bool| {
+            let step = if horizontal {
+                ((goal.x as i32 - at.x as i32).signum(), 0)
+            } else {
+                (0, (goal.y as i32 - at.y as i32).signum())
+            };
+            let (beyond_x, beyond_y) = (
+                via.x.wrapping_add_signed(step.0 as isize),
+                via.y.wrapping_add_signed(step.1 as isize),
+            );
+            self.is_block(beyond_x, beyond_y)
+                && self.next_block(at, step) == Some(if horizontal { beyond_x } else { beyond_y })
+                && self.clear_between(via, goal)
+        };
+        // In the order of STEPS: right, down, left, up.
+        let order = if across_first || goal.y < at.y {
+            [(across, true), (down, false)]
+        } else {
+            [(down, false), (across, true)]
+        };
+        order
+            .into_iter()
+            .find(|&(via, horizontal)| lands(via, horizontal))
+            .map(|(via, _)| Some(via))
+    }
+
     /// The fewest throws from `start` to `goal`, at most `max_throws`, with
     /// the stone's stops from start to goal inclusive. The rink is left as it
     /// was.
@@ -293,9 +362,16 @@ impl Search<'_, '_> {
                 Throw::Goal => self.found(),
                 // Two throws left from there, and neither can help (the
                 // block just broken lies beside `rest`, off the cells
-                // `may_finish_in_two` looks at).
-                Throw::Stopped { rest, .. }
-                    if left == 3 && !STEPS.iter().any(|&s| self.may_finish_in_two(rest, s)) => {}
+                // `may_finish_in_two_from` looks at).
+                Throw::Stopped { rest, .. } if left == 3 && !self.may_finish_in_two_from(rest) => {}
+                // The last two throws, decided here without another call.
+                Throw::Stopped { rest, block } if left == 3 => {
+                    self.rink.toggle(block);
+                    self.stops.push(rest);
+                    self.finish_in_two(rest);
+                    self.stops.pop();
+                    self.rink.toggle(block);
+                }
                 Throw::Stopped { rest, block } => {
                     self.rink.toggle(block);
                     self.stops.push(rest);
@@ -318,57 +394,31 @@ impl Search<'_, '_> {
     }
 
     /// Two throws left: straight to the goal, or onto the goal's row or
-    /// column in clear view of it and then to the goal. The first found is
-    /// the best: a throw straight to the goal needs the stone on the goal's
-    /// line in clear view, where the only throw that may help is that one.
+    /// column in clear view of it and then to the goal.
     fn finish_in_two(&mut self, at: Spot) {
-        let goal = self.goal;
-        for step in STEPS {
-            if !self.may_finish_in_two(at, step) {
-                continue;
-            }
-            match self.rink.throw(at, step, goal) {
-                Throw::Blocked | Throw::Lost => {}
-                Throw::Goal => return self.found(),
-                Throw::Stopped { rest, block } => {
-                    self.rink.toggle(block);
-                    let in_view = (rest.x == goal.x || rest.y == goal.y)
-                        && self.rink.clear_between(rest, goal);
-                    self.rink.toggle(block);
-                    if in_view {
-                        self.stops.push(rest);
-                        self.found();
-                        self.stops.pop();
-                        return;
-                    }
-                }
+        match self.rink.two_throws(at, self.goal) {
+            None => {}
+            Some(None) => self.found(),
+            Some(Some(via)) => {
+                self.stops.push(via);
+                self.found();
+                self.stops.pop();
             }
         }
     }
 
-    /// Whether a throw from `at` by `step` can be the first of two that
-    /// reach the goal. It must head for the goal's row or column: on the
-    /// goal's row, a throw across leaves it for good and a throw away
-    /// leaves the blocks in between (with none in between, the throw
-    /// towards the goal wins in one). Off both, it must stop on the goal's
-    /// column (thrown across towards it) or row, so a block must stand just
-    /// beyond that line.
-    fn may_finish_in_two(&self, at: Spot, (dx, dy): (i32, i32)) -> bool {
+    /// Whether two throws from `at` may reach the goal, by a cheap test:
+    /// on the goal's row or column, or with a block just beyond the goal's
+    /// column in `at`'s row or just beyond its row in `at`'s column, which
+    /// [`Rink::two_throws`] needs off both lines.
+    fn may_finish_in_two_from(&self, at: Spot) -> bool {
         let goal = self.goal;
-        let aligned = at.x == goal.x || at.y == goal.y;
-        if dx != 0 {
-            (goal.x as i32 - at.x as i32).signum() == dx
-                && (aligned
-                    || self
-                        .rink
-                        .is_block(goal.x.wrapping_add_signed(dx as isize), at.y))
-        } else {
-            (goal.y as i32 - at.y as i32).signum() == dy
-                && (aligned
-                    || self
-                        .rink
-                        .is_block(at.x, goal.y.wrapping_add_signed(dy as isize)))
-        }
+        let beyond =
+            |from: usize, to: usize| to.wrapping_add_signed((to as isize - from as isize).signum());
+        at.x == goal.x
+            || at.y == goal.y
+            || self.rink.is_block(beyond(at.x, goal.x), at.y)
+            || self.rink.is_block(at.x, beyond(at.y, goal.y))
     }
 
     /// Keeps the current stops plus the goal as the best sequence; only
