@@ -349,6 +349,10 @@ impl Search<'_, '_> {
                 self.finish_in_two(at);
                 return Ok(());
             }
+            3 => {
+                self.finish_in_three(at);
+                return Ok(());
+            }
             _ => {}
         }
         self.stop.tick(&mut self.work)?;
@@ -360,18 +364,6 @@ impl Search<'_, '_> {
             match self.rink.throw(at, step, self.goal) {
                 Throw::Blocked | Throw::Lost => {}
                 Throw::Goal => self.found(),
-                // Two throws left from there, and neither can help (the
-                // block just broken lies beside `rest`, off the cells
-                // `may_finish_in_two_from` looks at).
-                Throw::Stopped { rest, .. } if left == 3 && !self.may_finish_in_two_from(rest) => {}
-                // The last two throws, decided here without another call.
-                Throw::Stopped { rest, block } if left == 3 => {
-                    self.rink.toggle(block);
-                    self.stops.push(rest);
-                    self.finish_in_two(rest);
-                    self.stops.pop();
-                    self.rink.toggle(block);
-                }
                 Throw::Stopped { rest, block } => {
                     self.rink.toggle(block);
                     self.stops.push(rest);
@@ -396,14 +388,58 @@ impl Search<'_, '_> {
     /// Two throws left: straight to the goal, or onto the goal's row or
     /// column in clear view of it and then to the goal.
     fn finish_in_two(&mut self, at: Spot) {
-        match self.rink.two_throws(at, self.goal) {
-            None => {}
-            Some(None) => self.found(),
-            Some(Some(via)) => {
-                self.stops.push(via);
-                self.found();
-                self.stops.pop();
+        if let Some(via) = self.rink.two_throws(at, self.goal) {
+            self.finish_in_two_via(via);
+        }
+    }
+
+    /// Keeps a finish from the last stop: straight to the goal (`None`), or
+    /// through a stop at `via`.
+    fn finish_in_two_via(&mut self, via: Option<Spot>) {
+        if let Some(via) = via {
+            self.stops.push(via);
+            self.found();
+            self.stops.pop();
+        } else {
+            self.found();
+        }
+    }
+
+    /// Three throws left: each throw in turn, then the last two from where
+    /// it stops, read off the bits. Of the finishes, the fewest throws win,
+    /// the first in the order of throws among equals, as the general
+    /// search would find them; the stone's stops are kept only for it.
+    fn finish_in_three(&mut self, at: Spot) {
+        let goal = self.goal;
+        // Throws of the best finish, and the stops after `at` it takes.
+        let mut best: Option<(u32, Spot, Option<Spot>)> = None;
+        for step in STEPS {
+            match self.rink.throw(at, step, goal) {
+                Throw::Blocked | Throw::Lost => {}
+                Throw::Goal => {
+                    self.found();
+                    return;
+                }
+                // Neither of the two throws left can help (the block just
+                // broken lies beside `rest`, off the cells this looks at).
+                Throw::Stopped { rest, .. } if !self.may_finish_in_two_from(rest) => {}
+                Throw::Stopped { rest, block } => {
+                    self.rink.toggle(block);
+                    let finish = self.rink.two_throws(rest, goal);
+                    self.rink.toggle(block);
+                    if let Some(via) = finish {
+                        let throws = if via.is_some() { 3 } else { 2 };
+                        if best.is_none_or(|(fewest, ..)| throws < fewest) {
+                            best = Some((throws, rest, via));
+                        }
+                    }
+                }
             }
+        }
+        if let Some((_, rest, via)) = best {
+            self.stops.push(rest);
+            self.finish_in_two_via(via);
+            self.stops.pop();
         }
     }
 
