@@ -6,10 +6,10 @@
 //! needs more throws than there are blocks, plus one. The search is one
 //! depth-first pass in the order of directions; once it reaches the goal it
 //! keeps that sequence and looks only for shorter ones, so of the shortest
-//! sequences the first in that order wins. It looks ahead at the last two
-//! throws without sliding: with one throw left the stone must see the goal
-//! down a clear row or column; with two left, only the throws towards the
-//! goal's row or column can help.
+//! sequences the first in that order wins. The last throws are worked out
+//! apart: with one or two left, the finish is read off the blocks without
+//! throwing (the stone must see the goal down a clear row or column, or stop
+//! on such a line first); with three left, each throw and then that.
 //!
 //! The rink is kept as bit rows and bit columns of blocks, so a throw is a
 //! search for the next set bit along its row or column: a word or two per
