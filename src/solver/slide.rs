@@ -35,7 +35,7 @@ pub(crate) struct Rink {
 }
 
 /// Where the stone rests.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy)]
 struct Spot {
     x: usize,
     y: usize,
@@ -201,61 +201,57 @@ impl Rink {
     /// towards the goal's column must stop on it, so its first block is the
     /// cell just beyond; likewise towards the goal's row.
     fn two_throws(&self, at: Spot, goal: Spot) -> Option<Option<Spot>> {
-        if at.y == goal.y || at.x == goal.x {
-            let (line, from, to) = if at.y == goal.y {
-                (self.row(at.y), at.x, goal.x)
+        let (dx, dy) = (
+            (goal.x as i32 - at.x as i32).signum(),
+            (goal.y as i32 - at.y as i32).signum(),
+        );
+        // Cells on the line of a throw by `step` from `at`, by position.
+        let on_line = |step: (i32, i32), p: usize| {
+            if step.0 != 0 {
+                Spot { x: p, y: at.y }
             } else {
-                (self.column(at.x), at.y, goal.y)
+                Spot { x: at.x, y: p }
+            }
+        };
+        if dx == 0 || dy == 0 {
+            let step = (dx, dy);
+            let (from, to) = if dx != 0 {
+                (at.x, goal.x)
+            } else {
+                (at.y, goal.y)
             };
-            let toward = |p: usize| if to > from { p + 1 } else { p - 1 };
             let between = |b: usize| if to > from { b < to } else { b > to };
-            let next = |p: usize| {
-                if to > from {
-                    first_at_or_after(line, p + 1)
-                } else {
-                    last_before(line, p)
-                }
-            };
-            return match next(from).filter(|&b| between(b)) {
+            return match self.next_block(at, step).filter(|&b| between(b)) {
                 None => Some(None),
-                Some(b) if b == toward(from) => None,
-                Some(b) if next(b).is_some_and(between) => None,
-                Some(b) => {
-                    let stop = if to > from { b - 1 } else { b + 1 };
-                    Some(Some(if at.y == goal.y {
-                        Spot { x: stop, y: at.y }
-                    } else {
-                        Spot { x: at.x, y: stop }
-                    }))
-                }
+                Some(b) if b.abs_diff(from) == 1 => None,
+                Some(b) if self.next_block(on_line(step, b), step).is_some_and(between) => None,
+                Some(b) => Some(Some(on_line(
+                    step,
+                    b.wrapping_add_signed(-(dx + dy) as isize),
+                ))),
             };
         }
-        let across = Spot { x: goal.x, y: at.y };
-        let across_first = goal.x > at.x;
-        let down = Spot { x: at.x, y: goal.y };
-        let lands = |via: Spot, horizontal: bool| {
-            let step = if horizontal {
-                ((goal.x as i32 - at.x as i32).signum(), 0)
+        // A throw by `step` that stops on the goal's line at `via`: its first
+        // block is the cell just beyond `via`, and `via` sees the goal.
+        let lands = |via: Spot, step: (i32, i32)| {
+            let beyond = if step.0 != 0 {
+                via.x.wrapping_add_signed(step.0 as isize)
             } else {
-                (0, (goal.y as i32 - at.y as i32).signum())
+                via.y.wrapping_add_signed(step.1 as isize)
             };
-            let (beyond_x, beyond_y) = (
-                via.x.wrapping_add_signed(step.0 as isize),
-                via.y.wrapping_add_signed(step.1 as isize),
-            );
-            self.is_block(beyond_x, beyond_y)
-                && self.next_block(at, step) == Some(if horizontal { beyond_x } else { beyond_y })
-                && self.clear_between(via, goal)
+            self.next_block(at, step) == Some(beyond) && self.clear_between(via, goal)
         };
+        let across = (on_line((dx, 0), goal.x), (dx, 0));
+        let down = (on_line((0, dy), goal.y), (0, dy));
         // In the order of STEPS: right, down, left, up.
-        let order = if across_first || goal.y < at.y {
-            [(across, true), (down, false)]
+        let order = if dx > 0 || dy < 0 {
+            [across, down]
         } else {
-            [(down, false), (across, true)]
+            [down, across]
         };
         order
             .into_iter()
-            .find(|&(via, horizontal)| lands(via, horizontal))
+            .find(|&(via, step)| lands(via, step))
             .map(|(via, _)| Some(via))
     }
 
