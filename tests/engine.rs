@@ -733,6 +733,42 @@ fn cancelled_flag_interrupts_a_long_search() {
     );
 }
 
+#[test]
+fn a_batch_spread_over_threads_answers_in_order_and_stops_as_one() {
+    let (b, from, to, corners) = serpentine(301);
+    // Four threads whatever the machine: the batch is big enough to be
+    // spread over them.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .expect("a thread pool");
+    let queries = [
+        Query::new(from, to),
+        Query::new(to, from),
+        Query::new(from, from),
+        Query::new(from, to),
+        Query::new(to, from),
+    ];
+    let mut solver = Solver::new(&b, Preset::Mahjong.rules());
+    let expired = Stop::never().with_deadline(Instant::now());
+    let stopped = pool.install(|| solver.answer_all(&queries, &expired));
+    assert_eq!(stopped, Err(Interrupted::Deadline));
+    let answers = pool.install(|| solver.answer_all(&queries, &Stop::never()));
+    let there = Answer::Connected(Path {
+        segments: 299,
+        corners: corners.clone(),
+    });
+    let back = Answer::Connected(Path {
+        segments: 299,
+        corners: corners.into_iter().rev().collect(),
+    });
+    let same = Answer::NotConnected(Reason::SameCell);
+    assert_eq!(
+        answers,
+        Ok(vec![there.clone(), back.clone(), same, there, back])
+    );
+}
+
 /// A square rink with a block on about a third of the squares, in a fixed
 /// pattern, its top-left and bottom-right corners vacant.
 fn patterned_rink(side: i32) -> Board {

@@ -24,6 +24,7 @@ use common::{
 use linkpath::solver::{
     Answer, Board, EMPTY, Match, Movement, Point, Preset, Query, Reason, Rules, Solver, Stop, solve,
 };
+use std::sync::OnceLock;
 use std::time::Instant;
 
 fn point_of(board: &Board, i: usize) -> Point {
@@ -228,9 +229,11 @@ fn check(board: &Board, rules: &Rules, query: Query, answer: &Answer) -> Result<
     Ok(())
 }
 
-/// Answers `queries` as one batch (so later queries reuse the search state
-/// of earlier ones) and each on a fresh solver, requires the two to agree,
-/// checks every answer against the reference, and collects every failure.
+/// Answers `queries` as one batch and each on a fresh solver, requires the
+/// two to agree, checks every answer against the reference, and collects
+/// every failure. The batch runs on four threads whatever the machine, so
+/// a batch big enough to be spread over threads is (each thread's later
+/// queries reuse the search state of its earlier ones).
 fn run_board(
     what: &str,
     board: &Board,
@@ -239,7 +242,14 @@ fn run_board(
     tally: &mut Tally,
     failures: &mut Vec<String>,
 ) {
-    let answers = solve(board, rules, queries, &Stop::never()).expect("no stop");
+    static POOL: OnceLock<rayon::ThreadPool> = OnceLock::new();
+    let pool = POOL.get_or_init(|| {
+        let threads = rayon::ThreadPoolBuilder::new().num_threads(4);
+        threads.build().expect("a thread pool")
+    });
+    let answers = pool
+        .install(|| solve(board, rules, queries, &Stop::never()))
+        .expect("no stop");
     assert_eq!(answers.len(), queries.len());
     for (n, (query, answer)) in queries.iter().zip(&answers).enumerate() {
         let context = format!(

@@ -36,12 +36,8 @@ async fn render(
 /// server and `linkpath render`. Paths are drawn whatever `include_path`
 /// says: they are the point of the picture.
 pub fn picture(request: &SolveRequest, stop: &Stop) -> Result<String, ApiError> {
-    let mut solver = Solver::new(&request.board, request.rules);
-    let answers = request
-        .queries
-        .iter()
-        .map(|query| solver.answer(*query, stop))
-        .collect::<Result<Vec<_>, _>>()
+    let answers = Solver::new(&request.board, request.rules)
+        .answer_all(&request.queries, stop)
         .map_err(super::solve::interrupted)?;
     let labels = match request.encoding {
         BoardEncoding::Text => Labels::Chars,

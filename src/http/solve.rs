@@ -57,16 +57,18 @@ pub fn answer(request: &SolveRequest, stop: &Stop) -> Result<Vec<u8>, ApiError> 
     if !request.include_path {
         solver = solver.without_paths();
     }
-    let mut results = Vec::with_capacity(request.queries.len());
-    for query in &request.queries {
-        let answer = solver.answer(*query, stop).map_err(interrupted)?;
-        let outcome = match &answer {
+    let answers = solver
+        .answer_all(&request.queries, stop)
+        .map_err(interrupted)?;
+    let mut results = Vec::with_capacity(answers.len());
+    for answer in &answers {
+        let outcome = match answer {
             Answer::Connected(_) => "connected",
             Answer::NotConnected(reason) => reason.name(),
         };
         metrics::counter!("linkpath_queries_total", "rules" => request.rules_label, "outcome" => outcome)
             .increment(1);
-        results.push(QueryResult::new(&answer, request.include_path));
+        results.push(QueryResult::new(answer, request.include_path));
     }
     metrics::histogram!("linkpath_solve_duration_seconds", "rules" => request.rules_label)
         .record(started.elapsed());

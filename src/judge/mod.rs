@@ -9,6 +9,7 @@ mod input;
 
 use crate::solver::{Answer, Board, EMPTY, Point, Preset, Query, Solver, Stop, tile_of_char};
 use input::Input;
+use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::str::FromStr;
 
@@ -91,7 +92,7 @@ pub fn run(format: Format, input: &[u8]) -> Result<String, JudgeError> {
     Ok(out)
 }
 
-/// Reads one Mahjong board and its pairs, answering each pair as it comes.
+/// Reads one Mahjong board and its pairs, then answers the pairs in order.
 /// Returns false when the input ended (at `0 0` or at its end) instead.
 fn mahjong_board(
     input: &mut Input,
@@ -115,12 +116,10 @@ fn mahjong_board(
         cells.resize(before + width, EMPTY);
     }
     let board = Board::new(width, height, cells).map_err(|e| input.error(e.to_string()))?;
-    // The judges print counts: no need to work out paths.
-    let mut solver = Solver::new(&board, Preset::Mahjong.rules()).without_paths();
-    let mut pair = 0;
-    loop {
+    let mut queries = Vec::new();
+    let more = loop {
         if input.at_end() {
-            return Ok(true);
+            break true;
         }
         let line = input.line();
         let x1 = input.number("x1 of a pair")?;
@@ -128,16 +127,22 @@ fn mahjong_board(
         let x2 = input.number("x2 of a pair")?;
         let y2 = input.number("y2 of a pair")?;
         if [x1, y1, x2, y2] == [0; 4] {
-            return Ok(true);
+            break true;
         }
         let from = one_based(&board, x1, y1, line)?;
         let to = one_based(&board, x2, y2, line)?;
-        let answer = solver
-            .answer(Query::new(from, to), &Stop::never())
-            .expect("an unbounded stop never interrupts");
-        pair += 1;
-        answered(pair, &answer);
+        queries.push(Query::new(from, to));
+    };
+    // The judges print counts: no need to work out paths. All pairs at
+    // once, so a big board's searches run on every core.
+    let answers = Solver::new(&board, Preset::Mahjong.rules())
+        .without_paths()
+        .answer_all(&queries, &Stop::never())
+        .expect("an unbounded stop never interrupts");
+    for (pair, answer) in answers.iter().enumerate() {
+        answered(pair + 1, answer);
     }
+    Ok(more)
 }
 
 /// A board header's two sizes; `None` at the end of the input or at the
@@ -244,6 +249,7 @@ fn hdu1175(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
 }
 
 fn poj3009(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
+    let mut games = Vec::new();
     while let Some((width, height)) = dimensions(input, "the board width w", "the board height h")?
     {
         let header = input.line();
@@ -271,10 +277,19 @@ fn poj3009(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
             });
         };
         let board = Board::new(width, height, cells).map_err(|e| input.error(e.to_string()))?;
-        let answer = Solver::new(&board, Preset::Curling.rules())
-            .without_paths()
-            .answer(Query::new(start, goal), &Stop::never())
-            .expect("an unbounded stop never interrupts");
+        games.push((board, Query::new(start, goal)));
+    }
+    // Every board is a search of its own: spread them over the cores.
+    let answers: Vec<Answer> = games
+        .par_iter()
+        .map(|(board, query)| {
+            Solver::new(board, Preset::Curling.rules())
+                .without_paths()
+                .answer(*query, &Stop::never())
+                .expect("an unbounded stop never interrupts")
+        })
+        .collect();
+    for answer in answers {
         let _ = match answer.segments() {
             Some(throws) => writeln!(out, "{throws}"),
             None => writeln!(out, "-1"),

@@ -34,6 +34,8 @@ use lines::Lines;
 use runs::{RunSearch, Runs};
 use slide::Rink;
 use std::fmt;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// One question: can `from` reach `to`?
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -124,7 +126,8 @@ pub enum SolveError {
 }
 
 /// Answers every query on `board` under `rules`, in order. Each query sees
-/// the board as given.
+/// the board as given. Big batches are spread over the cores
+/// ([`Solver::answer_all`]).
 pub fn solve(
     board: &Board,
     rules: &Rules,
@@ -143,38 +146,60 @@ pub fn solve(
             }
         }
     }
-    let mut solver = Solver::new(board, *rules);
-    queries
-        .iter()
-        .map(|q| solver.answer(*q, stop).map_err(SolveError::from))
-        .collect()
+    Ok(Solver::new(board, *rules).answer_all(queries, stop)?)
 }
 
-/// Answers queries on one board one at a time, building what the searches
-/// share (padded grid, runs, search space) once, on first need.
+/// Answers queries on one board, building what the searches share (padded
+/// grid, runs) once, on first need, and keeping each thread's working
+/// memory (search space, labels) across its queries.
 pub struct Solver<'b> {
+    batch: Batch<'b>,
+    /// The working memory of [`Solver::answer`]'s calls.
+    own: Scratch,
+}
+
+/// What every query of a batch reads and no search changes: shared by the
+/// threads answering it.
+struct Batch<'b> {
     board: &'b Board,
     rules: Rules,
-    grid: Option<Grid>,
-    lines: Option<Lines>,
-    runs: Option<(Runs, RunSearch)>,
-    scratch: Option<line::Scratch>,
-    rink: Option<Rink>,
     /// Whether answers carry their corners.
     paths: bool,
+    grid: OnceLock<Grid>,
+    runs: OnceLock<Runs>,
+}
+
+/// One thread's working memory, reused across its queries.
+#[derive(Default)]
+struct Scratch {
+    lines: Option<Lines>,
+    run_search: Option<RunSearch>,
+    cells: Option<line::Scratch>,
+    rink: Option<Rink>,
+}
+
+/// A batch worth spreading over threads: more than one query, each of which
+/// may search the board (not just check shapes), on a board whose searches
+/// cost more than handing queries to another thread.
+fn worth_threads(board: &Board, rules: &Rules, queries: usize) -> bool {
+    let searches = match rules.movement {
+        Movement::Line => rules.max_segments.is_none_or(|m| m > 3),
+        Movement::Slide => true,
+    };
+    searches && queries > 1 && board.width() * board.height() * queries >= 1 << 14
 }
 
 impl<'b> Solver<'b> {
     pub fn new(board: &'b Board, rules: Rules) -> Self {
         Solver {
-            board,
-            rules,
-            grid: None,
-            lines: None,
-            runs: None,
-            scratch: None,
-            rink: None,
-            paths: true,
+            batch: Batch {
+                board,
+                rules,
+                paths: true,
+                grid: OnceLock::new(),
+                runs: OnceLock::new(),
+            },
+            own: Scratch::default(),
         }
     }
 
@@ -183,12 +208,12 @@ impl<'b> Solver<'b> {
     /// more than two turns then skips finding the shortest path among those
     /// with the fewest segments.
     pub fn without_paths(mut self) -> Self {
-        self.paths = false;
+        self.batch.paths = false;
         self
     }
 
     pub fn rules(&self) -> &Rules {
-        &self.rules
+        &self.batch.rules
     }
 
     /// Answers one query. Both points must be on the board.
@@ -196,6 +221,71 @@ impl<'b> Solver<'b> {
     /// # Panics
     /// When a point is off the board; [`solve`] checks that first.
     pub fn answer(&mut self, query: Query, stop: &Stop) -> Result<Answer, Interrupted> {
+        self.batch.answer(&mut self.own, query, stop)
+    }
+
+    /// Answers every query, in order, as [`Solver::answer`] would one by
+    /// one. A batch whose queries search a big board is spread over rayon's
+    /// threads (one per core unless `RAYON_NUM_THREADS` says otherwise),
+    /// each taking the next unanswered query, so a slow query does not hold
+    /// up the rest; concurrent batches share those threads. The first
+    /// interruption stops every thread.
+    ///
+    /// # Panics
+    /// When a point is off the board; [`solve`] checks that first.
+    pub fn answer_all(
+        &mut self,
+        queries: &[Query],
+        stop: &Stop,
+    ) -> Result<Vec<Answer>, Interrupted> {
+        let threads = rayon::current_num_threads().min(queries.len());
+        let batch = &self.batch;
+        if threads < 2 || !worth_threads(batch.board, &batch.rules, queries.len()) {
+            let own = &mut self.own;
+            return queries
+                .iter()
+                .map(|&q| batch.answer(own, q, stop))
+                .collect();
+        }
+        let answers: Vec<OnceLock<Answer>> = queries.iter().map(|_| OnceLock::new()).collect();
+        let next = AtomicUsize::new(0);
+        let failed = OnceLock::new();
+        rayon::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|_| {
+                    let mut scratch = Scratch::default();
+                    while failed.get().is_none() {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&query) = queries.get(i) else { break };
+                        match batch.answer(&mut scratch, query, stop) {
+                            Ok(answer) => {
+                                let _ = answers[i].set(answer);
+                            }
+                            Err(e) => {
+                                let _ = failed.set(e);
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        if let Some(&e) = failed.get() {
+            return Err(e);
+        }
+        Ok(answers
+            .into_iter()
+            .map(|a| a.into_inner().expect("every query was answered"))
+            .collect())
+    }
+}
+
+impl Batch<'_> {
+    fn answer(
+        &self,
+        scratch: &mut Scratch,
+        query: Query,
+        stop: &Stop,
+    ) -> Result<Answer, Interrupted> {
         let (from, to) = (query.from, query.to);
         let (a, b) = match (self.board.get(from), self.board.get(to)) {
             (Some(a), Some(b)) => (a, b),
@@ -212,13 +302,13 @@ impl<'b> Solver<'b> {
                 if self.rules.matching == Match::Same && a != b {
                     return Ok(Answer::NotConnected(Reason::TypeMismatch));
                 }
-                self.line(from, to, stop)
+                self.line(scratch, from, to, stop)
             }
             Movement::Slide => {
                 if a != EMPTY || b != EMPTY {
                     return Ok(Answer::NotConnected(Reason::Blocked));
                 }
-                let rink = self.rink.get_or_insert_with(|| Rink::new(self.board));
+                let rink = scratch.rink.get_or_insert_with(|| Rink::new(self.board));
                 Ok(
                     match rink.shortest(from, to, self.rules.max_segments, stop)? {
                         Some((segments, mut corners)) => {
@@ -234,13 +324,19 @@ impl<'b> Solver<'b> {
         }
     }
 
-    fn line(&mut self, from: Point, to: Point, stop: &Stop) -> Result<Answer, Interrupted> {
+    fn line(
+        &self,
+        scratch: &mut Scratch,
+        from: Point,
+        to: Point,
+        stop: &Stop,
+    ) -> Result<Answer, Interrupted> {
         let max = self.rules.max_segments.unwrap_or(u32::MAX);
         let grid = self
             .grid
-            .get_or_insert_with(|| Grid::new(self.board, self.rules.outside));
+            .get_or_init(|| Grid::new(self.board, self.rules.outside));
         let (a, b) = (grid.index(from), grid.index(to));
-        let lines = self.lines.get_or_insert_with(|| Lines::new(grid));
+        let lines = scratch.lines.get_or_insert_with(|| Lines::new(grid));
         if let Some(shape) = two_turn::shortest(grid, lines, a, b, max.min(3)) {
             let corners = shape
                 .corners
@@ -259,12 +355,10 @@ impl<'b> Solver<'b> {
         // More than three segments: the fewest come from the search over
         // runs, the shortest such path from the cell search kept to the runs
         // on such paths.
-        let (runs, run_search) = self.runs.get_or_insert_with(|| {
-            let runs = Runs::new(grid);
-            let search = RunSearch::new(&runs);
-            (runs, search)
-        });
-        let (runs, run_search) = (&*runs, run_search);
+        let runs = self.runs.get_or_init(|| Runs::new(grid));
+        let run_search = scratch
+            .run_search
+            .get_or_insert_with(|| RunSearch::new(runs));
         let found = run_search.fewest_segments(runs, grid, (a, b), max, self.paths, stop)?;
         let Some(segments) = found else {
             return Ok(Answer::NotConnected(Reason::NoPath));
@@ -273,14 +367,17 @@ impl<'b> Solver<'b> {
             let corners = Vec::new();
             return Ok(Answer::Connected(Path { segments, corners }));
         }
-        let scratch = self.scratch.get_or_insert_with(|| line::Scratch::new(grid));
+        let cells = scratch
+            .cells
+            .get_or_insert_with(|| line::Scratch::new(grid));
+        let run_search = &*run_search;
         let admit = |d, cell| run_search.on_path(runs, d, cell);
-        let mut found = line::shortest(grid, scratch, (a, b), segments, stop, admit)?;
+        let mut found = line::shortest(grid, cells, (a, b), segments, stop, admit)?;
         if found.is_none() {
             // The marked runs always hold such a path; should that ever
             // fail, the search over every state still answers right.
             debug_assert!(false, "no path on the marked runs for {from} -> {to}");
-            found = line::shortest(grid, scratch, (a, b), max, stop, |_, _| true)?;
+            found = line::shortest(grid, cells, (a, b), max, stop, |_, _| true)?;
         }
         let Some((segments, cells)) = found else {
             return Ok(Answer::NotConnected(Reason::NoPath));
