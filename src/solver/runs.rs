@@ -56,47 +56,54 @@ impl Runs {
     pub fn new(grid: &Grid) -> Self {
         let (w, h) = (grid.width, grid.height);
         let cells = w * h;
-        let mut ids = vec![NONE; 2 * cells];
-        let mut crossings_from = Vec::new();
-        let mut dead_end = Vec::new();
-        let mut new_run = |from: usize, single: bool| {
-            let run = crossings_from.len();
-            if run % 64 == 0 {
-                dead_end.push(0);
-            }
-            if single {
-                dead_end[run / 64] |= 1u64 << (run % 64);
-            }
-            crossings_from.push(from as u32);
-            run as u32
-        };
         let open = &grid.open;
+        let mut ids = vec![NONE; 2 * cells];
+        // Room for the most runs there can be (two per open cell), so a
+        // run's slots are written whether or not a run starts: the next
+        // start overwrites them. Pages never reached are never touched.
+        let mut crossings_from = vec![0u32; 2 * cells];
+        let mut dead_end = vec![0u64; (2 * cells).div_ceil(64)];
+        let mut count = 0;
         // Tile by tile, each tile row by row: a horizontal run continues
         // from the cell on its left and a vertical one from the cell above,
         // both already numbered (same tile, or the tile to the left or
         // above). The closed outer ring means an open cell has a cell on
-        // every side.
+        // every side. Whether a cell is open, or starts a run, is a coin
+        // toss to the branch predictor: the loop computes rather than
+        // branches.
         for top in (0..h).step_by(TILE) {
             for left in (0..w).step_by(TILE) {
-                for y in top..(top + TILE).min(h) {
-                    for x in left..(left + TILE).min(w) {
+                for y in top.max(1)..(top + TILE).min(h - 1) {
+                    for x in left.max(1)..(left + TILE).min(w - 1) {
                         let i = y * w + x;
-                        if !open[i] {
-                            continue;
-                        }
                         let t = cells + x * h + y;
-                        ids[t] = match ids[t - h] {
-                            NONE => new_run(i, !open[i + 1]),
-                            row => row,
+                        let here = open[i];
+                        let row = ids[t - h];
+                        let starts = here & (row == NONE);
+                        crossings_from[count] = i as u32;
+                        dead_end[count / 64] |= u64::from(starts & !open[i + 1]) << (count % 64);
+                        ids[t] = match (here, starts) {
+                            (false, _) => NONE,
+                            (true, true) => count as u32,
+                            (true, false) => row,
                         };
-                        ids[i] = match ids[i - w] {
-                            NONE => new_run(t, !open[i + w]),
-                            column => column,
+                        count += usize::from(starts);
+                        let column = ids[i - w];
+                        let starts = here & (column == NONE);
+                        crossings_from[count] = t as u32;
+                        dead_end[count / 64] |= u64::from(starts & !open[i + w]) << (count % 64);
+                        ids[i] = match (here, starts) {
+                            (false, _) => NONE,
+                            (true, true) => count as u32,
+                            (true, false) => column,
                         };
+                        count += usize::from(starts);
                     }
                 }
             }
         }
+        crossings_from.truncate(count);
+        dead_end.truncate(count.div_ceil(64));
         Runs {
             ids,
             crossings_from,
