@@ -475,3 +475,40 @@ fn curling_60_by_60_matches_reference() {
         "the boards no longer exercise every path: {tally:?}"
     );
 }
+
+/// Boards big enough for the run graph to be numbered in bands, one per
+/// thread, with vertical runs reaching across the band boundaries: every
+/// answer, path included, must be the one the same batch gets with the
+/// graph numbered in one band (checked against the reference above).
+#[test]
+fn run_graph_numbered_in_bands_answers_as_in_one() {
+    let pool = |threads| {
+        let builder = rayon::ThreadPoolBuilder::new().num_threads(threads);
+        builder.build().expect("a thread pool")
+    };
+    let (one, four) = (pool(1), pool(4));
+    let mut searched = 0;
+    for (seed, w, h, density) in [(1u64, 520, 520, 12), (2, 700, 400, 35)] {
+        let mut rng = SplitMix(9000 + seed);
+        let board = random_board(&mut rng, w, h, density, 1);
+        let cells = Cells::new(&board, 1);
+        let queries = line_queries(&mut rng, &board, &cells, 12, false);
+        for rules in [Preset::Mahjong.rules(), custom(12, Match::Any)] {
+            let solve_on = |pool: &rayon::ThreadPool| {
+                let answers = pool.install(|| solve(&board, &rules, &queries, &Stop::never()));
+                answers.expect("no stop")
+            };
+            let in_one = solve_on(&one);
+            assert_eq!(
+                solve_on(&four),
+                in_one,
+                "seed {seed}, {w} x {h}, density {density}%, rules {rules:?}"
+            );
+            searched += in_one.iter().filter(|a| a.segments() > Some(3)).count();
+        }
+    }
+    assert!(
+        searched >= 12,
+        "only {searched} answers took the run search"
+    );
+}

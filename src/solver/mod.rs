@@ -247,6 +247,15 @@ impl<'b> Solver<'b> {
                 .map(|&q| batch.answer(own, q, stop))
                 .collect();
         }
+        if batch.rules.movement == Movement::Line {
+            // The run graph is built on every thread, which threads waiting
+            // for it inside the batch could not lend: build it first, if
+            // some query needs it.
+            let own = &mut self.own;
+            if queries.iter().any(|&q| batch.settle(own, q).is_none()) {
+                batch.runs();
+            }
+        }
         let answers: Vec<OnceLock<Answer>> = queries.iter().map(|_| OnceLock::new()).collect();
         let next = AtomicUsize::new(0);
         let failed = OnceLock::new();
@@ -286,28 +295,70 @@ impl Batch<'_> {
         query: Query,
         stop: &Stop,
     ) -> Result<Answer, Interrupted> {
+        match self.settle(scratch, query) {
+            Some(answer) => Ok(answer),
+            None => self.search(scratch, query, stop),
+        }
+    }
+
+    /// The answer when it needs no search: a query that breaks the rules,
+    /// or a `line` query that connects with at most three segments or may
+    /// not use more. `None` when only a search can tell.
+    fn settle(&self, scratch: &mut Scratch, query: Query) -> Option<Answer> {
         let (from, to) = (query.from, query.to);
         let (a, b) = match (self.board.get(from), self.board.get(to)) {
             (Some(a), Some(b)) => (a, b),
             _ => panic!("query {from} -> {to} leaves the board"),
         };
         if from == to {
-            return Ok(Answer::NotConnected(Reason::SameCell));
+            return Some(Answer::NotConnected(Reason::SameCell));
         }
         match self.rules.movement {
             Movement::Line => {
                 if a == EMPTY || b == EMPTY {
-                    return Ok(Answer::NotConnected(Reason::NotATile));
+                    return Some(Answer::NotConnected(Reason::NotATile));
                 }
                 if self.rules.matching == Match::Same && a != b {
-                    return Ok(Answer::NotConnected(Reason::TypeMismatch));
+                    return Some(Answer::NotConnected(Reason::TypeMismatch));
                 }
-                self.line(scratch, from, to, stop)
+                let grid = self.grid();
+                let (a, b) = (grid.index(from), grid.index(to));
+                let lines = scratch.lines.get_or_insert_with(|| Lines::new(grid));
+                let max = self.max_segments();
+                if let Some(shape) = two_turn::shortest(grid, lines, a, b, max.min(3)) {
+                    let corners = shape
+                        .corners
+                        .iter()
+                        .filter(|_| self.paths)
+                        .map(|&(x, y)| grid.point(y * grid.width + x))
+                        .collect();
+                    return Some(Answer::Connected(Path {
+                        segments: shape.segments,
+                        corners,
+                    }));
+                }
+                (max <= 3).then_some(Answer::NotConnected(Reason::NoPath))
             }
             Movement::Slide => {
                 if a != EMPTY || b != EMPTY {
-                    return Ok(Answer::NotConnected(Reason::Blocked));
+                    return Some(Answer::NotConnected(Reason::Blocked));
                 }
+                None
+            }
+        }
+    }
+
+    /// Answers a query [`Batch::settle`] could not.
+    fn search(
+        &self,
+        scratch: &mut Scratch,
+        query: Query,
+        stop: &Stop,
+    ) -> Result<Answer, Interrupted> {
+        let (from, to) = (query.from, query.to);
+        match self.rules.movement {
+            Movement::Line => self.line(scratch, from, to, stop),
+            Movement::Slide => {
                 let rink = scratch.rink.get_or_insert_with(|| Rink::new(self.board));
                 Ok(
                     match rink.shortest(from, to, self.rules.max_segments, stop)? {
@@ -324,6 +375,22 @@ impl Batch<'_> {
         }
     }
 
+    fn max_segments(&self) -> u32 {
+        self.rules.max_segments.unwrap_or(u32::MAX)
+    }
+
+    fn grid(&self) -> &Grid {
+        self.grid
+            .get_or_init(|| Grid::new(self.board, self.rules.outside))
+    }
+
+    fn runs(&self) -> &Runs {
+        self.runs.get_or_init(|| Runs::new(self.grid()))
+    }
+
+    /// A `line` query with more than three segments: the fewest come from
+    /// the search over runs, the shortest such path from the cell search
+    /// kept to the runs on such paths.
     fn line(
         &self,
         scratch: &mut Scratch,
@@ -331,31 +398,10 @@ impl Batch<'_> {
         to: Point,
         stop: &Stop,
     ) -> Result<Answer, Interrupted> {
-        let max = self.rules.max_segments.unwrap_or(u32::MAX);
-        let grid = self
-            .grid
-            .get_or_init(|| Grid::new(self.board, self.rules.outside));
+        let max = self.max_segments();
+        let grid = self.grid();
         let (a, b) = (grid.index(from), grid.index(to));
-        let lines = scratch.lines.get_or_insert_with(|| Lines::new(grid));
-        if let Some(shape) = two_turn::shortest(grid, lines, a, b, max.min(3)) {
-            let corners = shape
-                .corners
-                .iter()
-                .filter(|_| self.paths)
-                .map(|&(x, y)| grid.point(y * grid.width + x))
-                .collect();
-            return Ok(Answer::Connected(Path {
-                segments: shape.segments,
-                corners,
-            }));
-        }
-        if max <= 3 {
-            return Ok(Answer::NotConnected(Reason::NoPath));
-        }
-        // More than three segments: the fewest come from the search over
-        // runs, the shortest such path from the cell search kept to the runs
-        // on such paths.
-        let runs = self.runs.get_or_init(|| Runs::new(grid));
+        let runs = self.runs();
         let run_search = scratch
             .run_search
             .get_or_insert_with(|| RunSearch::new(runs));

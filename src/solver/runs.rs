@@ -14,6 +14,8 @@
 //! for the shortest such path only looks at those.
 
 use prefetch_index::prefetch_index;
+use rayon::prelude::*;
+use std::ops::Range;
 
 use super::grid::Grid;
 use super::stop::{Interrupted, Stop};
@@ -53,55 +55,86 @@ pub(crate) struct Runs {
 }
 
 impl Runs {
+    /// Numbers the runs band by band: each band (whole rows of tiles) on a
+    /// thread of its own, when rayon has them and the board is big. Each
+    /// band's ids start at a multiple of 64, past a spare id after the
+    /// band above (see [`number`]), so bands write apart in every array.
+    /// A vertical run reaching into a band from the band above takes a
+    /// provisional id there; once all bands are done, its cells below the
+    /// boundary get its real id, and the provisional id stays unused.
+    ///
+    /// `ids` starts zeroed and untouched, and each band writes its own
+    /// slots: a page's first write costs microseconds here, and the bands
+    /// pay them side by side.
     pub fn new(grid: &Grid) -> Self {
         let (w, h) = (grid.width, grid.height);
         let cells = w * h;
+        let bands = bands(h, cells);
+        let counts: Vec<usize> = bands.par_iter().map(|rows| starts(grid, rows)).collect();
+        let mut firsts = Vec::with_capacity(bands.len());
+        let mut ends = 0;
+        for &count in &counts {
+            firsts.push(ends);
+            ends = (ends + count + 1).next_multiple_of(64);
+        }
+        let mut ids = vec![0; 2 * cells];
+        let mut crossings_from = vec![0; ends];
+        let mut dead_end = vec![0; ends / 64];
+        {
+            // Cut every array into the bands' parts.
+            let (mut down, across) = ids.split_at_mut(cells);
+            let mut columns: Vec<Vec<&mut [u32]>> = bands.iter().map(|_| Vec::new()).collect();
+            for mut column in across.chunks_mut(h) {
+                for (rows, pieces) in bands.iter().zip(&mut columns) {
+                    let (piece, rest) = std::mem::take(&mut column).split_at_mut(rows.len());
+                    pieces.push(piece);
+                    column = rest;
+                }
+            }
+            let (mut from, mut dead) = (&mut crossings_from[..], &mut dead_end[..]);
+            let mut parts = Vec::with_capacity(bands.len());
+            for (b, (rows, across)) in bands.iter().zip(columns).enumerate() {
+                let first = firsts[b];
+                let next = firsts.get(b + 1).copied().unwrap_or(ends);
+                let (band_down, rest) = std::mem::take(&mut down).split_at_mut(rows.len() * w);
+                down = rest;
+                let (band_from, rest) = std::mem::take(&mut from).split_at_mut(next - first);
+                from = rest;
+                let (band_dead, rest) = std::mem::take(&mut dead).split_at_mut((next - first) / 64);
+                dead = rest;
+                parts.push(Band {
+                    rows: rows.clone(),
+                    first,
+                    down: band_down,
+                    across,
+                    crossings_from: band_from,
+                    dead_end: band_dead,
+                });
+            }
+            let numbered: Vec<usize> = parts
+                .into_par_iter()
+                .map(|band| number(grid, band))
+                .collect();
+            debug_assert_eq!(numbered, counts);
+        }
+        // Vertical runs reaching into a band take the id they started with,
+        // band by band from the top, so a run crossing several bands
+        // carries its id all the way down.
         let open = &grid.open;
-        let mut ids = vec![NONE; 2 * cells];
-        // Room for the most runs there can be (two per open cell), so a
-        // run's slots are written whether or not a run starts: the next
-        // start overwrites them. Pages never reached are never touched.
-        let mut crossings_from = vec![0u32; 2 * cells];
-        let mut dead_end = vec![0u64; (2 * cells).div_ceil(64)];
-        let mut count = 0;
-        // Tile by tile, each tile row by row: a horizontal run continues
-        // from the cell on its left and a vertical one from the cell above,
-        // both already numbered (same tile, or the tile to the left or
-        // above). The closed outer ring means an open cell has a cell on
-        // every side. Whether a cell is open, or starts a run, is a coin
-        // toss to the branch predictor: the loop computes rather than
-        // branches.
-        for top in (0..h).step_by(TILE) {
-            for left in (0..w).step_by(TILE) {
-                for y in top.max(1)..(top + TILE).min(h - 1) {
-                    for x in left.max(1)..(left + TILE).min(w - 1) {
-                        let i = y * w + x;
-                        let t = cells + x * h + y;
-                        let here = open[i];
-                        let row = ids[t - h];
-                        let starts = here & (row == NONE);
-                        crossings_from[count] = i as u32;
-                        dead_end[count / 64] |= u64::from(starts & !open[i + 1]) << (count % 64);
-                        ids[t] = match (here, starts) {
-                            (false, _) => NONE,
-                            (true, true) => count as u32,
-                            (true, false) => row,
-                        };
-                        count += usize::from(starts);
-                        let column = ids[i - w];
-                        let starts = here & (column == NONE);
-                        crossings_from[count] = t as u32;
-                        dead_end[count / 64] |= u64::from(starts & !open[i + w]) << (count % 64);
-                        ids[i] = match (here, starts) {
-                            (false, _) => NONE,
-                            (true, true) => count as u32,
-                            (true, false) => column,
-                        };
-                        count += usize::from(starts);
-                    }
+        for rows in &bands[1..] {
+            for x in 1..w - 1 {
+                let above = (rows.start - 1) * w + x;
+                if !open[above] {
+                    continue;
+                }
+                let mut i = above + w;
+                while i < rows.end * w && open[i] {
+                    ids[i] = ids[above];
+                    i += w;
                 }
             }
         }
+        let count = firsts.last().zip(counts.last()).map_or(0, |(f, c)| f + c);
         crossings_from.truncate(count);
         dead_end.truncate(count.div_ceil(64));
         Runs {
@@ -145,6 +178,131 @@ impl Runs {
         let from = self.crossings_from[run as usize] as usize;
         self.ids[from..].iter().copied().take_while(|&r| r != NONE)
     }
+}
+
+/// The rows each band numbers: whole rows of tiles, as many bands as
+/// rayon has threads on a board of a million cells, fewer on smaller
+/// boards (one below 65 536 cells), covering every row.
+fn bands(h: usize, cells: usize) -> Vec<Range<usize>> {
+    let tile_rows = h.div_ceil(TILE);
+    let n = rayon::current_num_threads()
+        .min(cells >> 16)
+        .clamp(1, tile_rows);
+    let row = |b: usize| (b * tile_rows / n * TILE).min(h);
+    (0..n).map(|b| row(b)..row(b + 1)).collect()
+}
+
+/// How many runs [`number`] numbers in the band of `rows`: those starting
+/// in it, and the vertical runs reaching into it from above.
+fn starts(grid: &Grid, rows: &Range<usize>) -> usize {
+    let (w, h) = (grid.width, grid.height);
+    let open = &grid.open;
+    let mut count = 0;
+    for y in rows.start.max(1)..rows.end.min(h - 1) {
+        let row = &open[y * w + 1..(y + 1) * w - 1];
+        let left = &open[y * w..(y + 1) * w - 2];
+        let across = row.iter().zip(left).filter(|&(&here, &left)| here && !left);
+        count += across.count();
+        count += if y == rows.start {
+            row.iter().filter(|&&here| here).count()
+        } else {
+            let above = &open[(y - 1) * w + 1..y * w - 1];
+            let down = row
+                .iter()
+                .zip(above)
+                .filter(|&(&here, &above)| here && !above);
+            down.count()
+        };
+    }
+    count
+}
+
+/// One band's share of the arrays [`Runs::new`] fills.
+struct Band<'a> {
+    rows: Range<usize>,
+    /// The band's first id, a multiple of 64.
+    first: usize,
+    /// Its rows of the row-major half of [`Runs::ids`].
+    down: &'a mut [u32],
+    /// Its rows of each column of the column-major half.
+    across: Vec<&'a mut [u32]>,
+    /// Its ids' entries of [`Runs::crossings_from`] and the dead-end bits.
+    crossings_from: &'a mut [u32],
+    dead_end: &'a mut [u64],
+}
+
+/// Numbers the runs of one band, filling in its slots of the run-id
+/// arrays, where each run's crossings start and which runs are dead ends.
+/// Returns how many runs it numbered.
+///
+/// Tile by tile, each tile row by row: a horizontal run continues from the
+/// cell on its left and a vertical one from the cell above, both already
+/// numbered (same tile, or the tile to the left or above), except in the
+/// band's first row, where every vertical run starts as far as the band
+/// knows. The closed outer ring means an open cell has a cell on every
+/// side. Whether a cell is open, or starts a run, is a coin toss to the
+/// branch predictor: the loop computes rather than branches, writing the
+/// next run's entries whether or not it starts (the next start overwrites
+/// them), which is why each band has a spare id.
+fn number(grid: &Grid, band: Band) -> usize {
+    let (w, h) = (grid.width, grid.height);
+    let cells = w * h;
+    let open = &grid.open;
+    let Band {
+        rows,
+        first,
+        down,
+        mut across,
+        crossings_from,
+        dead_end,
+    } = band;
+    let top = rows.start;
+    // The outer ring, read as the cells before the first ones numbered.
+    for y in rows.clone() {
+        let ring: &[usize] = if y == 0 || y == h - 1 {
+            &(0..w).collect::<Vec<_>>()
+        } else {
+            &[0, w - 1]
+        };
+        for &x in ring {
+            down[(y - top) * w + x] = NONE;
+            across[x][y - top] = NONE;
+        }
+    }
+    let mut count = 0;
+    for tile_top in rows.clone().step_by(TILE) {
+        for left in (0..w).step_by(TILE) {
+            for y in tile_top.max(1)..(tile_top + TILE).min(rows.end).min(h - 1) {
+                let band_y = y - top;
+                for x in left.max(1)..(left + TILE).min(w - 1) {
+                    let i = y * w + x;
+                    let here = open[i];
+                    let row = across[x - 1][band_y];
+                    let starts = here & (row == NONE);
+                    crossings_from[count] = i as u32;
+                    dead_end[count / 64] |= u64::from(starts & !open[i + 1]) << (count % 64);
+                    across[x][band_y] = match (here, starts) {
+                        (false, _) => NONE,
+                        (true, true) => (first + count) as u32,
+                        (true, false) => row,
+                    };
+                    count += usize::from(starts);
+                    let slot = band_y * w + x;
+                    let column = if y == top { NONE } else { down[slot - w] };
+                    let starts = here & (column == NONE);
+                    crossings_from[count] = (cells + x * h + y) as u32;
+                    dead_end[count / 64] |= u64::from(starts & !open[i + w]) << (count % 64);
+                    down[slot] = match (here, starts) {
+                        (false, _) => NONE,
+                        (true, true) => (first + count) as u32,
+                        (true, false) => column,
+                    };
+                    count += usize::from(starts);
+                }
+            }
+        }
+    }
+    count
 }
 
 /// One side of the bidirectional search: the runs it reached, their hop
