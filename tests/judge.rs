@@ -204,6 +204,10 @@ fn error_messages_say_what_was_expected() {
         "line 2: row 1 has 4 cells, expected at most 3"
     );
     assert_eq!(
+        message(Format::Mahjong, "3 1\néééé\n"),
+        "line 2: row 1 has 4 cells, expected at most 3"
+    );
+    assert_eq!(
         message(Format::Mahjong, "2 1\nXX\n1 1 3 1\n0 0 0 0\n"),
         "line 3: cell (column 3, row 1) is off the 2 x 1 board, expected columns 1 to 2 and rows 1 to 1"
     );
@@ -219,6 +223,13 @@ fn error_messages_say_what_was_expected() {
         message(Format::Mahjong, "5 4\nXXXXX\nX   X\n"),
         "line 4: unexpected end of input, expected row 3 of the board"
     );
+}
+
+#[test]
+fn a_row_is_counted_in_characters_not_bytes() {
+    // Each tile is two bytes: the row fits its three columns.
+    let input = "3 2\né é\n é \n1 1 3 1\n1 1 2 2\n0 0 0 0\n";
+    assert_eq!(run(Format::Mahjong, input.as_bytes()).unwrap(), "1\n2\n");
 }
 
 #[test]

@@ -102,19 +102,30 @@ fn mahjong_board(
         return Ok(false);
     };
     let mut cells = board_cells(input, width, height)?;
+    let mut rows = Vec::with_capacity(height);
     for y in 0..height {
         let row = input.row(&format!("row {} of the board", y + 1))?;
-        let before = cells.len();
-        cells.extend(row.chars().map(tile_of_char));
-        let found = cells.len() - before;
-        if found > width {
-            return Err(input.error(format!(
-                "row {} has {found} cells, expected at most {width}",
-                y + 1
-            )));
+        // A row of at most `width` bytes has at most `width` characters.
+        if row.len() > width {
+            let found = row.chars().count();
+            if found > width {
+                return Err(input.error(format!(
+                    "row {} has {found} cells, expected at most {width}",
+                    y + 1
+                )));
+            }
         }
-        cells.resize(before + width, EMPTY);
+        rows.push(row);
     }
+    // The rows are checked: fill the cells on every core (a page's first
+    // write is dear here, and the threads pay them side by side).
+    cells.par_extend(rayon::iter::repeat_n(EMPTY, width * height));
+    let filled = cells.par_chunks_mut(width).zip(&rows);
+    filled.for_each(|(slots, row)| {
+        for (slot, c) in slots.iter_mut().zip(row.chars()) {
+            *slot = tile_of_char(c);
+        }
+    });
     let board = Board::new(width, height, cells).map_err(|e| input.error(e.to_string()))?;
     let mut queries = Vec::new();
     let more = loop {
