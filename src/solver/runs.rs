@@ -270,38 +270,47 @@ fn number(grid: &Grid, band: Band) -> usize {
         }
     }
     let mut count = 0;
+    // The dead-end bits of the 64 ids from `word * 64`, gathered in a
+    // register: a read-modify-write of memory per cell would wait on the
+    // one before.
+    let (mut word, mut bits) = (0, 0u64);
+    let mut number = |before: u32, here: bool, last: bool, crossings: usize| {
+        let starts = here & (before == NONE);
+        crossings_from[count] = crossings as u32;
+        bits |= u64::from(starts & last) << (count % 64);
+        let id = match (here, starts) {
+            (false, _) => NONE,
+            (true, true) => (first + count) as u32,
+            (true, false) => before,
+        };
+        count += usize::from(starts);
+        if count / 64 != word {
+            dead_end[word] = bits;
+            (word, bits) = (count / 64, 0);
+        }
+        id
+    };
     for tile_top in rows.clone().step_by(TILE) {
         for left in (0..w).step_by(TILE) {
+            let columns = left.max(1)..(left + TILE).min(w - 1);
             for y in tile_top.max(1)..(tile_top + TILE).min(rows.end).min(h - 1) {
                 let band_y = y - top;
-                for x in left.max(1)..(left + TILE).min(w - 1) {
+                // The run of the cell on the left, kept from one cell to
+                // the next rather than read back from memory.
+                let mut row = across[columns.start - 1][band_y];
+                for x in columns.clone() {
                     let i = y * w + x;
                     let here = open[i];
-                    let row = across[x - 1][band_y];
-                    let starts = here & (row == NONE);
-                    crossings_from[count] = i as u32;
-                    dead_end[count / 64] |= u64::from(starts & !open[i + 1]) << (count % 64);
-                    across[x][band_y] = match (here, starts) {
-                        (false, _) => NONE,
-                        (true, true) => (first + count) as u32,
-                        (true, false) => row,
-                    };
-                    count += usize::from(starts);
+                    row = number(row, here, !open[i + 1], i);
+                    across[x][band_y] = row;
                     let slot = band_y * w + x;
                     let column = if y == top { NONE } else { down[slot - w] };
-                    let starts = here & (column == NONE);
-                    crossings_from[count] = (cells + x * h + y) as u32;
-                    dead_end[count / 64] |= u64::from(starts & !open[i + w]) << (count % 64);
-                    down[slot] = match (here, starts) {
-                        (false, _) => NONE,
-                        (true, true) => (first + count) as u32,
-                        (true, false) => column,
-                    };
-                    count += usize::from(starts);
+                    down[slot] = number(column, here, !open[i + w], cells + x * h + y);
                 }
             }
         }
     }
+    dead_end[word] = bits;
     count
 }
 
