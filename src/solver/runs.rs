@@ -45,7 +45,9 @@ const TILE: usize = 32;
 pub(crate) struct Runs {
     /// `down[cell]` (row-major) then `across[column-major cell]`.
     ids: Vec<u32>,
-    /// Where in `ids` the runs crossing run `r` start.
+    /// Where in `ids` the runs crossing run `r` start. Some ids belong to
+    /// no run (the spare ones and the provisional ones of [`Runs::new`]):
+    /// no run crosses them, so no search reaches them.
     crossings_from: Vec<u32>,
     /// One bit per run of a single cell: it crosses one run only, so a
     /// search reaching it from that run has nowhere further to go.
