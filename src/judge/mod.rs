@@ -117,20 +117,26 @@ fn mahjong_board(
         }
         rows.push(row);
     }
-    // The rows are checked: fill the cells on every core (a page's first
-    // write is dear here, and the threads pay them side by side).
-    cells.par_extend(rayon::iter::repeat_n(EMPTY, width * height));
-    let filled = cells.par_chunks_mut(width).zip(&rows);
-    filled.for_each(|(slots, row)| {
+    // The rows are checked: fill the cells, a big board's on every core (a
+    // page's first write is dear, and the threads pay them side by side).
+    let fill = |(slots, row): (&mut [u32], &&str)| {
         for (slot, c) in slots.iter_mut().zip(row.chars()) {
             *slot = tile_of_char(c);
         }
-    });
+    };
+    let total = width * height;
+    if total < 1 << 16 {
+        cells.resize(total, EMPTY);
+        cells.chunks_mut(width).zip(&rows).for_each(fill);
+    } else {
+        cells.par_extend(rayon::iter::repeat_n(EMPTY, total));
+        cells.par_chunks_mut(width).zip(&rows).for_each(fill);
+    }
     let board = Board::new(width, height, cells).map_err(|e| input.error(e.to_string()))?;
     let mut queries = Vec::new();
-    let more = loop {
+    loop {
         if input.at_end() {
-            break true;
+            break;
         }
         let line = input.line();
         let x1 = input.number("x1 of a pair")?;
@@ -138,12 +144,12 @@ fn mahjong_board(
         let x2 = input.number("x2 of a pair")?;
         let y2 = input.number("y2 of a pair")?;
         if [x1, y1, x2, y2] == [0; 4] {
-            break true;
+            break;
         }
         let from = one_based(&board, x1, y1, line)?;
         let to = one_based(&board, x2, y2, line)?;
         queries.push(Query::new(from, to));
-    };
+    }
     // The judges print counts: no need to work out paths. All pairs at
     // once, so a big board's searches run on every core.
     let answers = Solver::new(&board, Preset::Mahjong.rules())
@@ -153,7 +159,7 @@ fn mahjong_board(
     for (pair, answer) in answers.iter().enumerate() {
         answered(pair + 1, answer);
     }
-    Ok(more)
+    Ok(true)
 }
 
 /// A board header's two sizes; `None` at the end of the input or at the
