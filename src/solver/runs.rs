@@ -261,12 +261,9 @@ fn number(grid: &Grid, band: Band) -> usize {
     let top = rows.start;
     // The outer ring, read as the cells before the first ones numbered.
     for y in rows.clone() {
-        let ring: &[usize] = if y == 0 || y == h - 1 {
-            &(0..w).collect::<Vec<_>>()
-        } else {
-            &[0, w - 1]
-        };
-        for &x in ring {
+        // Every cell of the first and last rows, the two ends of the others.
+        let step = if y == 0 || y == h - 1 { 1 } else { w - 1 };
+        for x in (0..w).step_by(step) {
             down[(y - top) * w + x] = NONE;
             across[x][y - top] = NONE;
         }
