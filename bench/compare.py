@@ -3,8 +3,9 @@
 
     bench/compare.py INPUT RUNS NAME=COMMAND [NAME=COMMAND ...]
 
-Each round runs every command once, in the order given, with INPUT on
-stdin and stdout discarded, so a change in the machine's load hits all of
+Each round runs every command once, in the order given, with INPUT
+redirected to stdin (a file, as bench/judge.sh and the judges give it) and
+stdout discarded, so a change in the machine's load hits all of
 them alike. CPU time (user + system of the child) moves less than wall
 time on a shared machine. Used for the before/after figures in commit
 messages, e.g.
@@ -23,7 +24,7 @@ import time
 def main() -> None:
     if len(sys.argv) < 4 or not sys.argv[2].isdigit():
         sys.exit(__doc__)
-    data = open(sys.argv[1], "rb").read()
+    path = sys.argv[1]
     runs = int(sys.argv[2])
     programs = [arg.split("=", 1) for arg in sys.argv[3:]]
     times = {name: [] for name, _ in programs}
@@ -31,7 +32,8 @@ def main() -> None:
         for name, command in programs:
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             started = time.perf_counter()
-            subprocess.run(shlex.split(command), input=data, stdout=subprocess.DEVNULL, check=True)
+            with open(path, "rb") as stdin:
+                subprocess.run(shlex.split(command), stdin=stdin, stdout=subprocess.DEVNULL, check=True)
             wall = time.perf_counter() - started
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

@@ -134,12 +134,23 @@ fn serve(config: Config) -> ExitCode {
 fn read_input(file: Option<&PathBuf>) -> std::io::Result<Vec<u8>> {
     match file {
         Some(path) if path.as_os_str() != "-" => std::fs::read(path),
-        _ => {
-            let mut input = Vec::new();
-            std::io::stdin().lock().read_to_end(&mut input)?;
-            Ok(input)
-        }
+        _ => read_stdin(),
     }
+}
+
+/// Reads all of standard input. A redirected file is read through a `File`
+/// on the same descriptor, which allocates the file's size once instead of
+/// doubling a buffer (every copy touches fresh pages); a pipe, or a closed
+/// descriptor, reads as `Stdin` does.
+fn read_stdin() -> std::io::Result<Vec<u8>> {
+    let mut input = Vec::new();
+    #[cfg(unix)]
+    if let Ok(fd) = std::os::fd::AsFd::as_fd(&std::io::stdin()).try_clone_to_owned() {
+        std::fs::File::from(fd).read_to_end(&mut input)?;
+        return Ok(input);
+    }
+    std::io::stdin().lock().read_to_end(&mut input)?;
+    Ok(input)
 }
 
 /// Writes to stdout; a closed pipe is not an error.

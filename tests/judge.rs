@@ -113,6 +113,33 @@ fn binary_answers_every_sample_file() {
 }
 
 #[test]
+fn binary_reads_a_redirected_file_and_an_empty_stdin() {
+    // `judge < FILE` reads through the file itself (its size known up
+    // front), a pipe through `Stdin`: the answers must not depend on it.
+    for format in ["mahjong", "hdu1175"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/data/{format}.in"));
+        let out = Command::new(env!("CARGO_BIN_EXE_linkpath"))
+            .args(["judge", format])
+            .stdin(std::fs::File::open(&path).expect("the sample file opens"))
+            .output()
+            .expect("the binary runs");
+        let expected = String::from_utf8(data(&format!("{format}.out"))).unwrap();
+        assert_eq!(out.status.code(), Some(0), "{format}");
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), expected, "{format}");
+    }
+    // /dev/null: an empty judge input, answered with nothing.
+    let out = Command::new(env!("CARGO_BIN_EXE_linkpath"))
+        .args(["judge", "poj3009"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    assert_eq!(
+        (out.status.code(), out.stdout.as_slice()),
+        (Some(0), &b""[..])
+    );
+}
+
+#[test]
 fn binary_and_library_agree_on_the_sample_files() {
     for format in Format::ALL {
         let input = data(&format!("{}.in", format.name()));
