@@ -11,11 +11,13 @@
 #        thread warm-up: a server whose RSS returns to ~10 MiB still gains
 #        a few MiB over its first rounds, then stays flat); an info row also
 #        compares the last round with the largest RSS after an earlier one,
-#        to tell memory the allocator keeps (a plateau) from a leak
+#        to tell memory the allocator keeps (a plateau) from a leak, and
+#        another the RSS SETTLE seconds after the last round (what a quiet
+#        server gives back)
 #   bench/memory.sh [ROUNDS, default 5]
 # Env: LINKPATH_BIN (default: cargo build --release --locked, then
 # target/release/linkpath), CONCURRENCY (16), MAHJONG_DENSITY (percent, 30),
-# MAX_TIME (seconds a request may take, 900). Bodies come from
+# MAX_TIME (seconds a request may take, 900), SETTLE (seconds, 15). Bodies come from
 # bench/baselines' `gen`, or bench/http_gen.py when that is not built (or
 # NO_BASELINES=1).
 # Loopback only; rounds and requests are bounded; the server is killed on
@@ -26,6 +28,7 @@ rounds=${1:-5}
 conc=${CONCURRENCY:-16}
 density=${MAHJONG_DENSITY:-30}
 max_time=${MAX_TIME:-900}
+settle=${SETTLE:-15}
 timeout_ms=$((max_time * 1000))
 command -v curl >/dev/null || { echo "needs curl" >&2; exit 1; }
 # shellcheck source=bench/common.sh
@@ -52,7 +55,7 @@ server_pid=$!
 for _ in $(seq 100); do curl -sf "127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
 curl -sf "127.0.0.1:$port/healthz" >/dev/null || { echo "server did not come up:" >&2; cat "$work/server.log" >&2; exit 1; }
 
-load_cmd="python3 bench/memory_load.py --port $port --pid $server_pid --rounds $rounds --concurrency $conc --timeout $max_time"
+load_cmd="python3 bench/memory_load.py --port $port --pid $server_pid --rounds $rounds --concurrency $conc --timeout $max_time --settle $settle"
 $load_cmd "${bodies[@]}" >"$work/load.txt"
 stat=$(grep '^MEMSTAT ' "$work/load.txt")
 for kv in ${stat#MEMSTAT }; do printf -v "${kv%%=*}" '%s' "${kv#*=}"; done
@@ -73,9 +76,9 @@ echo "\$ $load_cmd mahjong-1.json llk-1.json ... mahjong-4.json llk-4.json"
 echo '```'
 echo
 grep -v '^MEMSTAT ' "$work/load.txt"
-python3 - "$idle_kb" "$hwm_kb" "$first_kb" "$last_kb" "$before_last_kb" "$non200" "$errors" "$rounds" <<'PY'
+python3 - "$idle_kb" "$hwm_kb" "$first_kb" "$last_kb" "$before_last_kb" "$settled_kb" "$non200" "$errors" "$rounds" "$settle" <<'PY'
 import sys
-idle, hwm, first, last, before_last, non200, errors, rounds = map(int, sys.argv[1:])
+idle, hwm, first, last, before_last, settled, non200, errors, rounds, settle = map(int, sys.argv[1:])
 mib = lambda kb: f"{kb / 1024:.1f} MiB"
 limit = 512 * 1024
 print("| check | baseline | linkpath | ratio | goal | pass/fail |")
@@ -86,6 +89,7 @@ grow_ok = last <= first * 1.10 or last - first <= 16 * 1024
 print(f"| (ii) growth across rounds | RSS after round 1: {mib(first)} | after round {rounds}: {mib(last)} ({(last - first) / 1024:+.1f} MiB) | {g:.2f} | ≤ 1.10, or ≤ +16 MiB | {'pass' if grow_ok else 'FAIL'} |")
 if rounds > 2:
     print(f"| (info) plateau: last round vs the largest RSS after an earlier round | {mib(before_last)} | {mib(last)} | {last / before_last:.2f} | — | — |")
+print(f"| (info) given back when quiet: RSS {settle} s after the last round vs idle | idle {mib(idle)} | {mib(settled)} | {settled / idle:.2f} | — | — |")
 ok = non200 == 0 and errors == 0
 print(f"| every request answered 200 | — | {non200} other statuses, {errors} failed requests | — | 0 | {'pass' if ok else 'FAIL'} |")
 PY

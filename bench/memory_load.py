@@ -2,14 +2,16 @@
 """Load and RSS sampling for bench/memory.sh (stdlib only).
 
   memory_load.py --port P --pid PID --rounds R --concurrency C
-                 [--timeout S] [--pause S] BODY...
+                 [--timeout S] [--pause S] [--settle S] BODY...
 
 Each round sends C POST /v1/solve requests at once (threads, one
 http.client connection each, started together through a barrier); request
 i of a round takes BODY[i % len(BODY)]. While a round runs, a sampler reads
 VmRSS of PID every 20 ms. After every answer is in, it waits --pause seconds
-and reads VmRSS and VmHWM. Prints a Markdown table of the rounds and one
-line `MEMSTAT idle_kb=… hwm_kb=… first_kb=… last_kb=… before_last_kb=… non200=…
+and reads VmRSS and VmHWM; after the last round it also waits --settle
+seconds more and reads VmRSS again (what the server holds once quiet).
+Prints a Markdown table of the rounds and one line `MEMSTAT idle_kb=…
+hwm_kb=… first_kb=… last_kb=… before_last_kb=… settled_kb=… non200=…
 errors=…` (before_last_kb: the largest RSS after any round but the last).
 Loopback only; every request is bounded by --timeout.
 """
@@ -50,6 +52,7 @@ def main():
     p.add_argument("--concurrency", type=int, default=16)
     p.add_argument("--timeout", type=float, default=900)
     p.add_argument("--pause", type=float, default=1.0)
+    p.add_argument("--settle", type=float, default=0.0)
     p.add_argument("bodies", nargs="+")
     a = p.parse_args()
     bodies = []
@@ -105,10 +108,12 @@ def main():
     for s in samples:
         print(f"\n- not 200: {s}")
     print()
+    time.sleep(a.settle)
+    settled = status_kb(a.pid, "VmRSS")
     hwm = status_kb(a.pid, "VmHWM")
     before_last = max(after[:-1]) if len(after) > 1 else after[0]
     print(f"MEMSTAT idle_kb={idle} hwm_kb={hwm} first_kb={after[0]} last_kb={after[-1]} "
-          f"before_last_kb={before_last} non200={non200} errors={errors}")
+          f"before_last_kb={before_last} settled_kb={settled} non200={non200} errors={errors}")
 
 
 if __name__ == "__main__":
