@@ -446,6 +446,8 @@ fn lianliankan_board_of_300_by_400() {
 #[test]
 fn a_board_too_large_for_memory_is_an_error_not_a_crash() {
     // 10^10 cells of four bytes: no machine this runs on has 40 GB to give.
+    // The binary's allocator would reserve the address space all the same
+    // (jemalloc maps with MAP_NORESERVE): the judge must ask the kernel.
     let (code, stdout, stderr) = judge_binary("mahjong", b"100000 100000\n\n\n");
     assert_eq!((code, stdout.as_str()), (2, ""));
     assert_eq!(
