@@ -38,7 +38,7 @@ linkpath_binary
 input_generator
 
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
-alloc_env=$(env | grep -E '^(MALLOC_|GLIBC_TUNABLES=)' | tr '\n' ' ' || true)
+alloc_env=$(env | grep -E '^(_RJEM_MALLOC_CONF=|MALLOC_|GLIBC_TUNABLES=)' | tr '\n' ' ' || true)
 scratch_space
 
 bodies=()

@@ -29,8 +29,8 @@ mkdir -p "$(dirname "$report")"
     echo
     bench/memory.sh 3
     echo
-    echo '### the same with glibc told to return big blocks to the system'
-    MALLOC_MMAP_THRESHOLD_=131072 bench/memory.sh 3
+    echo '### the same with jemalloc giving pages back after one second (README)'
+    _RJEM_MALLOC_CONF=dirty_decay_ms:1000 bench/memory.sh 3
     echo
     echo '## cargo bench --bench engine'
     echo '```'
