@@ -109,7 +109,7 @@ fn mahjong_board(
     let Some((width, height)) = dimensions(input, "the board width", "the board height")? else {
         return Ok(false);
     };
-    let mut cells = board_cells(input, width, height, MAHJONG_BYTES_PER_CELL)?;
+    let mut cells = board_cells(input, width, height, MAHJONG_BYTES_PER_CELL, 0)?;
     let mut rows = Vec::with_capacity(height);
     for y in 0..height {
         let row = input.row(&format!("row {} of the board", y + 1))?;
@@ -194,21 +194,26 @@ fn dimensions(
 /// Room for a `width × height` board's cells, or an error naming the size
 /// when the board cannot be answered in the memory left (rather than dying
 /// out of memory part-way). `bytes_per_cell` is the whole answer's working
-/// set: the cells, the engine's arrays, the input text.
+/// set: the cells, the engine's arrays, the input text; `held` is what the
+/// input's earlier boards still hold, by the same measure.
 fn board_cells(
     input: &Input,
     width: usize,
     height: usize,
     bytes_per_cell: u64,
+    held: u64,
 ) -> Result<Vec<u32>, JudgeError> {
     let too_large = || input.error(format!("a {width} x {height} board does not fit in memory"));
     let total = width.checked_mul(height).ok_or_else(too_large)?;
     // The allocator may hand out address space the machine cannot back
-    // (jemalloc maps with MAP_NORESERVE), so ask the kernel first; not for
-    // the small boards of a many-board input, where reading /proc each time
-    // would cost more than the answers.
+    // (jemalloc maps with MAP_NORESERVE), so ask the kernel first (what
+    // earlier boards hold is already out of what it reports); not while the
+    // input's boards are small, where reading /proc for each would cost
+    // more than the answers.
     let needed = (total as u64).saturating_mul(bytes_per_cell);
-    if needed > 64 << 20 && needed > memory::available_bytes().unwrap_or(u64::MAX) {
+    if needed.saturating_add(held) > 64 << 20
+        && needed > memory::available_bytes().unwrap_or(u64::MAX)
+    {
         return Err(too_large());
     }
     let mut cells = Vec::new();
@@ -258,7 +263,7 @@ fn poj1101(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
 
 fn hdu1175(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
     while let Some((rows, columns)) = dimensions(input, "the row count n", "the column count m")? {
-        let mut cells = board_cells(input, columns, rows, LIANLIANKAN_BYTES_PER_CELL)?;
+        let mut cells = board_cells(input, columns, rows, LIANLIANKAN_BYTES_PER_CELL, 0)?;
         let total = rows * columns;
         for _ in 0..total {
             cells.push(input.cell("a cell (0 or a tile type)", u32::MAX)?);
@@ -290,11 +295,14 @@ fn hdu1175(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
 
 fn poj3009(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
     let mut games = Vec::new();
+    // Every board is kept until all are answered.
+    let mut held = 0;
     while let Some((width, height)) = dimensions(input, "the board width w", "the board height h")?
     {
         let header = input.line();
-        let mut cells = board_cells(input, width, height, CURLING_BYTES_PER_CELL)?;
+        let mut cells = board_cells(input, width, height, CURLING_BYTES_PER_CELL, held)?;
         let total = width * height;
+        held += total as u64 * CURLING_BYTES_PER_CELL;
         let (mut start, mut goal) = (None, None);
         for i in 0..total {
             let code = input.cell("a square code (0 vacant, 1 block, 2 start, 3 goal)", 3)?;
