@@ -156,15 +156,18 @@ fn read_input(file: Option<&PathBuf>) -> std::io::Result<Vec<u8>> {
 }
 
 /// Reads all of standard input. A redirected file is read through a `File`
-/// on the same descriptor, which allocates the file's size once instead of
-/// doubling a buffer (every copy touches fresh pages); a pipe, or a closed
-/// descriptor, reads as `Stdin` does.
+/// on the same descriptor, which allocates what is left of the file at
+/// once instead of doubling a buffer (every copy touches fresh pages);
+/// anything else (a pipe, a terminal) reads as `Stdin` does.
 fn read_stdin() -> std::io::Result<Vec<u8>> {
     let mut input = Vec::new();
     #[cfg(unix)]
     if let Ok(fd) = std::os::fd::AsFd::as_fd(&std::io::stdin()).try_clone_to_owned() {
-        std::fs::File::from(fd).read_to_end(&mut input)?;
-        return Ok(input);
+        let mut file = std::fs::File::from(fd);
+        if file.metadata().is_ok_and(|m| m.is_file()) {
+            file.read_to_end(&mut input)?;
+            return Ok(input);
+        }
     }
     std::io::stdin().lock().read_to_end(&mut input)?;
     Ok(input)

@@ -113,19 +113,34 @@ fn binary_answers_every_sample_file() {
 }
 
 #[test]
-fn binary_reads_a_redirected_file_and_an_empty_stdin() {
+fn binary_reads_a_redirected_file_from_where_it_stands_and_an_empty_stdin() {
     // `judge < FILE` reads through the file itself (its size known up
-    // front), a pipe through `Stdin`: the answers must not depend on it.
+    // front), a pipe through `Stdin`: the answers must not depend on it,
+    // nor on a file handed over part-read (the judge reads from there on).
     for format in ["mahjong", "hdu1175"] {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/data/{format}.in"));
-        let out = Command::new(env!("CARGO_BIN_EXE_linkpath"))
-            .args(["judge", format])
-            .stdin(std::fs::File::open(&path).expect("the sample file opens"))
-            .output()
-            .expect("the binary runs");
         let expected = String::from_utf8(data(&format!("{format}.out"))).unwrap();
-        assert_eq!(out.status.code(), Some(0), "{format}");
-        assert_eq!(String::from_utf8(out.stdout).unwrap(), expected, "{format}");
+        let path =
+            std::env::temp_dir().join(format!("linkpath-judge-{format}-{}.in", std::process::id()));
+        const PREFIX: &[u8] = b"a line the judge never sees\n";
+        std::fs::write(&path, [PREFIX, &data(&format!("{format}.in"))].concat()).unwrap();
+        let run_from = |offset: u64| {
+            let mut stdin = std::fs::File::open(&path).expect("the input file opens");
+            std::io::Seek::seek(&mut stdin, std::io::SeekFrom::Start(offset)).unwrap();
+            let out = Command::new(env!("CARGO_BIN_EXE_linkpath"))
+                .args(["judge", format])
+                .stdin(stdin)
+                .output()
+                .expect("the binary runs");
+            (out.status.code(), String::from_utf8(out.stdout).unwrap())
+        };
+        assert_eq!(
+            run_from(PREFIX.len() as u64),
+            (Some(0), expected),
+            "{format}"
+        );
+        // From the start, the prefix stands where the board header should.
+        assert_eq!(run_from(0), (Some(2), String::new()), "{format}");
+        std::fs::remove_file(&path).unwrap();
     }
     // /dev/null: an empty judge input, answered with nothing.
     let out = Command::new(env!("CARGO_BIN_EXE_linkpath"))
