@@ -1,8 +1,9 @@
 # syntax=docker/dockerfile:1
 # Build a static (musl) binary, then ship it alone in an empty image.
 FROM rust:1.95-alpine AS build
-# jemalloc (tikv-jemalloc-sys) is C, built with make against musl's headers.
-# The base image follows Alpine's releases, so the packages are not pinned.
+# jemalloc (tikv-jemalloc-sys) is C, built with make against musl's headers
+# (musl-dev comes with the rust image; named so the build does not rely on
+# it). The image follows Alpine's releases, so versions are not pinned.
 # hadolint ignore=DL3018
 RUN apk add --no-cache make musl-dev
 WORKDIR /src
