@@ -24,7 +24,7 @@ use super::stop::{Interrupted, Stop};
 const NONE: u32 = u32::MAX;
 
 /// How many runs ahead of its growth a frontier run's crossings are fetched.
-const AHEAD: usize = 16;
+const AHEAD: usize = 8;
 
 /// Side of the square tiles runs are numbered by.
 const TILE: usize = 32;
