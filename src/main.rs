@@ -108,14 +108,7 @@ fn init_tracing(json: bool) {
 
 fn serve(config: Config) -> ExitCode {
     init_tracing(config.log_format == "json");
-    // Freed pages go back to the system about ten seconds after the last
-    // big request (jemalloc's default decay) even when no request follows
-    // to trigger the purge. The judge and solve commands end too soon to
-    // need it.
-    #[cfg(not(target_env = "msvc"))]
-    if let Err(e) = tikv_jemalloc_ctl::background_thread::write(true) {
-        tracing::warn!(error = %e, "jemalloc's background purge is off: memory may stay high after big requests");
-    }
+    let background_purge = purge_in_background();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -131,6 +124,7 @@ fn serve(config: Config) -> ExitCode {
         tracing::info!(
             listen = %listener.local_addr()?,
             workers = config.workers(),
+            background_purge,
             "linkpath serving"
         );
         let state = http::AppState::new(config);
@@ -146,6 +140,25 @@ fn serve(config: Config) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Turns on jemalloc's background threads, so that freed pages go back to
+/// the system about ten seconds after the last big request (jemalloc's
+/// default decay) even when no request follows to trigger the purge. The
+/// judge and solve commands end too soon to need it. Returns whether they
+/// run.
+#[cfg(not(target_env = "msvc"))]
+fn purge_in_background() -> bool {
+    tikv_jemalloc_ctl::background_thread::write(true)
+        .inspect_err(|e| {
+            tracing::warn!(error = %e, "jemalloc's background purge is off: memory may stay high after big requests");
+        })
+        .is_ok()
+}
+
+#[cfg(target_env = "msvc")]
+fn purge_in_background() -> bool {
+    false
 }
 
 fn read_input(file: Option<&PathBuf>) -> std::io::Result<Vec<u8>> {

@@ -570,3 +570,29 @@ async fn linkpath_serve_answers_the_request_in_flight_and_exits_0_on_sigterm() {
     .await;
     assert_eq!(status.code(), Some(0), "{status:?}");
 }
+
+#[test]
+fn linkpath_serve_says_it_serves_with_the_background_purge_on() {
+    use std::io::BufRead;
+    // jemalloc's background threads give big requests' memory back; the
+    // start-up line says whether they run, so an operator can tell.
+    let mut server = Reaper(
+        linkpath()
+            .args(["serve", "--listen", "127.0.0.1:0", "--log-format", "json"])
+            .env("RUST_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("linkpath serve starts"),
+    );
+    let stderr = std::io::BufReader::new(server.0.stderr.take().unwrap());
+    // The first event, written once the port is bound.
+    let line = stderr.lines().next().expect("a log line").unwrap();
+    let event: serde_json::Value = serde_json::from_str(&line).expect("a JSON log line");
+    assert_eq!(event["message"], "linkpath serving", "{line}");
+    assert_eq!(
+        event["background_purge"],
+        !cfg!(target_env = "msvc"),
+        "{line}"
+    );
+}
