@@ -17,6 +17,8 @@ use std::str::FromStr;
 // Peak memory per board cell while answering (RSS over cells, measured on
 // 2000 x 2000 and 3000 x 3000 boards: Mahjong 17-19 bytes with its text
 // and run graph, Lianliankan about 7 with its numbers as text), rounded up.
+// Curling is not measured so: its cells (4 bytes), its text (2 at least)
+// and a rink of bits.
 const MAHJONG_BYTES_PER_CELL: u64 = 24;
 const LIANLIANKAN_BYTES_PER_CELL: u64 = 8;
 const CURLING_BYTES_PER_CELL: u64 = 8;
