@@ -8,6 +8,7 @@
 mod input;
 mod memory;
 
+use crate::solver::pages::Pages;
 use crate::solver::{Answer, Board, EMPTY, Point, Preset, Query, Solver, Stop, tile_of_char};
 use input::Input;
 use rayon::prelude::*;
@@ -127,22 +128,19 @@ fn mahjong_board(
         }
         rows.push(row);
     }
-    // The rows are checked: fill the cells, a big board's on every core (a
-    // page's first write is dear, and the threads pay them side by side).
+    // The rows are checked: fill the cells, a big board's on every core
+    // (reading the characters, and the first writes of the pages).
     let fill = |(slots, row): (&mut [u32], &&str)| {
         for (slot, c) in slots.iter_mut().zip(row.chars()) {
             *slot = tile_of_char(c);
         }
     };
-    let total = width * height;
-    if total < 1 << 16 {
-        cells.resize(total, EMPTY);
+    if width * height < 1 << 16 {
         cells.chunks_mut(width).zip(&rows).for_each(fill);
     } else {
-        cells.par_extend(rayon::iter::repeat_n(EMPTY, total));
         cells.par_chunks_mut(width).zip(&rows).for_each(fill);
     }
-    let board = Board::new(width, height, cells).map_err(|e| input.error(e.to_string()))?;
+    let board = Board::with_cells(width, height, cells).map_err(|e| input.error(e.to_string()))?;
     let mut queries = Vec::new();
     loop {
         if input.at_end() {
@@ -204,7 +202,7 @@ fn board_cells(
     height: usize,
     bytes_per_cell: u64,
     held: u64,
-) -> Result<Vec<u32>, JudgeError> {
+) -> Result<Pages<u32>, JudgeError> {
     let too_large = || input.error(format!("a {width} x {height} board does not fit in memory"));
     let total = width.checked_mul(height).ok_or_else(too_large)?;
     // The allocator may hand out address space the machine cannot back
@@ -218,9 +216,9 @@ fn board_cells(
     {
         return Err(too_large());
     }
-    let mut cells = Vec::new();
-    cells.try_reserve_exact(total).map_err(|_| too_large())?;
-    Ok(cells)
+    // Every cell starts empty; the formats write the tiles.
+    const _: () = assert!(EMPTY == 0);
+    Pages::try_zeroed(total).ok_or_else(too_large)
 }
 
 /// The 0-based point of 1-based `(column, row)` judge coordinates.
@@ -266,11 +264,11 @@ fn poj1101(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
 fn hdu1175(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
     while let Some((rows, columns)) = dimensions(input, "the row count n", "the column count m")? {
         let mut cells = board_cells(input, columns, rows, LIANLIANKAN_BYTES_PER_CELL, 0)?;
-        let total = rows * columns;
-        for _ in 0..total {
-            cells.push(input.cell("a cell (0 or a tile type)", u32::MAX)?);
+        for cell in cells.iter_mut() {
+            *cell = input.cell("a cell (0 or a tile type)", u32::MAX)?;
         }
-        let board = Board::new(columns, rows, cells).map_err(|e| input.error(e.to_string()))?;
+        let board =
+            Board::with_cells(columns, rows, cells).map_err(|e| input.error(e.to_string()))?;
         let mut solver = Solver::new(&board, Preset::Lianliankan.rules()).without_paths();
         let queries = input.size("the query count q")?;
         for _ in 0..queries {
@@ -306,7 +304,7 @@ fn poj3009(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
         let total = width * height;
         held += total as u64 * CURLING_BYTES_PER_CELL;
         let (mut start, mut goal) = (None, None);
-        for i in 0..total {
+        for (i, cell) in cells.iter_mut().enumerate() {
             let code = input.cell("a square code (0 vacant, 1 block, 2 start, 3 goal)", 3)?;
             let here = Point::new((i % width) as i32, (i / width) as i32);
             let seen = match code {
@@ -318,7 +316,7 @@ fn poj3009(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
                 let what = if code == 2 { "start (2)" } else { "goal (3)" };
                 return Err(input.error(format!("a second {what}, expected exactly one")));
             }
-            cells.push(u32::from(code == 1));
+            *cell = u32::from(code == 1);
         }
         let (Some(start), Some(goal)) = (start, goal) else {
             return Err(JudgeError {
@@ -326,7 +324,8 @@ fn poj3009(input: &mut Input, out: &mut String) -> Result<(), JudgeError> {
                 message: "the board needs exactly one start (2) and one goal (3)".into(),
             });
         };
-        let board = Board::new(width, height, cells).map_err(|e| input.error(e.to_string()))?;
+        let board =
+            Board::with_cells(width, height, cells).map_err(|e| input.error(e.to_string()))?;
         games.push((board, Query::new(start, goal)));
     }
     // Every board is a search of its own: spread them over the cores.

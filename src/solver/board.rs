@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use super::pages::Pages;
+
 /// A cell position. `x` is the column, `y` the row, `(0, 0)` the top-left
 /// cell. Path points may lie on the ring around the board, so coordinates are
 /// signed: `x == -1` or `x == width` (likewise `y`) is outside.
@@ -34,7 +36,7 @@ pub const EMPTY: u32 = 0;
 pub struct Board {
     width: usize,
     height: usize,
-    cells: Vec<u32>,
+    cells: Pages<u32>,
 }
 
 /// Why a board cannot be built.
@@ -69,6 +71,15 @@ pub const MAX_SIDE: usize = (i32::MAX / 4) as usize;
 impl Board {
     /// A board from its cells, row by row.
     pub fn new(width: usize, height: usize, cells: Vec<u32>) -> Result<Self, BoardError> {
+        Board::with_cells(width, height, cells.into())
+    }
+
+    /// [`Board::new`] on cells that may lie on huge pages.
+    pub(crate) fn with_cells(
+        width: usize,
+        height: usize,
+        cells: Pages<u32>,
+    ) -> Result<Self, BoardError> {
         if width == 0 || height == 0 {
             return Err(BoardError::Empty);
         }
@@ -136,7 +147,7 @@ impl Board {
 
     /// Gives the cells back, row by row.
     pub fn into_cells(self) -> Vec<u32> {
-        self.cells
+        self.cells.into_vec()
     }
 
     /// Whether `p` lies on the board (not on the ring around it).

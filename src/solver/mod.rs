@@ -19,6 +19,7 @@ pub mod game;
 mod grid;
 mod line;
 mod lines;
+pub(crate) mod pages;
 mod rules;
 mod runs;
 mod slide;

@@ -18,6 +18,7 @@ use rayon::prelude::*;
 use std::ops::Range;
 
 use super::grid::Grid;
+use super::pages::Pages;
 use super::stop::{Interrupted, Stop};
 
 /// No run: a closed cell.
@@ -44,11 +45,11 @@ const TILE: usize = 32;
 /// reads close together in memory.
 pub(crate) struct Runs {
     /// `down[cell]` (row-major) then `across[column-major cell]`.
-    ids: Vec<u32>,
+    ids: Pages<u32>,
     /// Where in `ids` the runs crossing run `r` start. Some ids belong to
     /// no run (the spare ones and the provisional ones of [`Runs::new`]):
     /// no run crosses them, so no search reaches them.
-    crossings_from: Vec<u32>,
+    crossings_from: Pages<u32>,
     /// One bit per run of a single cell: it crosses one run only, so a
     /// search reaching it from that run has nowhere further to go.
     dead_end: Vec<u64>,
@@ -66,8 +67,9 @@ impl Runs {
     /// boundary get its real id, and the provisional id stays unused.
     ///
     /// `ids` starts zeroed and untouched, and each band writes its own
-    /// slots: a page's first write costs microseconds here, and the bands
-    /// pay them side by side.
+    /// slots: a page's first write costs (microseconds for a small page,
+    /// the zeroing of 2 MiB for a huge one), and the bands pay them side
+    /// by side.
     pub fn new(grid: &Grid) -> Self {
         let (w, h) = (grid.width, grid.height);
         let cells = w * h;
@@ -79,8 +81,8 @@ impl Runs {
             firsts.push(ends);
             ends = (ends + count + 1).next_multiple_of(64);
         }
-        let mut ids = vec![0; 2 * cells];
-        let mut crossings_from = vec![0; ends];
+        let mut ids = Pages::zeroed(2 * cells);
+        let mut crossings_from = Pages::zeroed(ends);
         let mut dead_end = vec![0; ends / 64];
         {
             // Cut every array into the bands' parts.
@@ -177,9 +179,20 @@ impl Runs {
     /// The runs crossing run `run`.
     #[inline]
     fn crossing(&self, run: u32) -> impl Iterator<Item = u32> + '_ {
-        let from = self.crossings_from[run as usize] as usize;
-        self.ids[from..].iter().copied().take_while(|&r| r != NONE)
+        crossing(&self.ids, &self.crossings_from, run)
     }
+}
+
+/// The runs crossing run `run`, from [`Runs::ids`] and
+/// [`Runs::crossings_from`] taken as slices once, out of a hot loop.
+#[inline]
+fn crossing<'a>(
+    ids: &'a [u32],
+    crossings_from: &[u32],
+    run: u32,
+) -> impl Iterator<Item = u32> + 'a {
+    let from = crossings_from[run as usize] as usize;
+    ids[from..].iter().copied().take_while(|&r| r != NONE)
 }
 
 /// The rows each band numbers: whole rows of tiles, as many bands as
@@ -585,19 +598,20 @@ fn grow(
     } = near;
     let hop = *level + 1;
     let mut grown = 0;
+    let (ids, crossings_from): (&[u32], &[u32]) = (&runs.ids, &runs.crossings_from);
     for (i, &run) in frontier.iter().enumerate() {
         stop.tick(work)?;
         // The frontier's runs lie far apart in memory: fetch the bounds
         // of a run a few places ahead, and the crossings of one nearer.
         if let Some(&ahead) = frontier.get(i + 2 * AHEAD) {
-            prefetch_index(&runs.crossings_from, ahead as usize);
+            prefetch_index(crossings_from, ahead as usize);
         }
         if let Some(&ahead) = frontier.get(i + AHEAD) {
-            prefetch_index(&runs.ids, runs.crossings_from[ahead as usize] as usize);
+            prefetch_index(ids, crossings_from[ahead as usize] as usize);
         }
         // Whether a run is new is a coin toss to the branch predictor, so
         // the loop computes it rather than branching on it.
-        for other in runs.crossing(run) {
+        for other in crossing(ids, crossings_from, run) {
             let (m, bit) = (&mut marks[other as usize / 64], 1u64 << (other % 64));
             let before = m.seen[*index];
             m.seen[*index] = before | bit;
