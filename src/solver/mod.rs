@@ -227,10 +227,11 @@ impl<'b> Solver<'b> {
 
     /// Answers every query, in order, as [`Solver::answer`] would one by
     /// one. A batch whose queries search a big board is spread over rayon's
-    /// threads (one per core unless `RAYON_NUM_THREADS` says otherwise),
-    /// each taking the next unanswered query, so a slow query does not hold
-    /// up the rest; concurrent batches share those threads. The first
-    /// interruption stops every thread.
+    /// threads (one per core unless `RAYON_NUM_THREADS` says otherwise):
+    /// the calling thread settles what the rules and the shape checks can,
+    /// then each thread takes the next query that needs a search, so a slow
+    /// query does not hold up the rest; concurrent batches share those
+    /// threads. The first interruption stops every thread.
     ///
     /// # Panics
     /// When a point is off the board; [`solve`] checks that first.
@@ -248,26 +249,35 @@ impl<'b> Solver<'b> {
                 .map(|&q| batch.answer(own, q, stop))
                 .collect();
         }
-        if batch.rules.movement == Movement::Line {
+        // The shape checks are quick: every query takes them here, once,
+        // and the threads only search.
+        let own = &mut self.own;
+        let answers: Vec<OnceLock<Answer>> = queries
+            .iter()
+            .map(|&q| {
+                batch
+                    .settle(own, q)
+                    .map_or_else(OnceLock::new, OnceLock::from)
+            })
+            .collect();
+        let searches: Vec<usize> = (0..queries.len())
+            .filter(|&i| answers[i].get().is_none())
+            .collect();
+        if batch.rules.movement == Movement::Line && !searches.is_empty() {
             // The run graph is built on every thread, which threads waiting
-            // for it inside the batch could not lend: build it first, if
-            // some query needs it.
-            let own = &mut self.own;
-            if queries.iter().any(|&q| batch.settle(own, q).is_none()) {
-                batch.runs();
-            }
+            // for it inside the batch could not lend: build it first.
+            batch.runs();
         }
-        let answers: Vec<OnceLock<Answer>> = queries.iter().map(|_| OnceLock::new()).collect();
         let next = AtomicUsize::new(0);
         let failed = OnceLock::new();
         rayon::scope(|scope| {
-            for _ in 0..threads {
+            for _ in 0..threads.min(searches.len()) {
                 scope.spawn(|_| {
                     let mut scratch = Scratch::default();
                     while failed.get().is_none() {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&query) = queries.get(i) else { break };
-                        match batch.answer(&mut scratch, query, stop) {
+                        let at = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&i) = searches.get(at) else { break };
+                        match batch.search(&mut scratch, queries[i], stop) {
                             Ok(answer) => {
                                 let _ = answers[i].set(answer);
                             }
