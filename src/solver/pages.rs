@@ -1,22 +1,21 @@
 //! Zeroed arrays for big boards, on transparent huge pages.
 //!
-//! A million-cell board's arrays (its cells, the padded grid, the run ids)
-//! take megabytes, each page first touched once. In 4 KiB pages that is
-//! thousands of page faults, and each costs microseconds, more inside a
-//! virtual machine: on a 1000 × 1000 Mahjong board they were a fifth of the
-//! CPU time. Where Linux offers transparent huge pages (`always`, or
-//! `madvise` as most distributions ship it), an array of [`HUGE_PAGE`] or
-//! more is mapped on its own, aligned to 2 MiB and advised to use them:
-//! one fault per 2 MiB, and fewer TLB misses in the searches' random reads.
-//! Its memory goes back to the system as soon as it is dropped. Smaller
-//! arrays, and other systems, use a plain `Vec`.
+//! A million-cell board's arrays (its cells, the run ids) take megabytes,
+//! each page first touched once. In 4 KiB pages that is thousands of page
+//! faults, and each costs microseconds, more inside a virtual machine: on a
+//! 1000 × 1000 Mahjong board they were 15% of the CPU time (BENCHMARKS.md,
+//! target 2). Where Linux offers transparent huge pages (`always`, or
+//! `madvise` as most distributions ship it), an array of [`HUGE_PAGE`] or more is
+//! mapped on its own, aligned to 2 MiB and advised to use them: one fault
+//! per 2 MiB. Its memory goes back to the system as soon as it is dropped.
+//! Smaller arrays, and other systems, use a `Vec` the allocator zeroes
+//! (untouched until written).
 
 use std::fmt;
 use std::ops::{Deref, DerefMut};
 
 /// The size of a transparent huge page on x86-64 and most arm64 kernels,
 /// and the smallest array given pages of its own.
-#[cfg(target_os = "linux")]
 const HUGE_PAGE: usize = 2 << 20;
 
 /// A fixed-length array of `T`, starting all zeros.
@@ -36,19 +35,21 @@ enum Store<T> {
 }
 
 impl<T: bytemuck::Pod> Pages<T> {
-    /// `len` zeros; `None` when the system cannot give that much memory.
+    /// `len` zeros; `None` when the system cannot give that much memory
+    /// (below [`HUGE_PAGE`], the process aborts instead, as `vec!` does).
     pub fn try_zeroed(len: usize) -> Option<Self> {
         let bytes = len.checked_mul(size_of::<T>())?;
-        #[cfg(target_os = "linux")]
         if bytes >= HUGE_PAGE {
+            #[cfg(target_os = "linux")]
             return Self::mapped(bytes, len);
+            // Elsewhere, ask the allocator first whether it can: `vec!`
+            // would abort.
+            #[cfg(not(target_os = "linux"))]
+            Vec::<T>::new().try_reserve_exact(len).ok()?;
         }
-        let mut vec = Vec::new();
-        vec.try_reserve_exact(len).ok()?;
-        vec.resize(len, T::zeroed());
-        Some(Pages {
-            store: Store::Vec(vec),
-        })
+        // `vec!` of zeros asks the allocator for zeroed memory (calloc),
+        // so the pages stay untouched until written.
+        Some(vec![T::zeroed(); len].into())
     }
 
     /// `len` zeros. Out of memory, the process aborts, as `vec!` does.
@@ -87,9 +88,7 @@ impl<T: bytemuck::Pod> Pages<T> {
             Store::Mapped { len, .. } => *len = new_len.min(*len),
         }
     }
-}
 
-impl<T: bytemuck::Pod> Pages<T> {
     /// The elements as a `Vec`: moved when they are one, else copied.
     pub fn into_vec(self) -> Vec<T> {
         match self.store {
