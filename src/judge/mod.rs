@@ -205,8 +205,9 @@ fn board_cells(
 ) -> Result<Pages<u32>, JudgeError> {
     let too_large = || input.error(format!("a {width} x {height} board does not fit in memory"));
     let total = width.checked_mul(height).ok_or_else(too_large)?;
-    // The allocator may hand out address space the machine cannot back
-    // (jemalloc maps with MAP_NORESERVE), so ask the kernel first (what
+    // The allocator, or the kernel's overcommit, may hand out address space
+    // the machine cannot back (jemalloc maps with MAP_NORESERVE; big cells
+    // are an mmap of their own, see `Pages`), so ask the kernel first (what
     // earlier boards hold is already out of what it reports); not while the
     // input's boards are small, where reading /proc for each would cost
     // more than the answers.
