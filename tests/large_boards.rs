@@ -476,6 +476,38 @@ fn curling_60_by_60_matches_reference() {
     );
 }
 
+/// Rinks whose rows or columns take more than one 64-bit word, and the
+/// widest that take one: the search keeps a rink of one word per line apart
+/// from the general one, and both must answer as the reference does.
+#[test]
+fn curling_rinks_across_the_word_boundary_match_reference() {
+    let started = Instant::now();
+    let mut tally = Tally::default();
+    let mut failures = Vec::new();
+    for (seed, w, h, density) in [
+        (1u64, 64, 64, 20),
+        (2, 65, 64, 20),
+        (3, 64, 65, 20),
+        (4, 70, 20, 25),
+        (5, 20, 70, 25),
+        (6, 130, 66, 12),
+    ] {
+        let mut rng = SplitMix(800 + seed * 1000 + density as u64);
+        let board = random_board(&mut rng, w, h, density, 1);
+        let cells = Cells::new(&board, 1);
+        let rules = Preset::Curling.rules();
+        let queries = slide_queries(&mut rng, &board, &cells, 20);
+        let what = format!("seed {seed}, {w} x {h}, density {density}%");
+        run_board(&what, &board, &rules, &queries, &mut tally, &mut failures);
+    }
+    report("curling across 64", started, &tally, &failures);
+    let connected: usize = tally.by_segments.iter().sum();
+    assert!(
+        connected >= 20 && tally.no_path >= 10,
+        "the boards no longer exercise every path: {tally:?}"
+    );
+}
+
 /// Boards big enough for the run graph to be numbered in bands, one per
 /// thread, with vertical runs reaching across the band boundaries: every
 /// answer, path included, must be the one the same batch gets with the

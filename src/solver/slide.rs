@@ -14,7 +14,10 @@
 //! The rink is kept as bit rows and bit columns of blocks, so a throw is a
 //! search for the next set bit along its row or column: a word or two per
 //! throw on the judge's 20 × 20 rinks, whatever the distance slid, and
-//! breaking a block clears one bit in each.
+//! breaking a block clears one bit in each. A rink whose rows and columns
+//! each fit in one word (up to 64 × 64) is searched by code compiled for
+//! that case (`NARROW`), which reads a line's word without working out
+//! where its words start.
 
 use super::board::{Board, EMPTY, Point};
 use super::stop::{Interrupted, Stop};
@@ -41,7 +44,7 @@ struct Spot {
     y: usize,
 }
 
-struct Search<'a, 's> {
+struct Search<'a, 's, const NARROW: bool> {
     rink: &'a mut Rink,
     goal: Spot,
     stops: Vec<Spot>,
@@ -53,6 +56,7 @@ struct Search<'a, 's> {
     work: u32,
 }
 
+#[derive(Clone, Copy)]
 enum Throw {
     /// A block stands right beside the stone: it cannot be thrown that way.
     Blocked,
@@ -80,7 +84,8 @@ impl Rink {
         };
         for (i, &cell) in board.cells().iter().enumerate() {
             if cell != EMPTY {
-                rink.toggle(Spot {
+                // The general indexing, right for narrow rinks too.
+                rink.toggle::<false>(Spot {
                     x: i % width,
                     y: i / width,
                 });
@@ -92,47 +97,63 @@ impl Rink {
 
     /// Puts a block at `at`, or takes it away.
     #[inline]
-    fn toggle(&mut self, at: Spot) {
+    fn toggle<const NARROW: bool>(&mut self, at: Spot) {
+        if NARROW {
+            self.rows[at.y] ^= 1 << at.x;
+            self.columns[at.x] ^= 1 << at.y;
+            return;
+        }
         self.rows[at.y * self.row_words + at.x / 64] ^= 1 << (at.x % 64);
         self.columns[at.x * self.column_words + at.y / 64] ^= 1 << (at.y % 64);
     }
 
     /// Whether a block stands at (`x`, `y`); off the rink, none does.
     #[inline]
-    fn is_block(&self, x: usize, y: usize) -> bool {
-        x < self.width
-            && y < self.height
-            && self.rows[y * self.row_words + x / 64] & (1 << (x % 64)) != 0
+    fn is_block<const NARROW: bool>(&self, x: usize, y: usize) -> bool {
+        x < self.width && y < self.height && self.row::<NARROW>(y)[x / 64] & (1 << (x % 64)) != 0
     }
 
     #[inline]
-    fn row(&self, y: usize) -> &[u64] {
+    fn row<const NARROW: bool>(&self, y: usize) -> &[u64] {
+        if NARROW {
+            return std::slice::from_ref(&self.rows[y]);
+        }
         &self.rows[y * self.row_words..][..self.row_words]
     }
 
     #[inline]
-    fn column(&self, x: usize) -> &[u64] {
+    fn column<const NARROW: bool>(&self, x: usize) -> &[u64] {
+        if NARROW {
+            return std::slice::from_ref(&self.columns[x]);
+        }
         &self.columns[x * self.column_words..][..self.column_words]
     }
 
     /// The nearest block from the stone at `at` thrown by (`dx`, `dy`), as
     /// its position along that row or column; `None` when the throw meets
     /// no block before the edge.
-    #[inline]
-    fn next_block(&self, at: Spot, (dx, dy): (i32, i32)) -> Option<usize> {
+    #[inline(always)]
+    fn next_block<const NARROW: bool>(&self, at: Spot, (dx, dy): (i32, i32)) -> Option<usize> {
         match (dx, dy) {
-            (1, _) => first_at_or_after(self.row(at.y), at.x + 1),
-            (-1, _) => last_before(self.row(at.y), at.x),
-            (_, 1) => first_at_or_after(self.column(at.x), at.y + 1),
-            _ => last_before(self.column(at.x), at.y),
+            (1, _) => first_at_or_after(self.row::<NARROW>(at.y), at.x + 1),
+            (-1, _) => last_before(self.row::<NARROW>(at.y), at.x),
+            (_, 1) => first_at_or_after(self.column::<NARROW>(at.x), at.y + 1),
+            _ => last_before(self.column::<NARROW>(at.x), at.y),
         }
+    }
+
+    /// The four throws from `at`, in the order of [`STEPS`], each spelled
+    /// out so that it is compiled for its own direction.
+    #[inline(always)]
+    fn throws<const NARROW: bool>(&self, at: Spot, goal: Spot) -> [Throw; 4] {
+        STEPS.map(|step| self.throw::<NARROW>(at, step, goal))
     }
 
     /// Throws the stone from `at` by (`dx`, `dy`); `goal` is where it stops
     /// if it passes over.
-    #[inline]
-    fn throw(&self, at: Spot, step: (i32, i32), goal: Spot) -> Throw {
-        let block = self.next_block(at, step);
+    #[inline(always)]
+    fn throw<const NARROW: bool>(&self, at: Spot, step: (i32, i32), goal: Spot) -> Throw {
+        let block = self.next_block::<NARROW>(at, step);
         // Positions along the line of the throw: the stone's, the goal's
         // when it lies on that line ahead, and the block's.
         let (along, goal_along) = if step.0 != 0 {
@@ -181,11 +202,15 @@ impl Rink {
     /// Whether no block stands between `at` and `goal`, which share a row
     /// or a column.
     #[inline]
-    fn clear_between(&self, at: Spot, goal: Spot) -> bool {
+    fn clear_between<const NARROW: bool>(&self, at: Spot, goal: Spot) -> bool {
         let (line, from, to) = if at.y == goal.y {
-            (self.row(at.y), at.x.min(goal.x), at.x.max(goal.x))
+            (self.row::<NARROW>(at.y), at.x.min(goal.x), at.x.max(goal.x))
         } else {
-            (self.column(at.x), at.y.min(goal.y), at.y.max(goal.y))
+            (
+                self.column::<NARROW>(at.x),
+                at.y.min(goal.y),
+                at.y.max(goal.y),
+            )
         };
         first_at_or_after(line, from + 1).is_none_or(|b| b >= to)
     }
@@ -200,7 +225,7 @@ impl Rink {
     /// one and it is not right beside the stone. Off both lines, a throw
     /// towards the goal's column must stop on it, so its first block is the
     /// cell just beyond; likewise towards the goal's row.
-    fn two_throws(&self, at: Spot, goal: Spot) -> Option<Option<Spot>> {
+    fn two_throws<const NARROW: bool>(&self, at: Spot, goal: Spot) -> Option<Option<Spot>> {
         let (dx, dy) = (
             (goal.x as i32 - at.x as i32).signum(),
             (goal.y as i32 - at.y as i32).signum(),
@@ -221,38 +246,51 @@ impl Rink {
                 (at.y, goal.y)
             };
             let between = |b: usize| if to > from { b < to } else { b > to };
-            return match self.next_block(at, step).filter(|&b| between(b)) {
+            return match self.next_block::<NARROW>(at, step).filter(|&b| between(b)) {
                 None => Some(None),
                 Some(b) if b.abs_diff(from) == 1 => None,
-                Some(b) if self.next_block(on_line(step, b), step).is_some_and(between) => None,
+                Some(b)
+                    if self
+                        .next_block::<NARROW>(on_line(step, b), step)
+                        .is_some_and(between) =>
+                {
+                    None
+                }
                 Some(b) => Some(Some(on_line(
                     step,
                     b.wrapping_add_signed(-(dx + dy) as isize),
                 ))),
             };
         }
-        // A throw by `step` that stops on the goal's line at `via`: its first
-        // block is the cell just beyond `via`, and `via` sees the goal.
-        let lands = |via: Spot, step: (i32, i32)| {
-            let beyond = if step.0 != 0 {
-                via.x.wrapping_add_signed(step.0 as isize)
-            } else {
-                via.y.wrapping_add_signed(step.1 as isize)
-            };
-            self.next_block(at, step) == Some(beyond) && self.clear_between(via, goal)
+        let across = || {
+            let via = on_line((dx, 0), goal.x);
+            self.lands::<NARROW>(at, (dx, 0), via, goal)
+                .then_some(Some(via))
         };
-        let across = (on_line((dx, 0), goal.x), (dx, 0));
-        let down = (on_line((0, dy), goal.y), (0, dy));
+        let down = || {
+            let via = on_line((0, dy), goal.y);
+            self.lands::<NARROW>(at, (0, dy), via, goal)
+                .then_some(Some(via))
+        };
         // In the order of STEPS: right, down, left, up.
-        let order = if dx > 0 || dy < 0 {
-            [across, down]
+        if dx > 0 || dy < 0 {
+            across().or_else(down)
         } else {
-            [down, across]
+            down().or_else(across)
+        }
+    }
+
+    /// Whether a throw from `at` by `step` stops at `via` on the goal's line
+    /// (its first block is the cell just beyond) in clear view of the goal.
+    #[inline(always)]
+    fn lands<const NARROW: bool>(&self, at: Spot, step: (i32, i32), via: Spot, goal: Spot) -> bool {
+        let beyond = if step.0 != 0 {
+            via.x.wrapping_add_signed(step.0 as isize)
+        } else {
+            via.y.wrapping_add_signed(step.1 as isize)
         };
-        order
-            .into_iter()
-            .find(|&(via, step)| lands(via, step))
-            .map(|(via, _)| Some(via))
+        self.next_block::<NARROW>(at, step) == Some(beyond)
+            && self.clear_between::<NARROW>(via, goal)
     }
 
     /// The fewest throws from `start` to `goal`, at most `max_throws`, with
@@ -272,17 +310,12 @@ impl Rink {
         };
         let (start, goal) = (spot(start), spot(goal));
         debug_assert!(start.x < self.width && start.y < self.height);
-        let mut search = Search {
-            rink: self,
-            goal,
-            stops: vec![start],
-            limit: bound,
-            best: None,
-            stop,
-            work: 0,
+        let best = if self.row_words == 1 && self.column_words == 1 {
+            Search::<true>::new(self, start, goal, bound, stop).run()?
+        } else {
+            Search::<false>::new(self, start, goal, bound, stop).run()?
         };
-        search.throw_from(start, 0)?;
-        Ok(search.best.map(|stops| {
+        Ok(best.map(|stops| {
             let throws = stops.len() as u32 - 1;
             let point = |s: &Spot| Point::new(s.x as i32, s.y as i32);
             (throws, stops.iter().map(point).collect())
@@ -330,7 +363,26 @@ fn last_before(words: &[u64], to: usize) -> Option<usize> {
     }
 }
 
-impl Search<'_, '_> {
+impl<'a, 's, const NARROW: bool> Search<'a, 's, NARROW> {
+    fn new(rink: &'a mut Rink, start: Spot, goal: Spot, limit: u32, stop: &'a Stop<'s>) -> Self {
+        Search {
+            rink,
+            goal,
+            stops: vec![start],
+            limit,
+            best: None,
+            stop,
+            work: 0,
+        }
+    }
+
+    /// The stops of the best sequence, start and goal included.
+    fn run(mut self) -> Result<Option<Vec<Spot>>, Interrupted> {
+        let start = self.stops[0];
+        self.throw_from(start, 0)?;
+        Ok(self.best)
+    }
+
     /// Searches every sequence from `at` (after `thrown` throws) that could
     /// beat the best found so far, in order of directions, so the first
     /// sequence found of each length is the first in that order.
@@ -352,20 +404,20 @@ impl Search<'_, '_> {
             _ => {}
         }
         self.stop.tick(&mut self.work)?;
-        for step in STEPS {
+        for throw in self.rink.throws::<NARROW>(at, self.goal) {
             let left = self.limit.saturating_sub(thrown);
             if left == 0 {
                 break; // a sequence this short was just found
             }
-            match self.rink.throw(at, step, self.goal) {
+            match throw {
                 Throw::Blocked | Throw::Lost => {}
                 Throw::Goal => self.found(),
                 Throw::Stopped { rest, block } => {
-                    self.rink.toggle(block);
+                    self.rink.toggle::<NARROW>(block);
                     self.stops.push(rest);
                     let searched = self.throw_from(rest, thrown + 1);
                     self.stops.pop();
-                    self.rink.toggle(block);
+                    self.rink.toggle::<NARROW>(block);
                     searched?;
                 }
             }
@@ -376,7 +428,7 @@ impl Search<'_, '_> {
     /// The last throw must fly straight over the goal.
     fn finish_in_one(&mut self, at: Spot) {
         let goal = self.goal;
-        if (at.x == goal.x || at.y == goal.y) && self.rink.clear_between(at, goal) {
+        if (at.x == goal.x || at.y == goal.y) && self.rink.clear_between::<NARROW>(at, goal) {
             self.found();
         }
     }
@@ -384,7 +436,7 @@ impl Search<'_, '_> {
     /// Two throws left: straight to the goal, or onto the goal's row or
     /// column in clear view of it and then to the goal.
     fn finish_in_two(&mut self, at: Spot) {
-        if let Some(via) = self.rink.two_throws(at, self.goal) {
+        if let Some(via) = self.rink.two_throws::<NARROW>(at, self.goal) {
             self.finish_in_two_via(via);
         }
     }
@@ -409,8 +461,8 @@ impl Search<'_, '_> {
         let goal = self.goal;
         // Throws of the best finish, and the stops after `at` it takes.
         let mut best: Option<(u32, Spot, Option<Spot>)> = None;
-        for step in STEPS {
-            match self.rink.throw(at, step, goal) {
+        for throw in self.rink.throws::<NARROW>(at, goal) {
+            match throw {
                 Throw::Blocked | Throw::Lost => {}
                 Throw::Goal => {
                     self.found();
@@ -420,9 +472,9 @@ impl Search<'_, '_> {
                 // broken lies beside `rest`, off the cells this looks at).
                 Throw::Stopped { rest, .. } if !self.may_finish_in_two_from(rest) => {}
                 Throw::Stopped { rest, block } => {
-                    self.rink.toggle(block);
-                    let finish = self.rink.two_throws(rest, goal);
-                    self.rink.toggle(block);
+                    self.rink.toggle::<NARROW>(block);
+                    let finish = self.rink.two_throws::<NARROW>(rest, goal);
+                    self.rink.toggle::<NARROW>(block);
                     if let Some(via) = finish {
                         let throws = if via.is_some() { 3 } else { 2 };
                         if best.is_none_or(|(fewest, ..)| throws < fewest) {
@@ -449,8 +501,8 @@ impl Search<'_, '_> {
             |from: usize, to: usize| to.wrapping_add_signed((to as isize - from as isize).signum());
         at.x == goal.x
             || at.y == goal.y
-            || self.rink.is_block(beyond(at.x, goal.x), at.y)
-            || self.rink.is_block(at.x, beyond(at.y, goal.y))
+            || self.rink.is_block::<NARROW>(beyond(at.x, goal.x), at.y)
+            || self.rink.is_block::<NARROW>(at.x, beyond(at.y, goal.y))
     }
 
     /// Keeps the current stops plus the goal as the best sequence; only
