@@ -262,21 +262,20 @@ impl Rink {
                 ))),
             };
         }
-        let across = || {
-            let via = on_line((dx, 0), goal.x);
-            self.lands::<NARROW>(at, (dx, 0), via, goal)
-                .then_some(Some(via))
-        };
-        let down = || {
-            let via = on_line((0, dy), goal.y);
-            self.lands::<NARROW>(at, (0, dy), via, goal)
-                .then_some(Some(via))
-        };
+        let across = (on_line((dx, 0), goal.x), (dx, 0));
+        let down = (on_line((0, dy), goal.y), (0, dy));
         // In the order of STEPS: right, down, left, up.
-        if dx > 0 || dy < 0 {
-            across().or_else(down)
+        let (first, second) = if dx > 0 || dy < 0 {
+            (across, down)
         } else {
-            down().or_else(across)
+            (down, across)
+        };
+        if self.lands::<NARROW>(at, first.1, first.0, goal) {
+            Some(Some(first.0))
+        } else if self.lands::<NARROW>(at, second.1, second.0, goal) {
+            Some(Some(second.0))
+        } else {
+            None
         }
     }
 
