@@ -408,17 +408,15 @@ impl<'a, 's, const NARROW: bool> Search<'a, 's, NARROW> {
             if left == 0 {
                 break; // a sequence this short was just found
             }
-            match throw {
-                Throw::Blocked | Throw::Lost => {}
-                Throw::Goal => self.found(),
-                Throw::Stopped { rest, block } => {
-                    self.rink.toggle::<NARROW>(block);
-                    self.stops.push(rest);
-                    let searched = self.throw_from(rest, thrown + 1);
-                    self.stops.pop();
-                    self.rink.toggle::<NARROW>(block);
-                    searched?;
-                }
+            if let Throw::Stopped { rest, block } = throw {
+                self.rink.toggle::<NARROW>(block);
+                self.stops.push(rest);
+                let searched = self.throw_from(rest, thrown + 1);
+                self.stops.pop();
+                self.rink.toggle::<NARROW>(block);
+                searched?;
+            } else if let Throw::Goal = throw {
+                self.found();
             }
         }
         Ok(())
@@ -461,16 +459,10 @@ impl<'a, 's, const NARROW: bool> Search<'a, 's, NARROW> {
         // Throws of the best finish, and the stops after `at` it takes.
         let mut best: Option<(u32, Spot, Option<Spot>)> = None;
         for throw in self.rink.throws::<NARROW>(at, goal) {
-            match throw {
-                Throw::Blocked | Throw::Lost => {}
-                Throw::Goal => {
-                    self.found();
-                    return;
-                }
-                // Neither of the two throws left can help (the block just
-                // broken lies beside `rest`, off the cells this looks at).
-                Throw::Stopped { rest, .. } if !self.may_finish_in_two_from(rest) => {}
-                Throw::Stopped { rest, block } => {
+            if let Throw::Stopped { rest, block } = throw {
+                // Unless neither of the two throws left can help (the block
+                // just broken lies beside `rest`, off the cells this looks at).
+                if self.may_finish_in_two_from(rest) {
                     self.rink.toggle::<NARROW>(block);
                     let finish = self.rink.two_throws::<NARROW>(rest, goal);
                     self.rink.toggle::<NARROW>(block);
@@ -481,6 +473,9 @@ impl<'a, 's, const NARROW: bool> Search<'a, 's, NARROW> {
                         }
                     }
                 }
+            } else if let Throw::Goal = throw {
+                self.found();
+                return;
             }
         }
         if let Some((_, rest, via)) = best {
