@@ -56,7 +56,6 @@ struct Search<'a, 's, const NARROW: bool> {
     work: u32,
 }
 
-#[derive(Clone, Copy)]
 enum Throw {
     /// A block stands right beside the stone: it cannot be thrown that way.
     Blocked,
@@ -98,13 +97,16 @@ impl Rink {
     /// Puts a block at `at`, or takes it away.
     #[inline]
     fn toggle<const NARROW: bool>(&mut self, at: Spot) {
-        if NARROW {
-            self.rows[at.y] ^= 1 << at.x;
-            self.columns[at.x] ^= 1 << at.y;
-            return;
-        }
-        self.rows[at.y * self.row_words + at.x / 64] ^= 1 << (at.x % 64);
-        self.columns[at.x * self.column_words + at.y / 64] ^= 1 << (at.y % 64);
+        let (row_word, column_word) = if NARROW {
+            (at.y, at.x)
+        } else {
+            (
+                at.y * self.row_words + at.x / 64,
+                at.x * self.column_words + at.y / 64,
+            )
+        };
+        self.rows[row_word] ^= 1 << (at.x % 64);
+        self.columns[column_word] ^= 1 << (at.y % 64);
     }
 
     /// Whether a block stands at (`x`, `y`); off the rink, none does.
@@ -142,8 +144,9 @@ impl Rink {
         }
     }
 
-    /// The four throws from `at`, in the order of [`STEPS`], each spelled
-    /// out so that it is compiled for its own direction.
+    /// The four throws from `at`, in the order of [`STEPS`]. Mapped over
+    /// the constant steps, not thrown in a loop, so that the compiler can
+    /// fold each step into its own copy of the throw.
     #[inline(always)]
     fn throws<const NARROW: bool>(&self, at: Spot, goal: Spot) -> [Throw; 4] {
         STEPS.map(|step| self.throw::<NARROW>(at, step, goal))
