@@ -467,21 +467,14 @@ impl RunSearch {
                 break Ok(false);
             }
             // Grow the smaller frontier by one layer.
-            let (near, far) = if from.frontier.len() <= to.frontier.len() {
-                (&mut *from, &*to)
-            } else {
-                (&mut *to, &*from)
+            let meetings = &mut self.meetings;
+            let grown = match (from.frontier.len() <= to.frontier.len(), mark) {
+                (true, false) => grow::<0, false>(runs, marks, from, meetings, stop, &mut work),
+                (true, true) => grow::<0, true>(runs, marks, from, meetings, stop, &mut work),
+                (false, false) => grow::<1, false>(runs, marks, to, meetings, stop, &mut work),
+                (false, true) => grow::<1, true>(runs, marks, to, meetings, stop, &mut work),
             };
-            if let Err(e) = grow(
-                runs,
-                marks,
-                near,
-                far,
-                &mut self.meetings,
-                mark,
-                stop,
-                &mut work,
-            ) {
+            if let Err(e) = grown {
                 break Err(e);
             }
         };
@@ -570,35 +563,31 @@ fn hops_through([from, to]: &[Side; 2], marks: &[Marks], run: u32) -> Option<u32
 }
 
 /// Grows `near`'s search by one layer, noting in `meetings` every run it
-/// reaches that `far`'s search has reached, and keeping the hop counts of
-/// the runs it reaches only when `keep_hops`.
+/// reaches that the other side's search has reached, and keeping the hop
+/// counts of the runs it reaches only when `KEEP_HOPS`. `near` is the side
+/// whose `seen` bits are `marks[..].seen[NEAR]`: constants both, so the
+/// loop over crossings keeps no flags and indexes nothing it must check.
 ///
 /// Before this layer no run was reached by both searches, so every meeting
-/// lies on `far`'s frontier: a run `far` reached in an earlier layer was
-/// grown, and the `near` frontier run crossing it would already be a
+/// lies on the other side's frontier: a run it reached in an earlier layer
+/// was grown, and the `near` frontier run crossing it would already be a
 /// meeting. So every meeting lies `near.level + far.level` hops from the
 /// ends after the layer.
-#[allow(clippy::too_many_arguments)]
-fn grow(
+fn grow<const NEAR: usize, const KEEP_HOPS: bool>(
     runs: &Runs,
     marks: &mut [Marks],
     near: &mut Side,
-    far: &Side,
     meetings: &mut Vec<u32>,
-    keep_hops: bool,
     stop: &Stop,
     work: &mut u32,
 ) -> Result<(), Interrupted> {
-    let Side {
-        index,
-        hops,
-        frontier,
-        next,
-        level,
-    } = near;
-    let hop = *level + 1;
-    let mut grown = 0;
+    debug_assert_eq!(near.index, NEAR);
+    let far = 1 - NEAR;
+    let hop = near.level + 1;
+    let (hops, next): (&mut [u32], &mut [u32]) = (&mut near.hops, &mut near.next);
+    let frontier: &[u32] = &near.frontier;
     let (ids, crossings_from): (&[u32], &[u32]) = (&runs.ids, &runs.crossings_from);
+    let mut grown = 0;
     for (i, &run) in frontier.iter().enumerate() {
         stop.tick(work)?;
         // The frontier's runs lie far apart in memory: fetch the bounds
@@ -613,22 +602,22 @@ fn grow(
         // the loop computes it rather than branching on it.
         for other in crossing(ids, crossings_from, run) {
             let (m, bit) = (&mut marks[other as usize / 64], 1u64 << (other % 64));
-            let before = m.seen[*index];
-            m.seen[*index] = before | bit;
+            let before = m.seen[NEAR];
+            m.seen[NEAR] = before | bit;
             let new = before & bit == 0;
             next[grown] = other;
             grown += usize::from(new & (m.dead_end & bit == 0));
-            if keep_hops && new {
+            if KEEP_HOPS && new {
                 hops[other as usize] = hop;
             }
             // Reached by both sides and new to this one: rare, so a branch.
-            if !before & m.seen[far.index] & bit != 0 {
+            if !before & m.seen[far] & bit != 0 {
                 meetings.push(other);
             }
         }
     }
-    frontier.clear();
-    frontier.extend_from_slice(&next[..grown]);
-    *level += 1;
+    near.frontier.clear();
+    near.frontier.extend_from_slice(&near.next[..grown]);
+    near.level = hop;
     Ok(())
 }
