@@ -255,14 +255,14 @@ struct Band<'a> {
 /// numbered (same tile, or the tile to the left or above), except in the
 /// band's first row, where every vertical run starts as far as the band
 /// knows. The closed outer ring means an open cell has a cell on every
-/// side. Whether a cell is open, or starts a run, is a coin toss to the
-/// branch predictor: the loop computes rather than branches, writing the
-/// next run's entries whether or not it starts (the next start overwrites
-/// them), which is why each band has a spare id.
+/// side. A tile row's open cells, and where its runs start and end, are
+/// words of bits ([`OpenBits`]): whether a cell is open is a coin toss to
+/// the branch predictor, so the loop over cells selects rather than
+/// branches, and only the runs that start are visited one by one. A tile
+/// row's horizontal runs take the next ids, then its vertical runs.
 fn number(grid: &Grid, band: Band) -> usize {
     let (w, h) = (grid.width, grid.height);
     let cells = w * h;
-    let open = &grid.open;
     let Band {
         rows,
         first,
@@ -281,49 +281,171 @@ fn number(grid: &Grid, band: Band) -> usize {
             across[x][y - top] = NONE;
         }
     }
-    let mut count = 0;
-    // The dead-end bits of the 64 ids from `word * 64`, gathered in a
-    // register: a read-modify-write of memory per cell would wait on the
-    // one before.
-    let (mut word, mut bits) = (0, 0u64);
-    let mut number = |before: u32, here: bool, last: bool, crossings: usize| {
-        let starts = here & (before == NONE);
-        crossings_from[count] = crossings as u32;
-        bits |= u64::from(starts & last) << (count % 64);
-        let id = match (here, starts) {
-            (false, _) => NONE,
-            (true, true) => (first + count) as u32,
-            (true, false) => before,
-        };
-        count += usize::from(starts);
-        if count / 64 != word {
-            dead_end[word] = bits;
-            (word, bits) = (count / 64, 0);
-        }
-        id
+    let open = OpenBits::new(grid, top.saturating_sub(1)..(rows.end + 1).min(h));
+    let none_row = vec![NONE; w];
+    let mut numbered = Numbered {
+        count: 0,
+        bits: 0,
+        crossings_from,
+        dead_end,
     };
+    // A tile's horizontal-run ids, column by column, copied out once the
+    // tile is done: written straight into the column-major half, the cells
+    // of a tile row would land a column (kilobytes) apart.
+    let mut tile = [[NONE; TILE]; TILE];
     for tile_top in rows.clone().step_by(TILE) {
+        let ys = tile_top.max(1)..(tile_top + TILE).min(rows.end).min(h - 1);
         for left in (0..w).step_by(TILE) {
-            let columns = left.max(1)..(left + TILE).min(w - 1);
-            for y in tile_top.max(1)..(tile_top + TILE).min(rows.end).min(h - 1) {
+            let x0 = left.max(1);
+            let n = (left + TILE).min(w - 1).saturating_sub(x0);
+            if n == 0 {
+                continue;
+            }
+            for y in ys.clone() {
                 let band_y = y - top;
-                // The run of the cell on the left, kept from one cell to
-                // the next rather than read back from memory.
-                let mut row = across[columns.start - 1][band_y];
-                for x in columns.clone() {
-                    let i = y * w + x;
-                    let here = open[i];
-                    row = number(row, here, !open[i + 1], i);
-                    across[x][band_y] = row;
-                    let slot = band_y * w + x;
-                    let column = if y == top { NONE } else { down[slot - w] };
-                    down[slot] = number(column, here, !open[i + w], cells + x * h + y);
+                let here = open.get(y, x0, n);
+                let right = open.get(y, x0 + 1, n);
+                let left_of = open.get(y, x0 - 1, n);
+                let above = if y == top { 0 } else { open.get(y - 1, x0, n) };
+                let below = open.get(y + 1, x0, n);
+                let across_starts = here & !left_of;
+                let down_starts = here & !above;
+                let first_across = (first + numbered.count) as u32;
+                let first_down = first_across + across_starts.count_ones();
+                // Ids, cell by cell.
+                let (done, rest) = down.split_at_mut(band_y * w);
+                let above_ids = match band_y {
+                    0 => &none_row[x0..x0 + n],
+                    _ => &done[(band_y - 1) * w + x0..][..n],
+                };
+                let ids = &mut rest[x0..x0 + n];
+                let (mut next_across, mut next_down) = (first_across, first_down);
+                let mut row = across[x0 - 1][band_y];
+                let column = tile.iter_mut().zip(ids.iter_mut().zip(above_ids));
+                for (k, (slots, (id, &above_id))) in column.enumerate() {
+                    let is_open = here >> k & 1 != 0;
+                    let starts = across_starts >> k & 1 != 0;
+                    row = if starts { next_across } else { row };
+                    next_across += u32::from(starts);
+                    row = if is_open { row } else { NONE };
+                    slots[y - ys.start] = row;
+                    let starts = down_starts >> k & 1 != 0;
+                    let run = if starts { next_down } else { above_id };
+                    next_down += u32::from(starts);
+                    *id = if is_open { run } else { NONE };
                 }
+                // Where each new run's crossings start, and whether it is a
+                // dead end (one cell: closed after it).
+                let row_start = y * w + x0;
+                let mut starts = across_starts;
+                while starts != 0 {
+                    let k = starts.trailing_zeros() as usize;
+                    numbered.push(row_start + k, right >> k & 1 == 0);
+                    starts &= starts - 1;
+                }
+                let mut starts = down_starts;
+                while starts != 0 {
+                    let k = starts.trailing_zeros() as usize;
+                    numbered.push(cells + (x0 + k) * h + y, below >> k & 1 == 0);
+                    starts &= starts - 1;
+                }
+            }
+            let band_ys = ys.start - top..ys.end - top;
+            for (k, column) in tile[..n].iter().enumerate() {
+                across[x0 + k][band_ys.clone()].copy_from_slice(&column[..band_ys.len()]);
             }
         }
     }
-    dead_end[word] = bits;
-    count
+    numbered.finish()
+}
+
+/// The runs [`number`] has numbered so far in its band.
+struct Numbered<'a> {
+    count: usize,
+    /// The dead-end bits of the 64 ids from `count / 64 * 64`, gathered
+    /// in a register and stored whole.
+    bits: u64,
+    crossings_from: &'a mut [u32],
+    dead_end: &'a mut [u64],
+}
+
+impl Numbered<'_> {
+    /// Numbers the next run: its crossings start at `crossings` in
+    /// [`Runs::ids`], and it is a dead end when `dead`.
+    #[inline]
+    fn push(&mut self, crossings: usize, dead: bool) {
+        self.crossings_from[self.count] = crossings as u32;
+        self.bits |= u64::from(dead) << (self.count % 64);
+        self.count += 1;
+        if self.count % 64 == 0 {
+            self.dead_end[self.count / 64 - 1] = self.bits;
+            self.bits = 0;
+        }
+    }
+
+    /// Stores the last dead-end bits; returns how many runs there are.
+    fn finish(self) -> usize {
+        if self.count % 64 != 0 {
+            self.dead_end[self.count / 64] = self.bits;
+        }
+        self.count
+    }
+}
+
+/// Some rows of a padded grid's open cells as bits, 64 cells a word, so a
+/// tile row's cells are read as one word.
+struct OpenBits {
+    words: Vec<u64>,
+    /// Words per row: the row's cells and one word more, so that reading
+    /// from any cell of the row stays inside the row.
+    stride: usize,
+    first_row: usize,
+}
+
+impl OpenBits {
+    fn new(grid: &Grid, rows: Range<usize>) -> Self {
+        let w = grid.width;
+        let stride = w.div_ceil(64) + 1;
+        let mut words = vec![0; rows.len() * stride];
+        for (y, row_words) in rows.clone().zip(words.chunks_exact_mut(stride)) {
+            let row = &grid.open[y * w..(y + 1) * w];
+            for (word, cells) in row_words.iter_mut().zip(row.chunks(64)) {
+                *word = pack(cells);
+            }
+        }
+        OpenBits {
+            words,
+            stride,
+            first_row: rows.start,
+        }
+    }
+
+    /// Bit `k` tells whether cell `x + k` of row `y` is open, for `k` below
+    /// `n` (at most 32, and `x + n` at most the width).
+    #[inline]
+    fn get(&self, y: usize, x: usize, n: usize) -> u32 {
+        let at = (y - self.first_row) * self.stride + x / 64;
+        let shift = x % 64;
+        // Shifted in two steps, so that a shift of 0 does not shift by 64.
+        let bits = (self.words[at] >> shift) | (self.words[at + 1] << 1 << (63 - shift));
+        (bits & ((1u64 << n) - 1)) as u32
+    }
+}
+
+/// Up to 64 cells as bits, the first cell in the lowest bit.
+fn pack(cells: &[bool]) -> u64 {
+    let mut word = 0;
+    for (i, eight) in cells.chunks(8).enumerate() {
+        let mut bytes = [0u8; 8];
+        for (byte, &cell) in bytes.iter_mut().zip(eight) {
+            *byte = u8::from(cell);
+        }
+        // Each byte is 0 or 1: the product gathers byte j's bit at bit
+        // 56 + j, with no carries in between.
+        let bits = u64::from_le_bytes(bytes).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        word |= bits << (8 * i);
+    }
+    word
 }
 
 /// One side of the bidirectional search: the runs it reached, their hop
@@ -620,4 +742,46 @@ fn grow<const NEAR: usize, const KEEP_HOPS: bool>(
     near.frontier.extend_from_slice(&near.next[..grown]);
     near.level = hop;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::board::Board;
+
+    #[test]
+    fn pack_puts_the_first_cell_in_the_lowest_bit() {
+        assert_eq!(pack(&[]), 0);
+        assert_eq!(pack(&[true]), 1);
+        assert_eq!(pack(&[false, true, true]), 0b110);
+        let mut cells = [false; 64];
+        cells[9] = true;
+        cells[63] = true;
+        assert_eq!(pack(&cells), 1 << 9 | 1 << 63);
+        assert_eq!(pack(&[true; 64]), u64::MAX);
+    }
+
+    /// A board 150 cells wide (three words a padded row), open where
+    /// `(x * 7 + y * 3) % 5 != 0`: every read of 1 to 32 cells from every
+    /// column, across word boundaries, matches the cells themselves.
+    #[test]
+    fn open_bits_read_the_cells_they_cover() {
+        let (width, height) = (150, 4);
+        let cells = (0..width * height)
+            .map(|i| u32::from((i % width * 7 + i / width * 3) % 5 == 0))
+            .collect();
+        let board = Board::new(width, height, cells).unwrap();
+        let grid = Grid::new(&board, true);
+        let bits = OpenBits::new(&grid, 1..grid.height);
+        for y in 1..grid.height {
+            for n in 1..=32 {
+                for x in 0..=grid.width - n {
+                    let want = (0..n)
+                        .filter(|&k| grid.open[y * grid.width + x + k])
+                        .fold(0u32, |word, k| word | 1 << k);
+                    assert_eq!(bits.get(y, x, n), want, "row {y}, cells {x}..{}", x + n);
+                }
+            }
+        }
+    }
 }
