@@ -47,7 +47,8 @@ pub(crate) struct Runs {
     /// `down[cell]` (row-major) then `across[column-major cell]`.
     ids: Pages<u32>,
     /// Where in `ids` the runs crossing run `r` start. Some ids belong to
-    /// no run (the spare ones and the provisional ones of [`Runs::new`]):
+    /// no run (those between bands and the provisional ones of
+    /// [`Runs::new`]):
     /// no run crosses them, so no search reaches them.
     crossings_from: Pages<u32>,
     /// One bit per run of a single cell: it crosses one run only, so a
@@ -60,8 +61,8 @@ pub(crate) struct Runs {
 impl Runs {
     /// Numbers the runs band by band: each band (whole rows of tiles) on a
     /// thread of its own, when rayon has them and the board is big. Each
-    /// band's ids start at a multiple of 64, past a spare id after the
-    /// band above (see [`number`]), so bands write apart in every array.
+    /// band's ids start at a multiple of 64, so bands write apart in every
+    /// array, the words of dead-end bits included.
     /// A vertical run reaching into a band from the band above takes a
     /// provisional id there; once all bands are done, its cells below the
     /// boundary get its real id, and the provisional id stays unused.
@@ -79,7 +80,7 @@ impl Runs {
         let mut ends = 0;
         for &count in &counts {
             firsts.push(ends);
-            ends = (ends + count + 1).next_multiple_of(64);
+            ends = (ends + count).next_multiple_of(64);
         }
         let mut ids = Pages::zeroed(2 * cells);
         let mut crossings_from = Pages::zeroed(ends);
