@@ -47,9 +47,8 @@ pub(crate) struct Runs {
     /// `down[cell]` (row-major) then `across[column-major cell]`.
     ids: Pages<u32>,
     /// Where in `ids` the runs crossing run `r` start. Some ids belong to
-    /// no run (those between bands and the provisional ones of
-    /// [`Runs::new`]):
-    /// no run crosses them, so no search reaches them.
+    /// no run (those between bands, and the provisional ones of
+    /// [`Runs::new`]): no run crosses them, so no search reaches them.
     crossings_from: Pages<u32>,
     /// One bit per run of a single cell: it crosses one run only, so a
     /// search reaching it from that run has nowhere further to go.
@@ -198,7 +197,7 @@ fn crossing<'a>(
 
 /// The rows each band numbers: whole rows of tiles, as many bands as
 /// rayon has threads on a board of a million cells, fewer on smaller
-/// boards (one below 65 536 cells), covering every row.
+/// boards (one below 131 072 padded cells), covering every row.
 fn bands(h: usize, cells: usize) -> Vec<Range<usize>> {
     let tile_rows = h.div_ceil(TILE);
     let n = rayon::current_num_threads()
@@ -251,16 +250,17 @@ struct Band<'a> {
 /// arrays, where each run's crossings start and which runs are dead ends.
 /// Returns how many runs it numbered.
 ///
-/// Tile by tile, each tile row by row: a horizontal run continues from the
-/// cell on its left and a vertical one from the cell above, both already
-/// numbered (same tile, or the tile to the left or above), except in the
-/// band's first row, where every vertical run starts as far as the band
-/// knows. The closed outer ring means an open cell has a cell on every
-/// side. A tile row's open cells, and where its runs start and end, are
-/// words of bits ([`OpenBits`]): whether a cell is open is a coin toss to
-/// the branch predictor, so the loop over cells selects rather than
-/// branches, and only the runs that start are visited one by one. A tile
-/// row's horizontal runs take the next ids, then its vertical runs.
+/// Tile by tile, each tile a row at a time: a horizontal run continues
+/// from the cell on its left and a vertical one from the cell above, both
+/// already numbered (same tile, or the tile to the left or above), except
+/// in the band's first row, where every vertical run starts as far as the
+/// band knows. The closed outer ring means an open cell has a cell on
+/// every side. The open cells of a row of a tile (up to 32 cells), and
+/// where its runs start and end, are words of bits ([`OpenBits`]): whether
+/// a cell is open is a coin toss to the branch predictor, so the loop over
+/// cells selects rather than branches, and only the runs that start are
+/// visited one by one. The horizontal runs starting in a row of a tile
+/// take the next ids, then the vertical ones.
 fn number(grid: &Grid, band: Band) -> usize {
     let (w, h) = (grid.width, grid.height);
     let cells = w * h;
@@ -282,7 +282,9 @@ fn number(grid: &Grid, band: Band) -> usize {
             across[x][y - top] = NONE;
         }
     }
-    let open = OpenBits::new(grid, top.saturating_sub(1)..(rows.end + 1).min(h));
+    // The band's rows and the row below it (the band's first row reads no
+    // row above: every vertical run starts there as far as it knows).
+    let open = OpenBits::new(grid, top..(rows.end + 1).min(h));
     let none_row = vec![NONE; w];
     let mut numbered = Numbered {
         count: 0,
@@ -292,7 +294,7 @@ fn number(grid: &Grid, band: Band) -> usize {
     };
     // A tile's horizontal-run ids, column by column, copied out once the
     // tile is done: written straight into the column-major half, the cells
-    // of a tile row would land a column (kilobytes) apart.
+    // of a row of the tile would land a column (kilobytes) apart.
     let mut tile = [[NONE; TILE]; TILE];
     for tile_top in rows.clone().step_by(TILE) {
         let ys = tile_top.max(1)..(tile_top + TILE).min(rows.end).min(h - 1);
@@ -393,8 +395,8 @@ impl Numbered<'_> {
     }
 }
 
-/// Some rows of a padded grid's open cells as bits, 64 cells a word, so a
-/// tile row's cells are read as one word.
+/// Some rows of a padded grid's open cells as bits, 64 cells a word, so
+/// the cells of a row of a tile are read as one word.
 struct OpenBits {
     words: Vec<u64>,
     /// Words per row: the row's cells and one word more, so that reading
@@ -425,6 +427,7 @@ impl OpenBits {
     /// `n` (at most 32, and `x + n` at most the width).
     #[inline]
     fn get(&self, y: usize, x: usize, n: usize) -> u32 {
+        debug_assert!(n <= 32 && x + n <= (self.stride - 1) * 64);
         let at = (y - self.first_row) * self.stride + x / 64;
         let shift = x % 64;
         // Shifted in two steps, so that a shift of 0 does not shift by 64.
@@ -694,8 +697,8 @@ fn hops_through([from, to]: &[Side; 2], marks: &[Marks], run: u32) -> Option<u32
 /// Before this layer no run was reached by both searches, so every meeting
 /// lies on the other side's frontier: a run it reached in an earlier layer
 /// was grown, and the `near` frontier run crossing it would already be a
-/// meeting. So every meeting lies `near.level + far.level` hops from the
-/// ends after the layer.
+/// meeting. So every meeting lies `near.level` plus the other side's level
+/// hops from the ends after the layer.
 fn grow<const NEAR: usize, const KEEP_HOPS: bool>(
     runs: &Runs,
     marks: &mut [Marks],
@@ -760,6 +763,140 @@ mod tests {
         cells[63] = true;
         assert_eq!(pack(&cells), 1 << 9 | 1 << 63);
         assert_eq!(pack(&[true; 64]), u64::MAX);
+    }
+
+    /// Checks the whole run graph against the cells: every open cell's two
+    /// ids name the maximal runs through it (no id shared by two runs),
+    /// closed cells have none, each run's crossings start at its first
+    /// cell, and the dead-end bit is set exactly on runs of one cell.
+    fn check_runs(grid: &Grid, runs: &Runs, what: &str) {
+        use std::collections::HashMap;
+        let (w, h) = (grid.width, grid.height);
+        let cells = w * h;
+        // id -> where its crossings should start (its first cell's slot).
+        let mut first_slot: HashMap<u32, usize> = HashMap::new();
+        let mut length: HashMap<u32, usize> = HashMap::new();
+        for y in 0..h {
+            for x in 0..w {
+                let cell = y * w + x;
+                if !grid.open[cell] {
+                    assert_eq!(runs.ids[cell], NONE, "{what}: closed ({x}, {y}) down");
+                    assert_eq!(
+                        runs.ids[cells + x * h + y],
+                        NONE,
+                        "{what}: closed ({x}, {y})"
+                    );
+                    continue;
+                }
+                // Across: the run starts at the first open cell of the stretch.
+                let mut start = x;
+                while grid.open[y * w + start - 1] {
+                    start -= 1;
+                }
+                let id = runs.run(0, cell);
+                let slot = y * w + start;
+                assert_eq!(
+                    *first_slot.entry(id).or_insert(slot),
+                    slot,
+                    "{what}: ({x}, {y}) across"
+                );
+                *length.entry(id).or_default() += 1;
+                let mut start = y;
+                while grid.open[(start - 1) * w + x] {
+                    start -= 1;
+                }
+                let id = runs.run(1, cell);
+                let slot = cells + x * h + start;
+                assert_eq!(
+                    *first_slot.entry(id).or_insert(slot),
+                    slot,
+                    "{what}: ({x}, {y}) down"
+                );
+                *length.entry(id).or_default() += 1;
+            }
+        }
+        for (&id, &slot) in &first_slot {
+            assert_eq!(
+                runs.crossings_from[id as usize] as usize, slot,
+                "{what}: run {id}"
+            );
+            let dead = runs.dead_end[id as usize / 64] >> (id % 64) & 1 != 0;
+            assert_eq!(
+                dead,
+                length[&id] == 1,
+                "{what}: run {id} of {} cells",
+                length[&id]
+            );
+        }
+    }
+
+    /// A board of `width` x `height` whose cells are tiles with probability
+    /// `density` percent.
+    fn board(width: usize, height: usize, density: u64, seed: u64) -> Board {
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let cells = (0..width * height)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                u32::from(state % 100 < density)
+            })
+            .collect();
+        Board::new(width, height, cells).unwrap()
+    }
+
+    /// Boards whose padded sides sit on either side of a tile or a word
+    /// (33 and 65 wide: a last tile of no cells; 34 and 66: of one cell),
+    /// each density from empty to full, the ring open and closed.
+    #[test]
+    fn runs_are_the_maximal_stretches_of_open_cells() {
+        let sides = [1, 2, 5, 27, 28, 29, 30, 31, 60, 61, 62, 93, 125];
+        for (i, &width) in sides.iter().enumerate() {
+            let height = sides[(i * 5 + 3) % sides.len()];
+            for density in [0, 15, 50, 90, 100] {
+                let board = board(width, height, density, (i * 7) as u64 + density);
+                for outside in [true, false] {
+                    let grid = Grid::new(&board, outside);
+                    let what = format!("{width} x {height}, {density}%, outside {outside}");
+                    check_runs(&grid, &Runs::new(&grid), &what);
+                }
+            }
+        }
+    }
+
+    /// Boards of two or more bands (131 072 padded cells and more) on 2, 3
+    /// and 4 threads: runs crossing band edges, a last band of the closed
+    /// bottom row alone (4000 x 29: 33 rows padded), bands with no run at
+    /// all (the top half all tiles, the ring closed), vertical runs through
+    /// every band (an empty board).
+    #[test]
+    fn runs_numbered_in_bands_are_the_maximal_stretches() {
+        let half = (0..61 * 2100)
+            .map(|i| u32::from(i < 61 * 1050 || i % 7 == 0))
+            .collect();
+        let boards = [
+            ("61 x 2100, 15%", board(61, 2100, 15, 1), true),
+            ("61 x 2100, 50%", board(61, 2100, 50, 2), true),
+            ("61 x 2100, 90%", board(61, 2100, 90, 3), false),
+            ("4000 x 29, 40%", board(4000, 29, 40, 4), true),
+            ("29 x 4600, empty", board(29, 4600, 0, 5), true),
+            (
+                "61 x 2100, top half tiles",
+                Board::new(61, 2100, half).unwrap(),
+                false,
+            ),
+        ];
+        for threads in [2, 3, 4] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            for (name, board, outside) in &boards {
+                let grid = Grid::new(board, *outside);
+                let runs = pool.install(|| Runs::new(&grid));
+                check_runs(&grid, &runs, &format!("{name}, {threads} threads"));
+            }
+        }
     }
 
     /// A board 150 cells wide (three words a padded row), open where
