@@ -752,6 +752,7 @@ fn grow<const NEAR: usize, const KEEP_HOPS: bool>(
 mod tests {
     use super::*;
     use crate::solver::board::Board;
+    use crate::solver::game::rng::SplitMix64;
 
     #[test]
     fn pack_puts_the_first_cell_in_the_lowest_bit() {
@@ -833,14 +834,9 @@ mod tests {
     /// A board of `width` x `height` whose cells are tiles with probability
     /// `density` percent.
     fn board(width: usize, height: usize, density: u64, seed: u64) -> Board {
-        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut rng = SplitMix64::new(seed);
         let cells = (0..width * height)
-            .map(|_| {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                u32::from(state % 100 < density)
-            })
+            .map(|_| u32::from(rng.below(100) < density as usize))
             .collect();
         Board::new(width, height, cells).unwrap()
     }
