@@ -78,7 +78,7 @@ for case in hdu1175:hdu1175 mahjong:mahjong30 mahjong:mahjong40 poj3009:poj3009-
 done
 check "contestant poj3009-pruned" "$inputs/poj3009-hard.in" "$expected/poj3009-hard.out" \
     "$base/contestant" poj3009-pruned
-# The samples of shared/rules.md, where the project keeps them.
+# The samples of docs/rules.md, kept in tests/data/.
 for format in hdu1175 mahjong poj3009; do
     sample=tests/data/$format
     if [[ -f $sample.in && -f $sample.out ]]; then

@@ -59,7 +59,7 @@ fn slide(max_segments: Option<u32>) -> Rules {
 
 const LINE_PRESETS: [Preset; 3] = [Preset::Mahjong, Preset::ShisenSho, Preset::Lianliankan];
 
-// ---- The examples from rules.md ----
+// ---- The examples from docs/rules.md ----
 
 #[test]
 fn rules_example_needs_four_segments() {
@@ -475,7 +475,7 @@ fn curling_stone_thrown_off_the_board() {
 
 #[test]
 fn curling_stone_cannot_be_thrown_into_a_block_beside_it() {
-    // rules.md sample 3: "1 1 2 1 1 3" -> -1.
+    // docs/rules.md, curling sample 3: "1 1 2 1 1 3" -> -1.
     let b = board(&["XX.XX."]);
     assert_eq!(
         answer(&b, Preset::Curling, p(2, 0), p(5, 0)),
@@ -491,8 +491,8 @@ fn curling_stone_cannot_be_thrown_into_a_block_beside_it() {
 
 #[test]
 fn curling_ten_throws_is_the_limit() {
-    // rules.md samples 5 and 6: nine blocks in a row take ten throws, ten
-    // blocks take eleven.
+    // docs/rules.md, curling samples 5 and 6: nine blocks in a row take ten
+    // throws, ten blocks take eleven.
     let nine = board(&["..XXXXXXXXX."]);
     let stops: Vec<(i32, i32)> = (0..=9).map(|x| (x, 0)).chain([(11, 0)]).collect();
     assert_eq!(

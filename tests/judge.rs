@@ -1,4 +1,4 @@
-//! The classic judge formats: the rules.md samples through
+//! The classic judge formats: the docs/rules.md samples through
 //! `linkpath::judge::run` and through the built binary, malformed inputs,
 //! lenient layouts, and boards beyond the original judges' limits.
 
@@ -53,7 +53,7 @@ fn data(name: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-// ---- The rules.md samples through the library ----
+// ---- The docs/rules.md samples through the library ----
 
 #[test]
 fn mahjong_sample() {

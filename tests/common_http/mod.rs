@@ -166,7 +166,7 @@ pub fn get(path: &str) -> Request<Body> {
         .expect("a valid request")
 }
 
-/// The Mahjong sample of rules.md as a request.
+/// The Mahjong sample of docs/rules.md as a request.
 pub fn mahjong_sample() -> Value {
     serde_json::json!({
         "board": ["XXXXX", "X   X", "XXX X", " XXX "],

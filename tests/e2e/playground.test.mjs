@@ -2,7 +2,7 @@
 //
 // Starts the release binary (or $LINKPATH_BIN) on a free loopback port,
 // drives Debian's /usr/bin/chromium (or $CHROMIUM) with playwright-core,
-// clicks two tiles of the rules.md sample and checks the drawn path and the
+// clicks two tiles of the docs/rules.md sample and checks the drawn path and the
 // segment count, asks for a hint and plays it, checks an API error is shown,
 // and saves screenshots under tests/artifacts/.
 import { test, before, after } from 'node:test';

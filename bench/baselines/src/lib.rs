@@ -4,7 +4,7 @@
 //! POJ 3009 depth-first search (used by the contestant and by the generator,
 //! which picks boards by their answer).
 //!
-//! The formats are those of `shared/rules.md`.
+//! The formats are those of `docs/rules.md`.
 
 /// SplitMix64: a tiny, well-mixed, deterministic generator. Inputs are
 /// reproducible from their seed alone.
@@ -123,7 +123,7 @@ impl<'a> Scanner<'a> {
     }
 }
 
-/// One Mahjong board (rules.md §1) and its pairs, as given: 1-based
+/// One Mahjong board (docs/rules.md §1) and its pairs, as given: 1-based
 /// `[x1, y1, x2, y2]`, x the column.
 pub struct MahjongInput {
     pub width: usize,
@@ -171,7 +171,7 @@ pub fn read_mahjong(sc: &mut Scanner) -> Option<MahjongInput> {
     })
 }
 
-/// One HDU 1175 case (rules.md §2) and its queries, as given: 1-based
+/// One HDU 1175 case (docs/rules.md §2) and its queries, as given: 1-based
 /// `[x1, y1, x2, y2]`, x the row.
 pub struct HduCase {
     pub rows: usize,
@@ -210,7 +210,7 @@ pub fn read_hdu1175(sc: &mut Scanner) -> Option<HduCase> {
     })
 }
 
-/// One POJ 3009 dataset (rules.md §3).
+/// One POJ 3009 dataset (docs/rules.md §4).
 #[derive(Clone)]
 pub struct CurlingBoard {
     pub width: usize,

@@ -47,7 +47,7 @@ fn main() {
 
 const UNREACHED: u32 = u32::MAX;
 
-/// Mahjong (rules.md §1): for each pair, a fresh breadth-first search over
+/// Mahjong (docs/rules.md §1): for each pair, a fresh breadth-first search over
 /// the board padded with one ring of empty cells. `dist[c]` is the fewest
 /// segments that reach cell `c`; a popped cell sends a ray in each of the
 /// four directions up to the next tile or the edge of the padded board,
@@ -120,7 +120,7 @@ fn ray_bfs(
     0
 }
 
-/// Lianliankan (rules.md §2), for reference: per query, the same ray BFS
+/// Lianliankan (docs/rules.md §2), for reference: per query, the same ray BFS
 /// inside the board only, limited to three segments (two turns). YES when
 /// both cells are distinct tiles of one type and such a path exists.
 fn hdu1175(case: &HduCase, out: &mut String) {
