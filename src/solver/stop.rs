@@ -6,7 +6,7 @@ use std::time::Instant;
 
 /// When a search must give up. Polling is cheap: the clock is read only
 /// every [`Stop::POLL_EVERY`] calls to [`Stop::tick`].
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, Copy)]
 pub struct Stop<'a> {
     deadline: Option<Instant>,
     cancelled: Option<&'a AtomicBool>,
@@ -38,6 +38,15 @@ impl<'a> Stop<'a> {
     pub fn with_flag(mut self, cancelled: &'a AtomicBool) -> Self {
         self.cancelled = Some(cancelled);
         self
+    }
+
+    /// The same stop with its deadline moved up to `instant` when that comes
+    /// first: a budget inside the caller's deadline.
+    pub fn sooner(&self, instant: Instant) -> Self {
+        Stop {
+            deadline: Some(self.deadline.map_or(instant, |d| d.min(instant))),
+            cancelled: self.cancelled,
+        }
     }
 
     /// Checks now whether the search must stop.

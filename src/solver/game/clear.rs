@@ -18,7 +18,7 @@
 //!   constrained first). With gravity that order measured worse than
 //!   reading order, which [`clear`] then keeps.
 
-use super::gravity::{Gravity, remove_pair};
+use super::gravity::{Gravity, Removed, remove_pair_undoable};
 use super::moves::Explorer;
 use crate::solver::{Answer, Board, EMPTY, Interrupted, Match, Point, Query, Rules, Solver, Stop};
 use std::collections::{HashMap, HashSet};
@@ -87,6 +87,21 @@ pub fn clear(
     clear_with(board, rules, &options, stop)
 }
 
+/// The most bytes the memo of failed states may hold; past it the search
+/// goes on without remembering more, still exact.
+const MEMO_BYTES: usize = 32 << 20;
+
+/// The most bytes the search path may hold in move lists kept for
+/// backtracking; past it a state's list is computed again when the search
+/// returns to it.
+const PATH_BYTES: usize = 16 << 20;
+
+/// The most removable pairs one state may have (with `match: any` and no
+/// turn limit, every two tiles of a region): past it the answer is
+/// [`Clearing::Unknown`] rather than a list that grows with the square of
+/// the tiles.
+pub const MAX_PAIRS: usize = 1 << 20;
+
 /// [`clear`] with every option.
 pub fn clear_with(
     board: &Board,
@@ -100,6 +115,7 @@ pub fn clear_with(
         .copied()
         .filter(|&c| c != EMPTY)
         .collect();
+    let tiles = types.len();
     types.sort_unstable();
     // Tiles go in pairs: an odd count (of a type, or of all tiles when any
     // two match) always leaves one behind.
@@ -114,13 +130,18 @@ pub fn clear_with(
         });
     }
     types.dedup();
+    // The budget is a deadline of its own inside the caller's: every loop
+    // of the search polls it, not only the step between two states.
+    let budgeted = options.budget.map_or(*stop, |b| stop.sooner(b));
     let mut search = Search {
         width: board.width(),
         height: board.height(),
         rules: *rules,
         options: *options,
-        stop,
+        stop: &budgeted,
         failed: HashSet::new(),
+        memo_bytes: 0,
+        path_bytes: 0,
         states: 0,
         narrow: types.len() < 256,
         dense: types
@@ -130,10 +151,13 @@ pub fn clear_with(
             .collect(),
     };
     let mut sequence = Vec::new();
-    let result = match search.dfs(board.cells(), &mut sequence) {
+    let mut cells = board.cells().to_vec();
+    let out_of_budget = || options.budget.is_some_and(|b| Instant::now() >= b);
+    let result = match search.run(&mut cells, tiles, &mut sequence) {
         Ok(true) => Clearing::Solved(sequence),
         Ok(false) => Clearing::Impossible,
         Err(Halt::Budget) => Clearing::Unknown,
+        Err(Halt::Stop(Interrupted::Deadline)) if out_of_budget() => Clearing::Unknown,
         Err(Halt::Stop(e)) => return Err(e),
     };
     Ok(Outcome {
@@ -160,10 +184,32 @@ struct Search<'s, 'a> {
     options: ClearOptions,
     stop: &'s Stop<'a>,
     failed: HashSet<Vec<u8>>,
+    /// Bytes held by the keys of `failed`.
+    memo_bytes: usize,
+    /// Bytes held by the move lists and undo records of the search path.
+    path_bytes: usize,
     states: u64,
     /// Whether every type fits a byte in the memo key.
     narrow: bool,
     dense: HashMap<u32, u32>,
+}
+
+/// A state on the search path.
+struct Frame {
+    /// The moves to try here, in order; `None` when the path held too much
+    /// to keep them, to be computed again.
+    moves: Option<Vec<(u32, u32)>>,
+    /// The next move to try.
+    next: usize,
+    /// The move that led here from the state below, to undo on the way back.
+    arrival: Option<Removed>,
+}
+
+impl Frame {
+    fn bytes(&self) -> usize {
+        self.moves.as_ref().map_or(0, |m| m.len() * 8)
+            + self.arrival.as_ref().map_or(0, Removed::heap_bytes)
+    }
 }
 
 impl Search<'_, '_> {
@@ -192,41 +238,106 @@ impl Search<'_, '_> {
             && self.rules.matching == Match::Same
     }
 
-    fn dfs(&mut self, cells: &[u32], sequence: &mut Vec<(Point, Point)>) -> Result<bool, Halt> {
-        if cells.iter().all(|&c| c == EMPTY) {
+    /// A depth-first search with an explicit stack, so its depth (half the
+    /// tiles) costs heap, not the thread's stack. Only the current board is
+    /// kept; each step down records how to undo itself.
+    fn run(
+        &mut self,
+        cells: &mut [u32],
+        mut tiles: usize,
+        sequence: &mut Vec<(Point, Point)>,
+    ) -> Result<bool, Halt> {
+        if tiles == 0 {
             return Ok(true);
         }
-        let key = self.key(cells);
-        if self.failed.contains(&key) {
-            return Ok(false);
+        let mut path = vec![self.enter(cells, None)?];
+        while let Some(frame) = path.last_mut() {
+            let next = match &frame.moves {
+                Some(moves) => moves.get(frame.next).copied(),
+                None => self.moves(cells)?.get(frame.next).copied(),
+            };
+            frame.next += 1;
+            let Some((a, b)) = next else {
+                let frame = path.pop().expect("the last frame");
+                self.path_bytes -= frame.bytes();
+                self.remember(cells);
+                if let Some(arrival) = frame.arrival {
+                    arrival.undo(cells);
+                    sequence.pop();
+                    tiles += 2;
+                }
+                continue;
+            };
+            let (a, b) = (a as usize, b as usize);
+            let arrival = remove_pair_undoable(cells, self.width, a, b, self.options.gravity);
+            sequence.push((self.point(a), self.point(b)));
+            tiles -= 2;
+            if tiles == 0 {
+                return Ok(true);
+            }
+            if self.failed.contains(&self.key(cells)) {
+                arrival.undo(cells);
+                sequence.pop();
+                tiles += 2;
+                continue;
+            }
+            let frame = self.enter(cells, Some(arrival))?;
+            path.push(frame);
         }
+        Ok(false)
+    }
+
+    /// A new state on the path: counted, the deadline and budget polled,
+    /// its moves listed.
+    fn enter(&mut self, cells: &[u32], arrival: Option<Removed>) -> Result<Frame, Halt> {
         self.states += 1;
         if self.states % 64 == 1 {
             self.stop.check()?;
-            if self.options.budget.is_some_and(|b| Instant::now() >= b) {
-                return Err(Halt::Budget);
-            }
         }
+        let moves = self.moves(cells)?;
+        let mut frame = Frame {
+            moves: Some(moves),
+            next: 0,
+            arrival,
+        };
+        if self.path_bytes + frame.bytes() > PATH_BYTES {
+            frame.moves = None;
+        }
+        self.path_bytes += frame.bytes();
+        Ok(frame)
+    }
+
+    /// Remembers the state in `cells` as one that leads nowhere, while the
+    /// memo has room.
+    fn remember(&mut self, cells: &[u32]) {
+        let key = self.key(cells);
+        // A set entry costs about its key and a pointer-sized slot twice.
+        let bytes = key.len() + 48;
+        if self.memo_bytes + bytes <= MEMO_BYTES {
+            self.memo_bytes += bytes;
+            self.failed.insert(key);
+        }
+    }
+
+    /// The moves to try from the state in `cells`, in order; empty when the
+    /// state is dead.
+    fn moves(&self, cells: &[u32]) -> Result<Vec<(u32, u32)>, Halt> {
         let board = Board::new(self.width, self.height, cells.to_vec()).expect("same size");
         let mut explorer = Explorer::new(&board, self.rules);
-        let pairs = explorer.pairs(None, self.stop)?;
+        let pairs = explorer.pairs(Some(MAX_PAIRS + 1), self.stop)?;
         drop(explorer);
-        let candidates = if pairs.is_empty() {
+        if pairs.len() > MAX_PAIRS {
+            return Err(Halt::Budget);
+        }
+        let ordered = if pairs.is_empty() {
             Vec::new()
         } else {
             self.order(&board, pairs)?
         };
-        for (a, b) in candidates {
-            let mut next = cells.to_vec();
-            remove_pair(&mut next, self.width, a, b, self.options.gravity);
-            sequence.push((self.point(a), self.point(b)));
-            if self.dfs(&next, sequence)? {
-                return Ok(true);
-            }
-            sequence.pop();
-        }
-        self.failed.insert(key);
-        Ok(false)
+        Ok(ordered
+            .into_iter()
+            .map(|(a, b)| (a as u32, b as u32))
+            .collect())
     }
 
     fn point(&self, index: usize) -> Point {

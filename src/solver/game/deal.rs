@@ -15,7 +15,7 @@
 //! when it leaves tiles that no longer connect (rare, and only without the
 //! ring around the board) it backtracks to the last choice.
 
-use super::gravity::{Gravity, remove_pair};
+use super::gravity::{Gravity, Removed, remove_pair_undoable};
 use super::moves::Explorer;
 use super::rng::SplitMix64;
 use crate::solver::{Board, BoardError, EMPTY, Interrupted, Match, Point, Rules, Stop};
@@ -259,9 +259,20 @@ fn removal_sequence(
         sequence: Vec::new(),
         work: 0,
         failed: HashSet::new(),
+        memo_bytes: 0,
+        path_bytes: 0,
     };
     Ok(builder.remove_all(cells, rng)?.then_some(builder.sequence))
 }
+
+/// The most bytes the memo of failed cell sets may hold; past it the
+/// builder goes on without remembering more.
+const MEMO_BYTES: usize = 16 << 20;
+
+/// The most bytes the lists kept along the builder's path may hold; past
+/// it a state's lists are drawn again, from the same generator state, when
+/// the builder comes back to it.
+const PATH_BYTES: usize = 16 << 20;
 
 struct Builder<'s, 'a> {
     width: usize,
@@ -274,46 +285,216 @@ struct Builder<'s, 'a> {
     /// Sets of occupied cells known to lead nowhere: tiles all look alike,
     /// so the set is the whole state.
     failed: HashSet<Vec<u64>>,
+    memo_bytes: usize,
+    path_bytes: usize,
+}
+
+/// One state on the builder's path.
+struct Step {
+    /// The tiles in the order they are tried, and the generator as it was
+    /// before drawing that order.
+    tiles: Option<Vec<u32>>,
+    tiles_rng: SplitMix64,
+    /// The tile being tried.
+    tried: usize,
+    /// Its partners in the order they are tried (once drawn), and the
+    /// generator as it was before drawing them.
+    partners: Option<Option<Vec<u32>>>,
+    partners_rng: SplitMix64,
+    /// The next partner to try.
+    next: usize,
+    /// The removal that led here, to undo on the way back.
+    arrival: Option<Removed>,
+}
+
+impl Step {
+    fn bytes(&self) -> usize {
+        let list = |l: Option<&Vec<u32>>| l.map_or(0, |l| l.len() * 4);
+        list(self.tiles.as_ref())
+            + list(self.partners.as_ref().and_then(Option::as_ref))
+            + self.arrival.as_ref().map_or(0, Removed::heap_bytes)
+    }
 }
 
 impl Builder<'_, '_> {
-    fn remove_all(&mut self, cells: Vec<u32>, rng: &mut SplitMix64) -> Result<bool, Interrupted> {
-        let mut tiles: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] != EMPTY).collect();
+    /// A depth-first search with an explicit stack (its depth is half the
+    /// tiles), drawing from `rng` in the same order as the recursion it
+    /// replaces: a state's tile order on entry, each tile's partner order
+    /// when that tile is first tried.
+    fn remove_all(
+        &mut self,
+        mut cells: Vec<u32>,
+        rng: &mut SplitMix64,
+    ) -> Result<bool, Interrupted> {
+        let first = match self.enter(&cells, rng, None)? {
+            Entry::Step(step) => step,
+            Entry::Cleared => return Ok(true),
+            Entry::Known(_) => return Ok(false),
+        };
+        let mut path = vec![first];
+        // The explorer of the state on top of the path, built when needed.
+        let mut explorer: Option<Explorer<'static>> = None;
+        while let Some(step) = path.last_mut() {
+            if step.partners.is_none() {
+                let tiles = match &step.tiles {
+                    Some(tiles) => tiles.get(step.tried).copied(),
+                    None => self
+                        .tiles(&cells, step.tiles_rng.clone())
+                        .get(step.tried)
+                        .copied(),
+                };
+                let Some(a) = tiles else {
+                    let step = path.pop().expect("the last step");
+                    self.path_bytes -= step.bytes();
+                    self.remember(&cells);
+                    explorer = None;
+                    if let Some(arrival) = step.arrival {
+                        arrival.undo(&mut cells);
+                        self.sequence.pop();
+                    }
+                    continue;
+                };
+                step.partners_rng = rng.clone();
+                let partners = self.partners(&mut explorer, &cells, a as usize, rng)?;
+                let before = step.bytes();
+                step.partners = Some(Some(partners));
+                if self.path_bytes + step.bytes() - before > PATH_BYTES {
+                    step.partners = Some(None);
+                }
+                self.path_bytes += step.bytes() - before;
+                step.next = 0;
+            }
+            let a = match &step.tiles {
+                Some(tiles) => tiles[step.tried],
+                None => self.tiles(&cells, step.tiles_rng.clone())[step.tried],
+            } as usize;
+            let b = match step.partners.as_ref().expect("drawn above") {
+                Some(partners) => partners.get(step.next).copied(),
+                None => {
+                    let mut again = step.partners_rng.clone();
+                    self.partners(&mut explorer, &cells, a, &mut again)?
+                        .get(step.next)
+                        .copied()
+                }
+            };
+            let Some(b) = b else {
+                let before = step.bytes();
+                step.partners = None;
+                step.tried += 1;
+                self.path_bytes -= before - step.bytes();
+                continue;
+            };
+            step.next += 1;
+            let b = b as usize;
+            let origins = [cells[a] as usize - 1, cells[b] as usize - 1];
+            let arrival = remove_pair_undoable(&mut cells, self.width, a, b, self.gravity);
+            let point = |i: usize| Point::new((i % self.width) as i32, (i / self.width) as i32);
+            self.sequence.push(Removal {
+                from: point(a),
+                to: point(b),
+                origins,
+            });
+            explorer = None;
+            match self.enter(&cells, rng, Some(arrival))? {
+                Entry::Step(step) => path.push(step),
+                Entry::Cleared => return Ok(true),
+                Entry::Known(arrival) => {
+                    // Known to lead nowhere: back to the state below.
+                    arrival.expect("given above").undo(&mut cells);
+                    self.sequence.pop();
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    /// A new state: cleared, known to fail, or a step whose tile order is
+    /// drawn now.
+    fn enter(
+        &mut self,
+        cells: &[u32],
+        rng: &mut SplitMix64,
+        arrival: Option<Removed>,
+    ) -> Result<Entry, Interrupted> {
+        let tiles_rng = rng.clone();
+        let mut tiles: Vec<u32> = (0..cells.len() as u32)
+            .filter(|&i| cells[i as usize] != EMPTY)
+            .collect();
         if tiles.is_empty() {
-            return Ok(true);
+            return Ok(Entry::Cleared);
         }
-        let mut key = vec![0u64; cells.len().div_ceil(64)];
-        for &t in &tiles {
-            key[t / 64] |= 1 << (t % 64);
-        }
-        if self.failed.contains(&key) {
-            return Ok(false);
+        if self.failed.contains(&self.key(cells)) {
+            return Ok(Entry::Known(arrival));
         }
         self.stop.check()?;
         rng.shuffle(&mut tiles);
-        let board = Board::new(self.width, self.height, cells).expect("same size");
-        let mut explorer = Explorer::new(&board, self.rules);
-        for a in tiles {
-            let mut partners = explorer.reach(a, self.stop, &mut self.work)?;
-            partners.sort_unstable();
-            rng.shuffle(&mut partners);
-            for b in partners {
-                let mut next = board.cells().to_vec();
-                let origins = [next[a] as usize - 1, next[b] as usize - 1];
-                remove_pair(&mut next, self.width, a, b, self.gravity);
-                let point = |i: usize| Point::new((i % self.width) as i32, (i / self.width) as i32);
-                self.sequence.push(Removal {
-                    from: point(a),
-                    to: point(b),
-                    origins,
-                });
-                if self.remove_all(next, rng)? {
-                    return Ok(true);
-                }
-                self.sequence.pop();
-            }
+        let mut step = Step {
+            tiles: Some(tiles),
+            tiles_rng,
+            tried: 0,
+            partners: None,
+            partners_rng: rng.clone(),
+            next: 0,
+            arrival,
+        };
+        if self.path_bytes + step.bytes() > PATH_BYTES {
+            step.tiles = None;
         }
-        self.failed.insert(key);
-        Ok(false)
+        self.path_bytes += step.bytes();
+        Ok(Entry::Step(step))
     }
+
+    /// The tiles of `cells` in the order `rng` draws.
+    fn tiles(&self, cells: &[u32], mut rng: SplitMix64) -> Vec<u32> {
+        let mut tiles: Vec<u32> = (0..cells.len() as u32)
+            .filter(|&i| cells[i as usize] != EMPTY)
+            .collect();
+        rng.shuffle(&mut tiles);
+        tiles
+    }
+
+    /// The tiles that tile `a` can be joined to, in the order `rng` draws.
+    fn partners(
+        &mut self,
+        explorer: &mut Option<Explorer<'static>>,
+        cells: &[u32],
+        a: usize,
+        rng: &mut SplitMix64,
+    ) -> Result<Vec<u32>, Interrupted> {
+        let explorer = explorer.get_or_insert_with(|| {
+            let board = Board::new(self.width, self.height, cells.to_vec()).expect("same size");
+            Explorer::owned(board, self.rules)
+        });
+        let mut partners = explorer.reach(a, self.stop, &mut self.work)?;
+        partners.sort_unstable();
+        rng.shuffle(&mut partners);
+        Ok(partners.into_iter().map(|b| b as u32).collect())
+    }
+
+    fn key(&self, cells: &[u32]) -> Vec<u64> {
+        let mut key = vec![0u64; cells.len().div_ceil(64)];
+        for (t, _) in cells.iter().enumerate().filter(|&(_, &c)| c != EMPTY) {
+            key[t / 64] |= 1 << (t % 64);
+        }
+        key
+    }
+
+    /// Remembers the cells of `cells` as a set that leads nowhere, while
+    /// the memo has room.
+    fn remember(&mut self, cells: &[u32]) {
+        let key = self.key(cells);
+        let bytes = key.len() * 8 + 48;
+        if self.memo_bytes + bytes <= MEMO_BYTES {
+            self.memo_bytes += bytes;
+            self.failed.insert(key);
+        }
+    }
+}
+
+/// What entering a state found.
+enum Entry {
+    Step(Step),
+    Cleared,
+    /// Known to lead nowhere; the removal that led there, to undo.
+    Known(Option<Removed>),
 }

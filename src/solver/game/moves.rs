@@ -12,12 +12,13 @@
 
 use crate::solver::grid::Grid;
 use crate::solver::{Board, EMPTY, Interrupted, Match, Rules, Stop};
+use std::borrow::Cow;
 
 const UNSET: u32 = u32::MAX;
 
 /// Explores from tiles of one board state.
 pub(crate) struct Explorer<'b> {
-    board: &'b Board,
+    board: Cow<'b, Board>,
     rules: Rules,
     grid: Grid,
     /// Board index + 1 of the tile in each padded cell, 0 for none.
@@ -35,7 +36,16 @@ pub(crate) struct Explorer<'b> {
 impl<'b> Explorer<'b> {
     /// `rules` must have `line` movement.
     pub fn new(board: &'b Board, rules: Rules) -> Self {
-        let grid = Grid::new(board, rules.outside);
+        Self::over(Cow::Borrowed(board), rules)
+    }
+
+    /// An explorer that keeps its own board, to outlive the caller's cells.
+    pub fn owned(board: Board, rules: Rules) -> Explorer<'static> {
+        Explorer::over(Cow::Owned(board), rules)
+    }
+
+    fn over(board: Cow<'b, Board>, rules: Rules) -> Self {
+        let grid = Grid::new(&board, rules.outside);
         let mut tile = vec![0; grid.open.len()];
         let w = board.width();
         for (i, &cell) in board.cells().iter().enumerate() {
@@ -78,7 +88,7 @@ impl<'b> Explorer<'b> {
     ) -> Result<Vec<usize>, Interrupted> {
         match self.rules.max_segments {
             Some(max) => self.reach_layers(a, max, stop, work),
-            None => Ok(self.reach_regions(a)),
+            None => self.reach_regions(a, stop, work),
         }
     }
 
@@ -110,6 +120,7 @@ impl<'b> Explorer<'b> {
                 }
                 for step in steps {
                     let mut n = cell.wrapping_add_signed(step);
+                    let from = n;
                     loop {
                         if !self.grid.open[n] {
                             let t = self.tile[n];
@@ -130,6 +141,9 @@ impl<'b> Explorer<'b> {
                         }
                         n = n.wrapping_add_signed(step);
                     }
+                    // A ray on a wide board walks far: count its cells too,
+                    // so the clock is read every few thousand cells walked.
+                    *work += (n.abs_diff(from) / step.unsigned_abs()) as u32;
                 }
             }
             if let Some(e) = interrupted {
@@ -152,9 +166,14 @@ impl<'b> Explorer<'b> {
         result.map(|()| hits)
     }
 
-    fn reach_regions(&mut self, a: usize) -> Vec<usize> {
+    fn reach_regions(
+        &mut self,
+        a: usize,
+        stop: &Stop,
+        work: &mut u32,
+    ) -> Result<Vec<usize>, Interrupted> {
         if self.regions.is_none() {
-            self.regions = Some(self.label_regions());
+            self.regions = Some(self.label_regions(stop, work)?);
         }
         let start = self.padded(a);
         let (label, touching) = self.regions.as_ref().expect("just built");
@@ -164,26 +183,34 @@ impl<'b> Explorer<'b> {
             if self.tile[n] != 0 {
                 hits.push(self.tile[n] as usize - 1);
             } else if label[n] != UNSET {
-                hits.extend(
-                    touching[label[n] as usize]
-                        .iter()
-                        .copied()
-                        .filter(|&t| t != a),
-                );
+                let region = &touching[label[n] as usize];
+                hits.extend(region.iter().copied().filter(|&t| t != a));
+                // One region may touch most tiles of a big board.
+                *work += region.len() as u32;
+                stop.tick(work)?;
             }
         }
         hits.sort_unstable();
         hits.dedup();
-        hits
+        Ok(hits)
     }
 
-    fn label_regions(&self) -> (Vec<u32>, Vec<Vec<usize>>) {
+    #[expect(
+        clippy::type_complexity,
+        reason = "labels and their tiles, built together"
+    )]
+    fn label_regions(
+        &self,
+        stop: &Stop,
+        work: &mut u32,
+    ) -> Result<(Vec<u32>, Vec<Vec<usize>>), Interrupted> {
         let open = &self.grid.open;
         let steps = self.grid.steps();
         let mut label = vec![UNSET; open.len()];
         let mut touching: Vec<Vec<usize>> = Vec::new();
         let mut stack = Vec::new();
         for first in 0..open.len() {
+            stop.tick(work)?;
             if !open[first] || label[first] != UNSET {
                 continue;
             }
@@ -192,6 +219,7 @@ impl<'b> Explorer<'b> {
             label[first] = region;
             stack.push(first);
             while let Some(cell) = stack.pop() {
+                stop.tick(work)?;
                 for step in steps {
                     let n = cell.wrapping_add_signed(step);
                     if open[n] {
@@ -208,7 +236,7 @@ impl<'b> Explorer<'b> {
             tiles.dedup();
             touching.push(tiles);
         }
-        (label, touching)
+        Ok((label, touching))
     }
 
     /// The removable pairs `(a, b)` of board indices, `a < b`, in
@@ -218,7 +246,10 @@ impl<'b> Explorer<'b> {
         limit: Option<usize>,
         stop: &Stop,
     ) -> Result<Vec<(usize, usize)>, Interrupted> {
-        let cells = self.board.cells();
+        // A borrowed board is a reference copied; an owned one is copied
+        // whole, once per call.
+        let board = self.board.clone();
+        let cells = board.cells();
         // With `match: same` the last tile of a type (in reading order) has
         // no partner after it: no need to explore from it.
         let mut later = vec![self.rules.matching == Match::Any; cells.len()];

@@ -2,6 +2,7 @@
 //! numbers on every platform, which is what makes deals and shuffles
 //! reproducible from a request alone.
 
+#[derive(Clone)]
 pub(crate) struct SplitMix64(u64);
 
 impl SplitMix64 {
