@@ -318,7 +318,10 @@ async fn a_hint_is_the_first_move_and_an_empty_board_is_cleared() {
     .await;
     assert_eq!(hint["moves"], json!([all["moves"][0]]));
     let empty = ok(&router, "/v1/moves", &json!({"board": [".."]})).await;
-    assert_eq!(empty, json!({"moves": [], "stuck": false, "cleared": true}));
+    assert_eq!(
+        empty,
+        json!({"moves": [], "stuck": false, "cleared": true, "truncated": false})
+    );
     let cleared = ok(&router, "/v1/clear", &json!({"board": [".."]})).await;
     assert_eq!(cleared, json!({"solvable": true, "moves": [], "states": 0}));
 }

@@ -19,6 +19,8 @@ fn limits() -> Limits {
         max_side: 16,
         max_queries: 4,
         max_segments: 20,
+        max_moves: 4,
+        max_render_cells: 64,
     }
 }
 

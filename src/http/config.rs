@@ -96,6 +96,16 @@ pub struct Config {
     /// Log format: text or json.
     #[arg(long, env = "LINKPATH_LOG_FORMAT", default_value = "text", value_parser = ["text", "json"])]
     pub log_format: String,
+
+    /// Most moves `/v1/moves` lists: a longer list is cut there and the
+    /// answer says `"truncated": true`.
+    #[arg(long, env = "LINKPATH_MAX_MOVES", default_value_t = 10_000)]
+    pub max_moves: usize,
+
+    /// Most cells of a board `/v1/render` draws (413 beyond): a picture
+    /// takes about 180 bytes a cell, so the default keeps it near 3 MB.
+    #[arg(long, env = "LINKPATH_MAX_RENDER_CELLS", default_value_t = 16_384)]
+    pub max_render_cells: usize,
 }
 
 impl Config {
@@ -105,6 +115,8 @@ impl Config {
             max_side: self.max_side,
             max_queries: self.max_queries,
             max_segments: self.max_segments,
+            max_moves: self.max_moves.max(1),
+            max_render_cells: self.max_render_cells,
         }
     }
 

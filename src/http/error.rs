@@ -115,17 +115,22 @@ pub struct ApiError {
 }
 
 impl ApiError {
+    /// Messages quote the client through [`excerpt`]; a message that grew
+    /// long anyway is cut, so no answer echoes a big input.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        let message = message.into();
         ApiError {
             code,
-            message: message.into(),
+            message: cut(message, MESSAGE_CHARS),
             field: None,
             retry_after: None,
         }
     }
 
+    /// The request field at fault; a field name that is the client's own
+    /// (an unknown key) is cut like a quote.
     pub fn at(mut self, field: impl Into<String>) -> Self {
-        self.field = Some(field.into());
+        self.field = Some(cut(field.into(), EXCERPT_CHARS + 40));
         self
     }
 
@@ -197,5 +202,27 @@ impl IntoResponse for ApiError {
                 .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
         response
+    }
+}
+
+/// The most characters of the client's input an error quotes.
+pub const EXCERPT_CHARS: usize = 100;
+
+/// The most characters of a whole message.
+const MESSAGE_CHARS: usize = 400;
+
+/// At most [`EXCERPT_CHARS`] of `text`, cut with `…`: what an error may
+/// quote of the client's input.
+pub fn excerpt(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(EXCERPT_CHARS) {
+        Some((end, _)) => format!("{}…", &text[..end]).into(),
+        None => text.into(),
+    }
+}
+
+fn cut(text: String, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text,
     }
 }

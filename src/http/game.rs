@@ -5,7 +5,7 @@
 
 use super::AppState;
 use super::body::JsonBody;
-use super::error::{ApiError, ErrorCode};
+use super::error::{ApiError, ErrorCode, excerpt};
 use super::solve::interrupted;
 use super::wire::{BoardEncoding, Limits, decode_board, decode_point, decode_rules, missing_board};
 use crate::solver::game::{self, Clearing, DealError, Gravity, Move, ShuffleError};
@@ -75,7 +75,8 @@ fn object(body: &[u8], allowed: &[&str]) -> Result<Map<String, Value>, ApiError>
         return Err(ApiError::new(
             ErrorCode::InvalidRequest,
             format!(
-                "unknown field `{other}`, expected {} or {last}",
+                "unknown field `{}`, expected {} or {last}",
+                excerpt(other),
                 rest.join(", ")
             ),
         )
@@ -107,7 +108,10 @@ fn field<T: DeserializeOwned>(
     let wrong = |value: &Value| {
         ApiError::new(
             ErrorCode::InvalidRequest,
-            format!("`{name}` is {value}, expected {expected}"),
+            format!(
+                "`{name}` is {}, expected {expected}",
+                excerpt(&value.to_string())
+            ),
         )
         .at(name)
     };
@@ -154,7 +158,10 @@ fn gravity(map: &mut Map<String, Value>) -> Result<Gravity, ApiError> {
         .ok_or_else(|| {
             ApiError::new(
                 ErrorCode::InvalidRequest,
-                format!("unknown gravity {name:?}, expected one of none, down, up, left, right"),
+                format!(
+                    "unknown gravity {:?}, expected one of none, down, up, left, right",
+                    excerpt(&name)
+                ),
             )
             .at("gravity")
         })
@@ -231,6 +238,8 @@ struct MovesResponse {
     moves: Vec<MoveOut>,
     stuck: bool,
     cleared: bool,
+    /// Whether the server's limit on listed moves cut the list short.
+    truncated: bool,
 }
 
 async fn moves(
@@ -249,10 +258,17 @@ async fn moves(
             .at("limit"));
         }
         let include_path = include_path(&mut map)?;
-        let limit = limit.map(|l| usize::try_from(l).unwrap_or(usize::MAX));
-        let found = game::moves(&board, &rules, limit, stop).map_err(interrupted)?;
+        // A board of n tiles may have n^2 / 2 moves: past the server's limit
+        // the list is cut, and one move more is looked for to tell so.
+        let asked = limit.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
+        let capped = asked > limits.max_moves;
+        let looked_for = if capped { limits.max_moves + 1 } else { asked };
+        let mut found = game::moves(&board, &rules, Some(looked_for), stop).map_err(interrupted)?;
+        let truncated = capped && found.len() > limits.max_moves;
+        found.truncate(limits.max_moves);
         let cleared = game::cleared(&board);
         Ok(MovesResponse {
+            truncated,
             stuck: found.is_empty() && !cleared,
             cleared,
             moves: found
@@ -329,7 +345,7 @@ fn move_list(
         if let Some(other) = fields.keys().find(|k| *k != "from" && *k != "to") {
             return Err(ApiError::new(
                 ErrorCode::InvalidQuery,
-                format!("unknown field `{other}`, expected from and to"),
+                format!("unknown field `{}`, expected from and to", excerpt(other)),
             )
             .at(format!("moves[{i}].{other}")));
         }
@@ -514,7 +530,7 @@ async fn deal(
             None | Some("text") => BoardEncoding::Text,
             Some("numbers") => BoardEncoding::Numbers,
             Some(other) => {
-                return Err(ApiError::new(ErrorCode::InvalidRequest, format!("unknown encoding {other:?}, expected text or numbers")).at("encoding"));
+                return Err(ApiError::new(ErrorCode::InvalidRequest, format!("unknown encoding {:?}, expected text or numbers", excerpt(other))).at("encoding"));
             }
         };
         if encoding == BoardEncoding::Text && types > TEXT_TILES.len() as u64 {

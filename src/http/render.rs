@@ -3,7 +3,7 @@
 
 use super::AppState;
 use super::body::JsonBody;
-use super::error::ApiError;
+use super::error::{ApiError, ErrorCode};
 use super::wire::{BoardEncoding, Limits, SolveRequest, decode_solve};
 use crate::render::{self, Labels};
 use crate::solver::{Solver, Stop};
@@ -54,5 +54,15 @@ pub fn picture(request: &SolveRequest, stop: &Stop) -> Result<String, ApiError> 
 
 /// Decodes and draws one body, as the server would: for `linkpath render`.
 pub fn render_body(body: &[u8], limits: &Limits, stop: &Stop) -> Result<String, ApiError> {
-    picture(&decode_solve(body, limits)?, stop)
+    let request = decode_solve(body, &limits.for_pictures()).map_err(|e| {
+        if e.code == ErrorCode::TooLarge
+            && e.field.as_deref().is_some_and(|f| f.starts_with("board"))
+        {
+            let message = format!("{} for a picture (LINKPATH_MAX_RENDER_CELLS)", e.message);
+            ApiError { message, ..e }
+        } else {
+            e
+        }
+    })?;
+    picture(&request, stop)
 }

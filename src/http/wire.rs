@@ -7,7 +7,7 @@
 //! inside serde callbacks are kept in [`Decoder::failure`], since serde's own
 //! error type carries only a message.
 
-use super::error::{ApiError, ErrorCode};
+use super::error::{ApiError, ErrorCode, excerpt};
 use crate::solver::{Answer, Board, EMPTY, Match, Movement, Point, Preset, Query, Rules};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
@@ -21,6 +21,20 @@ pub struct Limits {
     pub max_side: usize,
     pub max_queries: usize,
     pub max_segments: u32,
+    /// Most moves `/v1/moves` lists.
+    pub max_moves: usize,
+    /// Most cells of a board drawn as a picture.
+    pub max_render_cells: usize,
+}
+
+impl Limits {
+    /// The limits of a board to draw: no more cells than a picture may have.
+    pub fn for_pictures(&self) -> Limits {
+        Limits {
+            max_cells: self.max_cells.min(self.max_render_cells),
+            ..self.clone()
+        }
+    }
 }
 
 /// How the board came in, so answers that return a board use the same form.
@@ -288,7 +302,8 @@ impl<'de> Visitor<'de> for RequestSeed<'_, '_> {
                         ApiError::new(
                             ErrorCode::InvalidRequest,
                             format!(
-                                "unknown field `{other}`, expected board, rules, queries or include_path"
+                                "unknown field `{}`, expected board, rules, queries or include_path",
+                                excerpt(other)
                             ),
                         )
                         .at(other),
@@ -499,6 +514,17 @@ impl<'de> Visitor<'de> for RowSeed<'_, '_, '_> {
         let rows = self.0;
         rows.encoding(BoardEncoding::Text)?;
         let before = rows.cells.len();
+        // U+0000 would be read as tile type 0, which is the empty cell: only
+        // space and `.` are empty.
+        if let Some(column) = row.chars().position(|c| c == '\0') {
+            return Err(rows.decoder.fail(
+                ApiError::new(
+                    ErrorCode::InvalidBoard,
+                    "U+0000 is not a cell, expected a tile character, or space or . for empty",
+                )
+                .at(format!("board[{}][{column}]", rows.height)),
+            ));
+        }
         if row.is_ascii() {
             rows.cells.extend(row.bytes().map(|b| match b {
                 b' ' | b'.' => EMPTY,
@@ -571,11 +597,16 @@ impl<'de> Visitor<'de> for CellVisitor {
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Cell, E> {
+        // JSON's `-0` is an integer to a person; serde_json reads it as a
+        // float.
+        if v == 0.0 && v.is_sign_negative() {
+            return Ok(Cell::Tile(EMPTY));
+        }
         Ok(Cell::Bad(v.to_string()))
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Cell, E> {
-        Ok(Cell::Bad(format!("{v:?}")))
+        Ok(Cell::Bad(format!("{:?}", excerpt(v))))
     }
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<Cell, E> {
@@ -629,16 +660,24 @@ impl RulesSeed<'_, '_> {
         self.0.fail(
             ApiError::new(
                 ErrorCode::InvalidRules,
-                format!("unknown {what} {name:?}, expected {expected}"),
+                format!("unknown {what} {:?}, expected {expected}", excerpt(name)),
             )
             .at(field),
         )
     }
 
     fn preset<E: de::Error>(&self, name: &str, field: &str) -> Result<Preset, E> {
-        name.parse::<Preset>().map_err(|e| {
-            self.0
-                .fail(ApiError::new(ErrorCode::InvalidRules, e.to_string()).at(field))
+        name.parse::<Preset>().map_err(|_| {
+            self.0.fail(
+                ApiError::new(
+                    ErrorCode::InvalidRules,
+                    format!(
+                        "unknown preset {:?}, expected one of mahjong, shisen-sho, lianliankan, curling",
+                        excerpt(name)
+                    ),
+                )
+                .at(field),
+            )
         })
     }
 }
@@ -689,7 +728,8 @@ impl<'de> Visitor<'de> for RulesSeed<'_, '_> {
                         ApiError::new(
                             ErrorCode::InvalidRules,
                             format!(
-                                "unknown field `{other}`, expected preset, movement, max_segments, outside or match"
+                                "unknown field `{}`, expected preset, movement, max_segments, outside or match",
+                                excerpt(other)
                             ),
                         )
                         .at(field),
@@ -821,7 +861,7 @@ impl<'de> Visitor<'de> for QuerySeed<'_, '_> {
                     return Err(decoder.fail(
                         ApiError::new(
                             ErrorCode::InvalidQuery,
-                            format!("unknown field `{other}`, expected from and to"),
+                            format!("unknown field `{}`, expected from and to", excerpt(other)),
                         )
                         .at(format!("queries[{index}].{other}")),
                     ));
@@ -880,8 +920,8 @@ impl<'de> Visitor<'de> for PointSeed<'_, '_, '_> {
                 .at(self.1),
             )
         };
-        let x = seq.next_element::<i64>()?;
-        let y = seq.next_element::<i64>()?;
+        let x = seq.next_element::<Coordinate>()?.map(|c| c.0);
+        let y = seq.next_element::<Coordinate>()?.map(|c| c.0);
         match (x, y) {
             (Some(x), Some(y)) => match seq.next_element::<de::IgnoredAny>()? {
                 None => Ok((x, y)),
@@ -890,6 +930,42 @@ impl<'de> Visitor<'de> for PointSeed<'_, '_, '_> {
             (None, _) => Err(wrong("the point is empty".into())),
             (Some(_), None) => Err(wrong("the point has one number".into())),
         }
+    }
+}
+
+/// One number of a point: an integer, `-0` included (serde_json reads it as
+/// a float).
+struct Coordinate(i64);
+
+impl<'de> Deserialize<'de> for Coordinate {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Integer;
+        impl Visitor<'_> for Integer {
+            type Value = Coordinate;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("i64")
+            }
+
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Coordinate, E> {
+                Ok(Coordinate(v))
+            }
+
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Coordinate, E> {
+                i64::try_from(v)
+                    .map(Coordinate)
+                    .map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))
+            }
+
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Coordinate, E> {
+                if v == 0.0 && v.is_sign_negative() {
+                    Ok(Coordinate(0))
+                } else {
+                    Err(E::invalid_type(de::Unexpected::Float(v), &self))
+                }
+            }
+        }
+        deserializer.deserialize_any(Integer)
     }
 }
 

@@ -103,6 +103,8 @@ pub fn play(
     let mut board = board.clone();
     let mut steps = Vec::with_capacity(moves.len());
     for (i, &(from, to)) in moves.iter().enumerate() {
+        // Each move prepares a solver over the whole board: poll between.
+        stop.check()?;
         let answer = Solver::new(&board, *rules).answer(Query::new(from, to), stop)?;
         match answer {
             Answer::Connected(path) => {
