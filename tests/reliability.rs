@@ -997,6 +997,34 @@ impl Process {
         }
     }
 
+    /// The server's peak resident memory so far (`VmHWM`), in MiB.
+    fn peak_rss_mib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("the server's /proc status");
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .expect("a VmHWM line")
+            / 1024
+    }
+
+    /// POSTs `body` as JSON to `path`, waiting up to [`HEAVY`]: the tests'
+    /// binary is built unoptimised, several times slower than a release.
+    async fn post(&self, path: &str, body: &Value) -> Reply {
+        let mut stream = connect(self.addr).await;
+        stream
+            .write_all(&post_bytes(path, body))
+            .await
+            .expect("sending the request");
+        let mut bytes = Vec::new();
+        tokio::time::timeout(HEAVY, stream.read_to_end(&mut bytes))
+            .await
+            .unwrap_or_else(|_| panic!("{path} took longer than {HEAVY:?}"))
+            .expect("reading the socket");
+        parse(&bytes)
+    }
+
     /// `linkpath_solves_in_flight` from `/metrics`.
     async fn solves_in_flight(&self) -> f64 {
         let reply = exchange(self.addr, &get_bytes("/metrics")).await;
@@ -1173,4 +1201,415 @@ async fn sigterm_exits_0_when_the_drain_timeout_passes_with_a_solve_still_runnin
     assert_eq!(code, Some(0));
     assert!(exited >= Duration::from_millis(400), "{exited:?}");
     assert!(exited < Duration::from_millis(400) + 5 * FAST, "{exited:?}");
+}
+
+// ------------------------------------------------- every route bounded
+
+/// The memory a request may take on a million-cell board, peak included.
+const BOARD_MIB: u64 = 256;
+
+/// How long one big game request may take in the tests' build.
+const HEAVY: Duration = Duration::from_secs(120);
+
+fn post_bytes(path: &str, body: &Value) -> Vec<u8> {
+    request(
+        "POST",
+        path,
+        &[("Content-Type", "application/json")],
+        body.to_string().as_bytes(),
+    )
+}
+
+/// A `width × height` board of text rows whose first `tiles` cells in a
+/// seeded order hold tiles, two of each type in turn over `types` letters:
+/// every type has an even count, so the board may be clearable.
+fn paired_board(width: usize, height: usize, tiles: usize, types: usize) -> Vec<String> {
+    const LETTERS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    let mut cells = vec![b'.'; width * height];
+    let mut order: Vec<usize> = (0..cells.len()).collect();
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    for i in (1..order.len()).rev() {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        order.swap(i, (seed % (i as u64 + 1)) as usize);
+    }
+    for (k, &cell) in order.iter().take(tiles / 2 * 2).enumerate() {
+        cells[cell] = LETTERS[(k / 2) % types.min(LETTERS.len())];
+    }
+    cells
+        .chunks(width)
+        .map(|row| String::from_utf8(row.to_vec()).expect("ASCII"))
+        .collect()
+}
+
+/// How many cells of each value a numeric board holds.
+fn counts(board: &Value) -> std::collections::BTreeMap<u64, usize> {
+    let mut counts = std::collections::BTreeMap::new();
+    for row in board.as_array().expect("rows") {
+        for cell in row.as_array().expect("a numeric row") {
+            *counts.entry(cell.as_u64().expect("a cell")).or_default() += 1;
+        }
+    }
+    counts
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deals_and_shuffles_of_ten_thousand_cells_are_answered_and_the_server_keeps_serving() {
+    // 10,000 tiles: the builder's depth once overflowed a worker's stack
+    // from about 6,400 tiles on, and the process died.
+    let server = Process::serve("deal-10k", &["--solve-timeout-ms", "60000"]).await;
+    let dealt = server
+        .post(
+            "/v1/deal",
+            &json!({"width": 100, "height": 100, "types": 2500, "copies": 4,
+                    "encoding": "numbers", "rules": "shisen-sho"}),
+        )
+        .await;
+    assert_eq!(
+        dealt.status,
+        200,
+        "{:?}",
+        String::from_utf8_lossy(&dealt.body)
+    );
+    let dealt = dealt.json();
+    let expected: std::collections::BTreeMap<u64, usize> = (1..=2500).map(|t| (t, 4)).collect();
+    assert_eq!(counts(&dealt["board"]), expected);
+    assert_eq!(dealt["moves"].as_array().expect("moves").len(), 5000);
+
+    let shuffled = server
+        .post(
+            "/v1/shuffle",
+            &json!({"board": dealt["board"], "rules": "shisen-sho", "solvable": true, "seed": 9}),
+        )
+        .await;
+    assert_eq!(shuffled.status, 200);
+    let shuffled = shuffled.json();
+    assert_eq!(counts(&shuffled["board"]), expected);
+    assert_ne!(shuffled["board"], dealt["board"]);
+    assert_eq!(shuffled["moves"].as_array().expect("moves").len(), 5000);
+
+    let health = exchange(server.addr, &get_bytes("/healthz")).await;
+    assert_eq!(health.status, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn million_cell_game_requests_are_answered_or_refused_naming_the_limit_in_bounded_memory() {
+    let server = Process::serve("game-1m", &["--solve-timeout-ms", "60000"]).await;
+    let dealt = server
+        .post(
+            "/v1/deal",
+            &json!({"width": 1000, "height": 1000, "types": 16, "rules": "shisen-sho", "seed": 3}),
+        )
+        .await;
+    assert_eq!(dealt.status, 200);
+    let dealt = dealt.json();
+    let rows = dealt["board"].as_array().expect("rows");
+    assert_eq!(rows.len(), 1000);
+    let tiles: usize = rows
+        .iter()
+        .map(|r| {
+            r.as_str()
+                .expect("a text row")
+                .bytes()
+                .filter(|&b| b != b'.')
+                .count()
+        })
+        .sum();
+    assert_eq!(tiles, 64);
+    assert_eq!(dealt["moves"].as_array().expect("moves").len(), 32);
+
+    let shuffled = server
+        .post(
+            "/v1/shuffle",
+            &json!({"board": dealt["board"], "rules": "shisen-sho", "solvable": true}),
+        )
+        .await;
+    assert_eq!(shuffled.status, 200);
+    assert_eq!(
+        shuffled.json()["moves"].as_array().expect("moves").len(),
+        32
+    );
+
+    // Mahjong's moves grow with the square of the tiles: the list stops at
+    // the server's limit and says so.
+    let board = paired_board(1000, 1000, 600_000, 62);
+    let moves = server
+        .post(
+            "/v1/moves",
+            &json!({"board": board, "rules": "mahjong", "include_path": false}),
+        )
+        .await;
+    assert_eq!(moves.status, 200);
+    let moves = moves.json();
+    assert_eq!(moves["moves"].as_array().expect("moves").len(), 10_000);
+    assert_eq!(
+        (&moves["truncated"], &moves["stuck"], &moves["cleared"]),
+        (&json!(true), &json!(false), &json!(false))
+    );
+    let cleared = server
+        .post("/v1/clear", &json!({"board": board, "rules": "mahjong"}))
+        .await;
+    assert_eq!(cleared.status, 200);
+    assert_eq!(cleared.json()["solvable"], json!("unknown"));
+
+    let peak = server.peak_rss_mib();
+    assert!(peak < BOARD_MIB, "peak RSS {peak} MiB");
+
+    let small = Process::serve("deal-cells", &["--max-cells", "500000"]).await;
+    let refused = small
+        .post(
+            "/v1/deal",
+            &json!({"width": 1000, "height": 1000, "types": 16}),
+        )
+        .await;
+    let (message, field) = refused.error(413, "too_large");
+    assert_eq!(
+        (message.as_str(), field.as_deref()),
+        (
+            "the board would have 1000000 cells, over the limit of 500000",
+            Some("width")
+        )
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn game_searches_stop_at_the_deadline_and_free_their_slot_at_once() {
+    let server = Process::serve(
+        "game-deadline",
+        &["--workers", "1", "--solve-timeout-ms", "1000"],
+    )
+    .await;
+    let (sample, expected) = mahjong_sample();
+    let big_deal = json!({"width": 1000, "height": 1000, "types": 62, "rules": "shisen-sho"});
+    let big_board = paired_board(1000, 1000, 600_000, 62);
+    let heavy = [
+        ("/v1/deal", big_deal),
+        (
+            "/v1/moves",
+            json!({"board": big_board, "rules": "shisen-sho"}),
+        ),
+        (
+            "/v1/play",
+            json!({"board": big_board, "rules": "mahjong",
+            "moves": vec![json!({"from": [0, 0], "to": [999, 999]}); 10_000]}),
+        ),
+    ];
+    for (path, body) in &heavy {
+        let started = Instant::now();
+        let reply = server.post(path, body).await;
+        let answered = Instant::now();
+        if reply.status == 200 {
+            continue; // finished within the deadline on a fast machine
+        }
+        let (message, _) = reply.error(504, "deadline_exceeded");
+        assert!(message.starts_with("the solve did not finish"), "{message}");
+        assert!(
+            started.elapsed() < Duration::from_millis(1500),
+            "{path}: {:?}",
+            started.elapsed()
+        );
+        // The search stopped with its answer, and its slot (the only one)
+        // is free. A release build frees it within 5 ms (RELIABILITY.md);
+        // this unoptimised one may still be leaving a step that does not
+        // poll, such as preparing a solver over the whole board.
+        let next = loop {
+            let next = exchange(server.addr, &solve_bytes(&sample)).await;
+            if next.status != 503 || answered.elapsed() > Duration::from_secs(1) {
+                break next;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        };
+        assert_eq!(
+            (next.status, next.json()),
+            (200, expected.clone()),
+            "after {path}"
+        );
+    }
+    let peak = server.peak_rss_mib();
+    assert!(peak < BOARD_MIB, "peak RSS {peak} MiB");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clear_answers_unknown_when_its_budget_runs_out_never_504() {
+    let server = Process::serve(
+        "clear-budget",
+        &["--workers", "1", "--solve-timeout-ms", "2000"],
+    )
+    .await;
+    let board = paired_board(40, 40, 1600, 62);
+    // A budget past the deadline is cut short of it.
+    let started = Instant::now();
+    let reply = server
+        .post(
+            "/v1/clear",
+            &json!({"board": board, "rules": "shisen-sho", "budget_ms": 1_000_000_000u64}),
+        )
+        .await;
+    let took = started.elapsed();
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.json()["solvable"], json!("unknown"));
+    assert!(took < Duration::from_millis(2000), "{took:?}");
+
+    let started = Instant::now();
+    let reply = server
+        .post(
+            "/v1/clear",
+            &json!({"board": board, "rules": "shisen-sho", "budget_ms": 200}),
+        )
+        .await;
+    let took = started.elapsed();
+    assert_eq!(reply.json()["solvable"], json!("unknown"));
+    assert!(
+        (Duration::from_millis(200)..Duration::from_millis(200) + FAST + FAST).contains(&took),
+        "{took:?}"
+    );
+
+    // Mahjong matches any two tiles: one state of a 200 x 200 board has
+    // more pairs than a search may list.
+    let board = paired_board(200, 200, 24_000, 62);
+    let started = Instant::now();
+    let reply = server
+        .post(
+            "/v1/clear",
+            &json!({"board": board, "rules": "mahjong", "budget_ms": 100}),
+        )
+        .await;
+    assert_eq!(
+        (reply.status, reply.json()["solvable"].clone()),
+        (200, json!("unknown"))
+    );
+    assert!(
+        started.elapsed() < Duration::from_millis(1000),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pictures_over_the_render_cell_limit_are_413_naming_it() {
+    let server = Server::start(Config {
+        max_render_cells: 100,
+        ..config(1)
+    })
+    .await;
+    let rows: Vec<String> = (0..10).map(|_| "A".repeat(11)).collect();
+    let body = json!({"board": rows, "queries": []});
+    let reply = exchange(server.addr, &post_bytes("/v1/render", &body)).await;
+    let (message, field) = reply.error(413, "too_large");
+    assert_eq!(
+        (message.as_str(), field.as_deref()),
+        (
+            "the board has more than 100 cells, over the limit for a picture (LINKPATH_MAX_RENDER_CELLS)",
+            Some("board[9]")
+        )
+    );
+    // The same board is no picture to /v1/solve, whose limit is its own.
+    let solved = exchange(server.addr, &solve_bytes(&body)).await;
+    assert_eq!(
+        (solved.status, solved.json()),
+        (200, json!({"results": []}))
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn errors_quote_at_most_100_characters_of_the_input() {
+    let server = Server::start(config(1)).await;
+    let long = "a".repeat(10 << 20);
+    let quoted = format!("{}…", "a".repeat(100));
+    let key = format!("{{\"{long}\":1}}");
+    for (path, expected) in [
+        ("/v1/solve", "board, rules, queries or include_path"),
+        ("/v1/clear", "board, rules, gravity or budget_ms"),
+    ] {
+        let raw = request(
+            "POST",
+            path,
+            &[("Content-Type", "application/json")],
+            key.as_bytes(),
+        );
+        let reply = exchange(server.addr, &raw).await;
+        assert!(
+            reply.body.len() < 1024,
+            "{path}: a {}-byte answer",
+            reply.body.len()
+        );
+        let (message, field) = reply.error(422, "invalid_request");
+        assert_eq!(
+            message,
+            format!("unknown field `{quoted}`, expected {expected}")
+        );
+        assert_eq!(field, Some(format!("{}…", "a".repeat(140))));
+    }
+    let preset = "p".repeat(5 << 20);
+    let reply = exchange(
+        server.addr,
+        &solve_bytes(&json!({"board": ["AA"], "rules": preset, "queries": []})),
+    )
+    .await;
+    let (message, field) = reply.error(422, "invalid_rules");
+    assert_eq!(
+        (message, field.as_deref()),
+        (
+            format!(
+                "unknown preset \"{}…\", expected one of mahjong, shisen-sho, lianliankan, curling",
+                "p".repeat(100)
+            ),
+            Some("rules")
+        )
+    );
+    let reply = exchange(
+        server.addr,
+        &post_bytes(
+            "/v1/play",
+            &json!({"board": ["AA"], "moves": [], "gravity": preset}),
+        ),
+    )
+    .await;
+    let (message, _) = reply.error(422, "invalid_request");
+    assert_eq!(
+        message,
+        format!(
+            "unknown gravity \"{}…\", expected one of none, down, up, left, right",
+            "p".repeat(100)
+        )
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_nul_in_a_text_row_is_refused_and_minus_zero_is_zero() {
+    let server = Server::start(config(1)).await;
+    let nul = json!({"board": ["A\u{0}A"], "queries": [{"from": [0, 0], "to": [2, 0]}]});
+    for path in ["/v1/solve", "/v1/render"] {
+        let reply = exchange(server.addr, &post_bytes(path, &nul)).await;
+        let (message, field) = reply.error(422, "invalid_board");
+        assert_eq!(
+            (message.as_str(), field.as_deref()),
+            (
+                "U+0000 is not a cell, expected a tile character, or space or . for empty",
+                Some("board[0][1]")
+            )
+        );
+    }
+    let raw = br#"{"board": [[1, -0, 1]], "rules": "lianliankan", "queries": [{"from": [-0, 0], "to": [2, -0]}]}"#;
+    let reply = exchange(
+        server.addr,
+        &request(
+            "POST",
+            "/v1/solve",
+            &[("Content-Type", "application/json")],
+            raw,
+        ),
+    )
+    .await;
+    assert_eq!(
+        (reply.status, reply.json()),
+        (
+            200,
+            json!({"results": [{"connected": true, "segments": 1, "path": [[0, 0], [2, 0]]}]})
+        )
+    );
+    server.stop().await;
 }
