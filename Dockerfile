@@ -1,21 +1,41 @@
 # syntax=docker/dockerfile:1
-# Build a static (musl) binary, then ship it alone in an empty image.
-FROM rust:1.95-alpine AS build
-# jemalloc (tikv-jemalloc-sys) is C, built with make against musl's headers
-# (musl-dev comes with the rust image; named so the build does not rely on
-# it). The image follows Alpine's releases, so versions are not pinned.
-# hadolint ignore=DL3018
-RUN apk add --no-cache make musl-dev
+# Build one static binary, then ship it alone in an empty image.
+#
+# The build stage is the official Rust image on Debian 12 (bookworm), the
+# Debian release and Rust version (1.95) of the CI machine, so the binary
+# built here and the one .ci/run builds and tests come from the same
+# toolchain, C compiler and libc. It already has gcc, make and glibc's
+# static libraries (libc6-dev), which the static link and jemalloc's C build
+# need. For a build that cannot change under you, pin it by digest
+# (FROM docker.io/library/rust:1.95-bookworm@sha256:...), as
+# `docker buildx imagetools inspect` prints it.
+FROM docker.io/library/rust:1.95-bookworm AS build
 WORKDIR /src
 COPY Cargo.toml Cargo.lock openapi.yaml ./
 COPY src ./src
 COPY assets ./assets
 COPY benches ./benches
-# The same command .ci/run runs, so a broken build is caught without Docker.
-RUN cargo build --release --locked --bin linkpath
+# Static glibc, not musl: the machines here (CI's among them) have only the
+# x86_64-unknown-linux-gnu toolchain and cannot download another target,
+# and one command must build both CI's binary and the image's. crt-static
+# with an explicit --target links the binary statically (static-pie, no
+# interpreter, no libc in the image) while build scripts and proc-macros
+# stay ordinary host code. jemalloc stays the allocator, linked in as C.
+# Serving resolves no host names; `linkpath healthcheck` probes an IP
+# address by default. A static glibc still reads /etc/hosts and DNS itself
+# (a URL naming localhost worked in the container), but cannot load other
+# NSS modules.
+# .ci/run runs this exact command, and scripts/container-test.sh puts the
+# binary it builds into the stage below.
+RUN RUSTFLAGS='-C target-feature=+crt-static' cargo build --release --locked --target x86_64-unknown-linux-gnu --bin linkpath
 
-FROM scratch
-COPY --from=build /src/target/release/linkpath /linkpath
+# The image that ships: the binary and nothing else. scripts/container-test.sh
+# builds exactly this stage (--target runtime) around CI's binary and checks
+# each line below on the running container.
+FROM scratch AS runtime
+COPY --from=build /src/target/x86_64-unknown-linux-gnu/release/linkpath /linkpath
+# A fixed non-root uid/gid (the "nonroot" of distroless images), so
+# Kubernetes' runAsNonRoot can check it.
 USER 65532:65532
 ENV LINKPATH_LISTEN=0.0.0.0:8080 \
     LINKPATH_LOG_FORMAT=json

@@ -184,17 +184,7 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         // Requests refused before any solving are counted here, in one
         // place, whichever layer refused them.
-        if matches!(
-            self.code,
-            ErrorCode::TooLarge
-                | ErrorCode::Overloaded
-                | ErrorCode::Unauthorized
-                | ErrorCode::RateLimited
-                | ErrorCode::RequestTimeout
-        ) {
-            metrics::counter!("linkpath_rejected_total", "reason" => self.code.as_str())
-                .increment(1);
-        }
+        super::metrics::record_rejection(self.code);
         let mut response = (self.status(), Json(self.body())).into_response();
         if let Some(seconds) = self.retry_after {
             response

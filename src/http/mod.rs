@@ -11,6 +11,7 @@ pub mod config;
 pub mod error;
 pub mod game;
 mod health;
+pub mod metrics;
 mod playground;
 pub mod render;
 pub mod server;
@@ -27,7 +28,7 @@ use axum::extract::{MatchedPath, Request};
 use axum::http::{HeaderName, Response as HttpResponse};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use metrics_exporter_prometheus::PrometheusHandle;
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -102,7 +103,7 @@ impl AppState {
         let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
         let flag = cancel.0.clone();
         let task = tokio::task::spawn_blocking(move || {
-            let _in_flight = InFlight::start();
+            let _in_flight = metrics::InFlight::start();
             let _permit = permit;
             let stop = Stop::never().with_deadline(deadline).with_flag(&flag);
             work(&stop)
@@ -113,29 +114,12 @@ impl AppState {
         match waited {
             Ok(Ok(result)) => result,
             Ok(Err(join)) => {
-                metrics::counter!("linkpath_panics_total").increment(1);
+                metrics::record_panic();
                 tracing::error!(error = %join, "a solve panicked");
                 Err(ApiError::new(ErrorCode::Internal, "internal error"))
             }
             Err(_) => Err(solve::interrupted(crate::solver::Interrupted::Deadline)),
         }
-    }
-}
-
-/// Counts a solve on the blocking pool for as long as it runs, even when it
-/// unwinds.
-struct InFlight;
-
-impl InFlight {
-    fn start() -> Self {
-        metrics::gauge!("linkpath_solves_in_flight").increment(1);
-        InFlight
-    }
-}
-
-impl Drop for InFlight {
-    fn drop(&mut self) {
-        metrics::gauge!("linkpath_solves_in_flight").decrement(1);
     }
 }
 
@@ -153,57 +137,7 @@ impl Drop for CancelOnDrop {
 /// app built in the process (tests build many).
 fn prometheus() -> PrometheusHandle {
     static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
-    HANDLE
-        .get_or_init(|| {
-            const BUCKETS: [f64; 14] = [
-                0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
-                1.0, 5.0,
-            ];
-            let recorder = PrometheusBuilder::new()
-                .set_buckets_for_metric(Matcher::Suffix("_seconds".into()), &BUCKETS)
-                .expect("the bucket list is not empty")
-                .build_recorder();
-            let handle = recorder.handle();
-            if metrics::set_global_recorder(recorder).is_err() {
-                tracing::warn!("a metrics recorder was already installed; /metrics stays empty");
-            }
-            describe_metrics();
-            handle
-        })
-        .clone()
-}
-
-fn describe_metrics() {
-    use metrics::{Unit, describe_counter, describe_gauge, describe_histogram};
-    describe_counter!(
-        "linkpath_http_requests_total",
-        "HTTP requests answered, by route, method and status"
-    );
-    describe_histogram!(
-        "linkpath_http_request_duration_seconds",
-        Unit::Seconds,
-        "Time to answer an HTTP request"
-    );
-    describe_counter!(
-        "linkpath_queries_total",
-        "Queries answered, by rules and outcome"
-    );
-    describe_histogram!(
-        "linkpath_solve_duration_seconds",
-        Unit::Seconds,
-        "Time to answer the queries of one request"
-    );
-    describe_gauge!(
-        "linkpath_solves_in_flight",
-        "Solves running on the blocking pool"
-    );
-    describe_counter!(
-        "linkpath_rejected_total",
-        "Requests refused before solving, by reason"
-    );
-    describe_counter!("linkpath_panics_total", "Solves that panicked (a bug)");
-    // Present from the first scrape, not only after the first solve.
-    metrics::gauge!("linkpath_solves_in_flight").set(0.0);
+    HANDLE.get_or_init(metrics::install).clone()
 }
 
 /// The whole router with its middleware.
@@ -260,7 +194,7 @@ async fn method_not_allowed(request: Request) -> ApiError {
 }
 
 fn panicked(_: Box<dyn std::any::Any + Send + 'static>) -> HttpResponse<axum::body::Body> {
-    metrics::counter!("linkpath_panics_total").increment(1);
+    metrics::record_panic();
     tracing::error!("a handler panicked");
     ApiError::new(ErrorCode::Internal, "internal error").into_response()
 }
@@ -296,15 +230,7 @@ async fn observe(request: Request, next: Next) -> Response {
         .map_or("unmatched", |r| r.0.as_str())
         .to_owned();
     let status = response.status().as_u16();
-    metrics::counter!(
-        "linkpath_http_requests_total",
-        "route" => route.clone(),
-        "method" => method.to_string(),
-        "status" => status.to_string()
-    )
-    .increment(1);
-    metrics::histogram!("linkpath_http_request_duration_seconds", "route" => route.clone())
-        .record(latency);
+    metrics::record_request(route.clone(), method.to_string(), status, latency);
     tracing::info!(
         %method,
         route,

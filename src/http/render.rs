@@ -4,6 +4,7 @@
 use super::AppState;
 use super::body::JsonBody;
 use super::error::{ApiError, ErrorCode};
+use super::metrics;
 use super::wire::{BoardEncoding, Limits, SolveRequest, decode_solve};
 use crate::render::{self, Labels};
 use crate::solver::{Solver, Stop};
@@ -12,6 +13,7 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
+use std::time::Instant;
 
 /// The media type of the picture.
 pub const SVG: &str = "image/svg+xml";
@@ -26,10 +28,12 @@ async fn render(
 ) -> Result<Response, ApiError> {
     let limits = state.limits.clone();
     let permit = state.solver_slot()?;
+    let started = Instant::now();
     let svg = state
         .run_blocking(permit, move |stop| render_body(&body, &limits, stop))
-        .await?;
-    Ok(([(header::CONTENT_TYPE, SVG)], svg).into_response())
+        .await;
+    metrics::record_solve("/v1/render", started, &svg, |_| "drawn");
+    Ok(([(header::CONTENT_TYPE, SVG)], svg?).into_response())
 }
 
 /// Answers a decoded request and draws it: the code path shared by the

@@ -66,11 +66,11 @@ pub fn answer(request: &SolveRequest, stop: &Stop) -> Result<Vec<u8>, ApiError> 
             Answer::Connected(_) => "connected",
             Answer::NotConnected(reason) => reason.name(),
         };
-        metrics::counter!("linkpath_queries_total", "rules" => request.rules_label, "outcome" => outcome)
+        metrics::counter!(super::metrics::QUERIES, "rules" => request.rules_label, "outcome" => outcome)
             .increment(1);
         results.push(QueryResult::new(answer, request.include_path));
     }
-    metrics::histogram!("linkpath_solve_duration_seconds", "rules" => request.rules_label)
+    metrics::histogram!(super::metrics::SOLVE_DURATION, "rules" => request.rules_label)
         .record(started.elapsed());
     serde_json::to_vec(&SolveResponse { results }).map_err(|e| {
         tracing::error!(error = %e, "encoding a solve response");

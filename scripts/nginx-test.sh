@@ -1,0 +1,274 @@
+#!/usr/bin/env bash
+# deploy/compose/nginx.conf in front of two replicas, on loopback: Debian's
+# nginx runs the project's own file with only the addresses changed (its
+# listen port, and the replicas' loopback ports in place of the Compose
+# service name, which Docker's DNS would resolve), and two release
+# `linkpath serve` with one solver slot each. Shows, with the README's
+# /v1/solve example sent through nginx and answered byte for byte:
+#
+#   1. both replicas answer in turn;
+#   2. one replica saturated (its slot held by a long curling search, so it
+#      answers 503 itself): every client still gets 200, nginx having
+#      retried the POST on the other replica;
+#   3. the same with `non_idempotent` taken out of the file: clients get
+#      503s, so that word is what makes the retry happen;
+#   4. both replicas saturated: the client gets a replica's 503 with
+#      Retry-After at once, after one try of each (tries are bounded);
+#   5. one replica stopped: every client still gets 200.
+#
+#   scripts/nginx-test.sh                         # builds the binary first if needed
+#   LINKPATH_BIN=target/x86_64-unknown-linux-gnu/release/linkpath scripts/nginx-test.sh
+#
+# Only 127.0.0.1 is sent traffic; a few dozen requests in about 15 s.
+# Stops, by PID, every process it started. Installs nginx with apt-get if
+# missing, without letting the package start a system nginx.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+started=$SECONDS
+
+step() { printf '\n== [%ss] %s\n' "$((SECONDS - started))" "$*"; }
+fail() { echo "nginx-test: FAILED: $*" >&2; exit 1; }
+ok() { echo "ok: $*"; }
+
+step "nginx"
+if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  # Debian's package starts nginx on port 80 where services may start;
+  # this test runs its own nginx, so the package's start is refused.
+  made_policy=""
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null
+    $sudo chmod +x /usr/sbin/policy-rc.d
+    made_policy=1
+  fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nginx >/dev/null
+  [ -z "$made_policy" ] || $sudo rm -f /usr/sbin/policy-rc.d
+fi
+PATH=$PATH:/usr/sbin
+nginx -v 2>&1
+
+step "the binary"
+if [ -z "${LINKPATH_BIN:-}" ]; then
+  build=$(sed -n 's/^RUN \(.*cargo build .*\)$/\1/p' Dockerfile)
+  echo "$build"
+  bash -c "$build"
+fi
+bin=${LINKPATH_BIN:-target/x86_64-unknown-linux-gnu/release/linkpath}
+[ -x "$bin" ] || fail "no executable at $bin"
+echo "$bin"
+
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+  local status=$?
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$tmp"
+  exit "$status"
+}
+trap cleanup EXIT
+# forget PID: it has been waited for, so cleanup must not signal it (the
+# number may belong to another process by then).
+forget() {
+  local keep=() pid
+  for pid in "${pids[@]}"; do [ "$pid" = "$1" ] || keep+=("$pid"); done
+  pids=("${keep[@]}")
+}
+
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+wait_for() { # wait_for URL PID LOG
+  for _ in $(seq 100); do
+    curl -sf "$1" >/dev/null 2>&1 && return 0
+    kill -0 "$2" 2>/dev/null || { cat "$3" >&2; fail "$1: the process exited"; }
+    sleep 0.1
+  done
+  fail "$1 did not answer"
+}
+
+step "two replicas, one solver slot each"
+# The defaults, whatever this shell has set, but for the slot count and a
+# solve deadline long enough to hold a slot through the tests below.
+while read -r var; do unset "$var"; done < <(compgen -e | grep '^LINKPATH_' || true)
+ports=() replica_pids=()
+for i in 1 2; do
+  port=$(free_port)
+  "$bin" serve --listen "127.0.0.1:$port" --workers 1 --solve-timeout-ms 15000 \
+    --shutdown-grace-ms 0 >"$tmp/replica$i.log" 2>&1 &
+  pids+=("$!"); replica_pids+=("$!"); ports+=("$port")
+  wait_for "http://127.0.0.1:$port/healthz" "$!" "$tmp/replica$i.log"
+  echo "replica $i: 127.0.0.1:$port, pid ${replica_pids[-1]}"
+done
+r1="127.0.0.1:${ports[0]}" r2="127.0.0.1:${ports[1]}"
+
+# make_conf OUT LISTEN-PORT [drop-non_idempotent]: the project's file with
+# the listen port and the replicas' addresses put in, and nothing else
+# changed (the resolver goes: loopback addresses need no DNS, and Debian's
+# nginx 1.22 predates `resolve`).
+make_conf() {
+  python3 - deploy/compose/nginx.conf "$1" "$2" "$r1" "$r2" "${3:-}" <<'EOF'
+import re, sys
+src, out, port, r1, r2, drop = sys.argv[1:7]
+text = open(src).read()
+def sub(pattern, repl):
+    global text
+    text, n = re.subn(pattern, repl, text, flags=re.M)
+    if n != 1:
+        sys.exit(f"{src}: expected one line matching {pattern!r}, found {n}")
+sub(r"^(\s*)listen 8080;$", rf"\g<1>listen 127.0.0.1:{port};")
+sub(r"^(\s*)server linkpath:8080 resolve( [^;]*)?;$",
+    lambda m: "\n".join(f"{m.group(1)}server {r}{m.group(2) or ''};" for r in (r1, r2)))
+sub(r"^\s*resolver [^;]*;\n", "")
+if drop:
+    sub(r"^(\s*proxy_next_upstream [^;]*) non_idempotent;", r"\1;")
+open(out, "w").write(text)
+EOF
+}
+
+start_nginx() { # start_nginx NAME PORT [drop-non_idempotent]
+  make_conf "$tmp/$1.conf" "$2" "${3:-}"
+  # The access log goes to stdout (as in the container); the pid and error
+  # log go to our own directory.
+  nginx -p "$tmp/" -c "$tmp/$1.conf" \
+    -g "daemon off; pid $tmp/$1.pid; error_log $tmp/$1.error.log warn;" \
+    >"$tmp/$1.access.log" 2>"$tmp/$1.stderr" &
+  nginx_pid=$!; pids+=("$nginx_pid")
+  wait_for "http://127.0.0.1:$2/healthz" "$nginx_pid" "$tmp/$1.stderr"
+}
+
+nginx_port=$(free_port)
+step "nginx with deploy/compose/nginx.conf on 127.0.0.1:$nginx_port"
+start_nginx proxy "$nginx_port"
+diff -u deploy/compose/nginx.conf "$tmp/proxy.conf" || true
+
+# The README's example: its curl command's body and the answer it shows.
+python3 - "$tmp/readme.body" "$tmp/readme.answer" <<'EOF'
+import re, sys
+readme = open("README.md").read()
+m = re.search(r"```sh\n(curl -s localhost:8080/v1/solve .*?)\n```\s*answers\s*```json\n(.*?)\n```", readme, re.S)
+if not m:
+    sys.exit("README.md: no curl localhost:8080/v1/solve example followed by its answer")
+open(sys.argv[1], "w").write(re.search(r"-d '(.*?)'", m.group(1), re.S).group(1))
+open(sys.argv[2], "w").write(m.group(2))
+EOF
+
+# post URL: the README example; prints the status, keeps the body in
+# $tmp/answer and the headers in $tmp/headers.
+post() {
+  curl -s -o "$tmp/answer" -D "$tmp/headers" -w '%{http_code}' --max-time 20 \
+    -H 'content-type: application/json' --data-binary "@$tmp/readme.body" "$1" || echo 000
+}
+# clients NAME PORT N: N requests one after another through that nginx;
+# prints how many got 200 with the README's exact answer, and the others.
+clients() {
+  local name=$1 port=$2 n=$3 good=0 other=() code
+  for _ in $(seq "$n"); do
+    code=$(post "http://127.0.0.1:$port/v1/solve")
+    if [ "$code" = 200 ] && cmp -s "$tmp/answer" "$tmp/readme.answer"; then
+      good=$((good + 1))
+    else
+      other+=("$code")
+    fi
+    sleep 0.02
+  done
+  echo "$good ${other[*]:-}"
+}
+# retried NAME FROM: access-log lines of that nginx after line FROM whose
+# upstream status list is "STATUS, 200".
+log_lines() { wc -l <"$tmp/$1.access.log"; }
+retried() { tail -n +"$(($2 + 1))" "$tmp/$1.access.log" | grep -cE "upstream_status=\[$3, 200\]" || true; }
+show_log() { tail -n +"$(($2 + 1))" "$tmp/$1.access.log" | head -n "${3:-4}" | sed 's/^/  /'; }
+
+python3 - "$tmp/hold.json" <<'EOF'
+import json, sys
+# A 24 x 24 curling rink with no throw limit: the search runs until the
+# deadline (15 s here), or until its client hangs up.
+n = 24
+board = [[int((x, y) not in ((0, 0), (n - 1, n - 1)) and (x * 7 + y * 11) % 10 < 3)
+          for x in range(n)] for y in range(n)]
+json.dump({"board": board, "rules": {"preset": "curling", "max_segments": None},
+           "queries": [{"from": [0, 0], "to": [n - 1, n - 1]}]}, open(sys.argv[1], "w"))
+EOF
+# hold ADDRESS: takes that replica's only slot; sets hold_pid.
+hold() {
+  curl -s -o /dev/null --max-time 30 -H 'content-type: application/json' \
+    --data-binary "@$tmp/hold.json" "http://$1/v1/solve" &
+  hold_pid=$!; pids+=("$hold_pid")
+  for _ in $(seq 100); do
+    curl -s "http://$1/metrics" | grep -qE '^linkpath_solves_in_flight 1' && return 0
+    sleep 0.05
+  done
+  fail "$1: the holding solve never started"
+}
+release() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; forget "$1"; }
+
+step "1. both replicas up: 10 requests through nginx"
+from=$(log_lines proxy)
+read -r good other <<<"$(clients proxy "$nginx_port" 10)"
+[ "$good" = 10 ] || fail "$good of 10 got the README's answer; others: $other"
+for r in "$r1" "$r2"; do
+  tail -n +"$((from + 1))" "$tmp/proxy.access.log" | grep -qF "upstream=[$r]" \
+    || fail "replica $r answered none of them"
+done
+ok "10 of 10 × 200 with the README's answer, both replicas answering"
+show_log proxy "$from" 2
+
+step "2. replica 1 saturated: 20 requests through nginx"
+hold "$r1"; hold1_pid=$hold_pid
+code=$(post "http://$r1/v1/solve")
+[ "$code" = 503 ] || fail "replica 1 answered $code, not 503, with its slot held"
+ok "replica 1 itself answers 503 ($(grep -i '^retry-after' "$tmp/headers" | tr -d '\r'))"
+from=$(log_lines proxy)
+read -r good other <<<"$(clients proxy "$nginx_port" 20)"
+retries=$(retried proxy "$from" 503)
+[ "$good" = 20 ] || fail "$good of 20 got 200 with the README's answer; others: $other"
+[ "$retries" -ge 1 ] || fail "no request was retried after a 503 (the test did not test)"
+ok "20 of 20 × 200 with the README's answer; $retries retried on replica 2 after replica 1's 503"
+show_log proxy "$from" 2
+
+step "3. the same without non_idempotent: nginx passes the 503 on"
+control_port=$(free_port)
+start_nginx control "$control_port" drop
+control_pid=$nginx_pid
+from=$(log_lines control)
+read -r good other <<<"$(clients control "$control_port" 20)"
+busy=$(tr ' ' '\n' <<<"$other" | grep -c '^503$' || true)
+[ "$busy" -ge 1 ] || fail "without non_idempotent no client saw a 503: the retry is not shown to come from it"
+ok "without non_idempotent: $good × 200, $busy × 503 reached the client"
+show_log control "$from" 2
+release "$control_pid"
+
+step "4. both replicas saturated: bounded tries, the 503 passed on"
+hold "$r2"; hold2_pid=$hold_pid
+t0=$(date +%s%N)
+code=$(post "http://127.0.0.1:$nginx_port/v1/solve")
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+[ "$code" = 503 ] || fail "through nginx with both replicas busy: $code, not 503"
+grep -qi '^retry-after: 1' "$tmp/headers" || fail "the 503 has no Retry-After"
+tail -n 1 "$tmp/proxy.access.log" | grep -qE 'upstream_status=\[503, 503\]' \
+  || fail "not one try of each replica: $(tail -n 1 "$tmp/proxy.access.log")"
+ok "503 with Retry-After in $ms ms, after one try of each replica"
+show_log proxy "$(($(log_lines proxy) - 1))" 1
+# Hanging up stops each search and frees its slot.
+release "$hold2_pid"
+release "$hold1_pid"
+
+step "5. replica 1 stopped: 20 requests through nginx"
+kill -TERM "${replica_pids[0]}"
+replica1_exit=0
+wait "${replica_pids[0]}" || replica1_exit=$?
+forget "${replica_pids[0]}"
+[ "$replica1_exit" = 0 ] || fail "replica 1 exited $replica1_exit on SIGTERM"
+ok "replica 1 stopped (exit 0 on SIGTERM)"
+from=$(log_lines proxy)
+read -r good other <<<"$(clients proxy "$nginx_port" 20)"
+retries=$(retried proxy "$from" 502)
+[ "$good" = 20 ] || fail "$good of 20 got 200 with the README's answer; others: $other"
+[ "$retries" -ge 1 ] || fail "no request was retried after replica 1's refused connection"
+ok "20 of 20 × 200 with the README's answer; $retries retried on replica 2 after a refused connection"
+show_log proxy "$from" 2
+
+printf '\nnginx-test: passed in %s s\n' "$((SECONDS - started))"

@@ -1,0 +1,716 @@
+//! The documents a user reads on a fresh clone: every relative link in the
+//! top-level Markdown files and in `docs/` resolves inside the repository
+//! (and its `#anchor` names a heading, where it points into Markdown), and
+//! the files the README's shell commands read exist.
+//!
+//! Plain std: a small reader for the parts of Markdown and shell the
+//! documents use, with tests of its own that show it catches what it is
+//! for.
+
+use std::collections::HashSet;
+use std::fs;
+use std::path::{Component, Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The Markdown files checked, relative to the root: `*.md` at the top
+/// and everything under `docs/`.
+fn documents(root: &Path) -> Vec<PathBuf> {
+    fn markdown_in(dir: &Path, deep: bool, found: &mut Vec<PathBuf>) {
+        let Ok(entries) = fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                if deep {
+                    markdown_in(&path, deep, found);
+                }
+            } else if path.extension().is_some_and(|e| e == "md") {
+                found.push(path);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    markdown_in(root, false, &mut found);
+    markdown_in(&root.join("docs"), true, &mut found);
+    let mut found: Vec<PathBuf> = found
+        .into_iter()
+        .map(|p| p.strip_prefix(root).expect("under the root").to_path_buf())
+        .collect();
+    found.sort();
+    found
+}
+
+/// A fence line's marker (the run of backticks or tildes), if it is one.
+fn fence(line: &str) -> Option<&str> {
+    let trimmed = line.trim_start_matches(' ');
+    if line.len() - trimmed.len() > 3 {
+        return None;
+    }
+    let marker = trimmed.chars().next().filter(|&c| c == '`' || c == '~')?;
+    let run = trimmed.len() - trimmed.trim_start_matches(marker).len();
+    (run >= 3).then(|| &trimmed[..run])
+}
+
+/// The fenced code blocks of `text`: (info string, body).
+fn code_blocks(text: &str) -> Vec<(String, String)> {
+    let mut blocks = Vec::new();
+    let mut open: Option<(String, String, String)> = None;
+    for line in text.lines() {
+        match (&mut open, fence(line)) {
+            (None, Some(marker)) => {
+                let info = line
+                    .trim_start()
+                    .trim_start_matches(marker.chars().next().unwrap());
+                open = Some((marker.to_owned(), info.trim().to_owned(), String::new()));
+            }
+            (Some((marker, _, _)), Some(closing))
+                if closing.starts_with(marker.as_str()) && line.trim().len() == closing.len() =>
+            {
+                let (_, info, body) = open.take().unwrap();
+                blocks.push((info, body));
+            }
+            (Some((_, _, body)), _) => {
+                body.push_str(line);
+                body.push('\n');
+            }
+            (None, None) => {}
+        }
+    }
+    blocks
+}
+
+/// `text` with its fenced blocks blanked out (newlines kept).
+fn outside_fences(text: &str) -> String {
+    let mut outside = String::with_capacity(text.len());
+    let mut open: Option<String> = None;
+    for line in text.lines() {
+        match (&open, fence(line)) {
+            (None, Some(marker)) => open = Some(marker.to_owned()),
+            (Some(marker), Some(closing))
+                if closing.starts_with(marker.as_str()) && line.trim().len() == closing.len() =>
+            {
+                open = None
+            }
+            (None, None) => outside.push_str(line),
+            _ => {}
+        }
+        outside.push('\n');
+    }
+    outside
+}
+
+/// `text` with fenced blocks and code spans blanked out (newlines kept), so
+/// that only prose is searched for links.
+fn prose(text: &str) -> String {
+    let outside = outside_fences(text);
+    // Code spans: a run of n backticks up to the next run of exactly n.
+    let chars: Vec<char> = outside.chars().collect();
+    let run_at = |i: usize| chars[i..].iter().take_while(|&&c| c == '`').count();
+    let mut out = String::with_capacity(outside.len());
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] != '`' {
+            out.push(chars[i]);
+            i += 1;
+            continue;
+        }
+        let n = run_at(i);
+        let mut j = i + n;
+        let close = loop {
+            if j >= chars.len() {
+                break None;
+            }
+            if chars[j] == '`' {
+                let m = run_at(j);
+                if m == n {
+                    break Some(j);
+                }
+                j += m;
+            } else {
+                j += 1;
+            }
+        };
+        match close {
+            Some(j) => {
+                for &c in &chars[i..j + n] {
+                    out.push(if c == '\n' { '\n' } else { ' ' });
+                }
+                i = j + n;
+            }
+            None => {
+                // No closing run: the backticks are literal.
+                out.extend(&chars[i..i + n]);
+                i += n;
+            }
+        }
+    }
+    out
+}
+
+/// Link targets in prose: inline links and images `[text](target "title")`
+/// and reference definitions `[label]: target`.
+fn links(prose: &str) -> Vec<String> {
+    let mut targets = Vec::new();
+    let mut rest = prose;
+    while let Some(at) = rest.find("](") {
+        rest = &rest[at + 2..];
+        // The target runs to the `)` that closes the link, parentheses
+        // nested inside it allowed.
+        let mut depth = 0;
+        let end = rest
+            .char_indices()
+            .find(|&(_, c)| {
+                match c {
+                    '(' => depth += 1,
+                    ')' if depth == 0 => return true,
+                    ')' => depth -= 1,
+                    _ => {}
+                }
+                false
+            })
+            .map_or(rest.len(), |(i, _)| i);
+        let inside = rest[..end].trim();
+        let target = match inside.strip_prefix('<') {
+            Some(angled) => angled.split('>').next().unwrap_or(""),
+            None => inside.split_whitespace().next().unwrap_or(""),
+        };
+        targets.push(target.to_owned());
+        rest = &rest[end..];
+    }
+    for line in prose.lines() {
+        let trimmed = line.trim_start();
+        if line.len() - trimmed.len() > 3 || !trimmed.starts_with('[') {
+            continue;
+        }
+        if let Some(close) = trimmed.find("]:") {
+            if let Some(target) = trimmed[close + 2..].split_whitespace().next() {
+                targets.push(target.trim_matches(['<', '>']).to_owned());
+            }
+        }
+    }
+    targets
+}
+
+/// GitHub's anchor for a heading: lower case, spaces to `-`, other
+/// punctuation dropped.
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            '-' | '_' => Some(c),
+            c if c.is_alphanumeric() => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The anchors of a document's ATX headings, repeats numbered as GitHub
+/// numbers them (`name`, `name-1`, …).
+fn anchors(text: &str) -> HashSet<String> {
+    let mut found = HashSet::new();
+    for line in outside_fences(text).lines() {
+        let trimmed = line.trim_start();
+        let level = trimmed.len() - trimmed.trim_start_matches('#').len();
+        if !(1..=6).contains(&level) || line.len() - trimmed.len() > 3 {
+            continue;
+        }
+        let title = &trimmed[level..];
+        if !(title.is_empty() || title.starts_with(' ')) {
+            continue;
+        }
+        let base = slug(title.trim().trim_end_matches('#'));
+        let mut anchor = base.clone();
+        let mut n = 0;
+        while !found.insert(anchor.clone()) {
+            n += 1;
+            anchor = format!("{base}-{n}");
+        }
+    }
+    found
+}
+
+/// `%XX` escapes decoded.
+fn percent_decoded(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(b)) => {
+                out.push(b);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Whether `path`, relative to the root, stays inside it.
+fn inside(path: &Path) -> bool {
+    let mut depth = 0i32;
+    for component in path.components() {
+        match component {
+            Component::Normal(_) => depth += 1,
+            Component::ParentDir => depth -= 1,
+            Component::CurDir => {}
+            Component::RootDir | Component::Prefix(_) => return false,
+        }
+        if depth < 0 {
+            return false;
+        }
+    }
+    true
+}
+
+/// What is wrong with the links of `doc` (relative to the root), whose text
+/// is `text`: a target outside the repository, missing, or an anchor no
+/// heading has. `read` gives another document's text, by root-relative
+/// path, or `None` when there is no such file.
+fn broken_links(
+    doc: &Path,
+    text: &str,
+    exists: &dyn Fn(&Path) -> bool,
+    read: &dyn Fn(&Path) -> Option<String>,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    let dir = doc.parent().unwrap_or(Path::new(""));
+    for target in links(&prose(text)) {
+        let scheme = target.split_once(':').is_some_and(|(s, _)| {
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "+.-".contains(c))
+        });
+        if target.is_empty() || scheme || target.starts_with("//") {
+            continue;
+        }
+        let (path, anchor) = match target.split_once('#') {
+            Some((path, anchor)) => (path, Some(anchor)),
+            None => (target.as_str(), None),
+        };
+        let (file, file_text) = if path.is_empty() {
+            (doc.to_path_buf(), Some(text.to_owned()))
+        } else {
+            let path = percent_decoded(path);
+            let file = if let Some(from_root) = path.strip_prefix('/') {
+                PathBuf::from(from_root)
+            } else {
+                dir.join(&path)
+            };
+            if !inside(&file) {
+                problems.push(format!("{}: {target} leaves the repository", doc.display()));
+                continue;
+            }
+            if !exists(&file) {
+                problems.push(format!("{}: {target}: no such file", doc.display()));
+                continue;
+            }
+            let markdown = file.extension().is_some_and(|e| e == "md");
+            (file.clone(), if markdown { read(&file) } else { None })
+        };
+        if let (Some(anchor), Some(file_text)) = (anchor, file_text) {
+            if !anchor.is_empty() && !anchors(&file_text).contains(&percent_decoded(anchor)) {
+                problems.push(format!(
+                    "{}: {target}: {} has no heading #{anchor}",
+                    doc.display(),
+                    file.display()
+                ));
+            }
+        }
+    }
+    problems
+}
+
+/// A shell word, and whether any of it was quoted.
+#[derive(Debug, PartialEq)]
+struct Word {
+    text: String,
+    quoted: bool,
+}
+
+/// The commands of a `sh` block, each as its words; operators (`|`, `&&`,
+/// `;`, `<`, `>`) are words of their own and end nothing. A block whose
+/// lines start with a `$ ` prompt keeps only the prompted lines (and their
+/// continuations): the others are output.
+fn commands(block: &str) -> Vec<Vec<Word>> {
+    let prompted = block.lines().any(|l| l.starts_with("$ "));
+    let mut script = String::new();
+    let mut continued = false;
+    for line in block.lines() {
+        if prompted {
+            match line.strip_prefix("$ ") {
+                Some(command) => script.push_str(command),
+                None if continued => script.push_str(line),
+                None => {
+                    continued = false;
+                    continue;
+                }
+            }
+        } else {
+            script.push_str(line);
+        }
+        continued = line.ends_with('\\');
+        script.push('\n');
+    }
+
+    let mut all = Vec::new();
+    let mut words: Vec<Word> = Vec::new();
+    let mut word: Option<Word> = None;
+    let mut chars = script.chars().peekable();
+    let end_word = |word: &mut Option<Word>, words: &mut Vec<Word>| {
+        if let Some(w) = word.take() {
+            words.push(w);
+        }
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' | '"' => {
+                let w = word.get_or_insert(Word {
+                    text: String::new(),
+                    quoted: true,
+                });
+                w.quoted = true;
+                for q in chars.by_ref() {
+                    if q == c {
+                        break;
+                    }
+                    w.text.push(q);
+                }
+            }
+            '\\' => match chars.next() {
+                Some('\n') | None => {}
+                Some(escaped) => word
+                    .get_or_insert(Word {
+                        text: String::new(),
+                        quoted: true,
+                    })
+                    .text
+                    .push(escaped),
+            },
+            '#' if word.is_none() => while chars.next_if(|&c| c != '\n').is_some() {},
+            '\n' => {
+                end_word(&mut word, &mut words);
+                if !words.is_empty() {
+                    all.push(std::mem::take(&mut words));
+                }
+            }
+            ' ' | '\t' => end_word(&mut word, &mut words),
+            '|' | '&' | ';' | '<' | '>' => {
+                end_word(&mut word, &mut words);
+                let mut op = c.to_string();
+                while let Some(next) = chars.next_if(|&n| "|&>".contains(n)) {
+                    op.push(next);
+                }
+                words.push(Word {
+                    text: op,
+                    quoted: false,
+                });
+            }
+            _ => word
+                .get_or_insert(Word {
+                    text: String::new(),
+                    quoted: false,
+                })
+                .text
+                .push(c),
+        }
+    }
+    end_word(&mut word, &mut words);
+    if !words.is_empty() {
+        all.push(words);
+    }
+    all
+}
+
+/// The files a command reads, as written: `curl -d @FILE`, `< FILE`, the
+/// FILE of `linkpath solve|render`, and unquoted words that are paths
+/// under a top-level entry of the repository (scripts run, directories
+/// given). Build outputs (`target/`) and what `>` writes are not reads.
+fn files_read(words: &[Word], top_level: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let mut files = Vec::new();
+    for (i, word) in words.iter().enumerate() {
+        let previous = i.checked_sub(1).map(|p| words[p].text.as_str());
+        let text = word.text.as_str();
+        if previous.is_some_and(|p| p.starts_with('>') || p.ends_with('>')) {
+            continue;
+        }
+        if previous == Some("<") {
+            files.push(text.to_owned());
+            continue;
+        }
+        if let Some(file) = text.strip_prefix('@') {
+            files.push(file.to_owned());
+            continue;
+        }
+        let subcommand = matches!(previous, Some("solve" | "render"))
+            && i >= 2
+            && (words[i - 2].text == "--" || words[i - 2].text.ends_with("linkpath"));
+        if subcommand && !text.starts_with('-') {
+            files.push(text.to_owned());
+            continue;
+        }
+        let first = text.split('/').next().unwrap_or("");
+        if !word.quoted && text.contains('/') && first != "target" && top_level(first) {
+            files.push(text.to_owned());
+        }
+    }
+    files
+}
+
+/// The files the `sh` blocks of `text` read that do not exist.
+fn missing_files(text: &str, exists: &dyn Fn(&Path) -> bool) -> Vec<String> {
+    let top_level = |first: &str| !first.is_empty() && first != ".." && exists(Path::new(first));
+    let mut missing = Vec::new();
+    for (info, body) in code_blocks(text) {
+        if !matches!(info.as_str(), "sh" | "bash" | "shell" | "console") {
+            continue;
+        }
+        for words in commands(&body) {
+            for file in files_read(&words, &top_level) {
+                let path = Path::new(&file);
+                if !inside(path) || !exists(path) {
+                    let line: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+                    missing.push(format!("{file} (in `{}`)", line.join(" ")));
+                }
+            }
+        }
+    }
+    missing
+}
+
+#[test]
+fn every_relative_link_resolves_inside_the_repository() {
+    let root = root();
+    let docs = documents(&root);
+    for expected in [
+        "README.md",
+        "BENCHMARKS.md",
+        "CHANGELOG.md",
+        "docs/rules.md",
+    ] {
+        assert!(
+            docs.contains(&PathBuf::from(expected)),
+            "{expected} is not among the documents checked: {docs:?}"
+        );
+    }
+    let exists = |p: &Path| root.join(p).exists();
+    let read = |p: &Path| fs::read_to_string(root.join(p)).ok();
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for doc in &docs {
+        let text = fs::read_to_string(root.join(doc)).expect("a readable document");
+        checked += links(&prose(&text)).len();
+        problems.extend(broken_links(doc, &text, &exists, &read));
+    }
+    assert!(
+        checked > 20,
+        "only {checked} links found: the reader is broken"
+    );
+    assert!(
+        problems.is_empty(),
+        "broken links:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn the_readmes_commands_read_files_that_exist() {
+    let root = root();
+    let readme = fs::read_to_string(root.join("README.md")).expect("README.md");
+    let exists = |p: &Path| root.join(p).exists();
+    let missing = missing_files(&readme, &exists);
+    assert!(
+        missing.is_empty(),
+        "README commands read files that do not exist:\n{}",
+        missing.join("\n")
+    );
+    // The reader sees the commands that read files.
+    let top_level = |first: &str| exists(Path::new(first));
+    let read: Vec<String> = code_blocks(&readme)
+        .into_iter()
+        .filter(|(info, _)| info == "sh")
+        .flat_map(|(_, body)| commands(&body))
+        .flat_map(|words| files_read(&words, &top_level))
+        .collect();
+    for expected in ["docs/render.json", "tests/e2e/"] {
+        assert!(
+            read.iter().any(|f| f == expected),
+            "{expected} not seen among the files README commands read: {read:?}"
+        );
+    }
+}
+
+// ---- The reader itself ----
+
+/// A repository of the given files, for the checks' own tests.
+fn repository(files: &[&'static str]) -> impl Fn(&Path) -> bool {
+    let mut all: HashSet<PathBuf> = HashSet::new();
+    for file in files {
+        let mut path = PathBuf::new();
+        for part in Path::new(file).components() {
+            path.push(part);
+            all.insert(path.clone());
+        }
+    }
+    move |p: &Path| {
+        let mut normal = PathBuf::new();
+        for part in p.components() {
+            match part {
+                Component::CurDir => {}
+                Component::ParentDir => {
+                    normal.pop();
+                }
+                _ => normal.push(part),
+            }
+        }
+        all.contains(&normal)
+    }
+}
+
+#[test]
+fn a_broken_link_is_reported() {
+    let exists = repository(&["README.md", "docs/rules.md", "tests/data/mahjong.in"]);
+    let rules = "# Rules\n\n## Which path\n\n## Which path\n";
+    let read = |p: &Path| (p == Path::new("docs/rules.md")).then(|| rules.to_owned());
+    let text = "\
+# Title
+
+Good: [rules](docs/rules.md), [a sample](./tests/data/mahjong.in),
+[which path](docs/rules.md#which-path), [again](docs/rules.md#which-path-1),
+[here](#title), [web](https://example.com/x.md), <https://example.com>,
+![alt with [brackets] inside](docs/rules.md \"a title\").
+`[not a link](nowhere.md)`
+
+```md
+[in a code block](nowhere-either.md)
+```
+
+Bad: [gone](../shared/rules.md), [missing](request.json),
+[no anchor](docs/rules.md#tie-breaking), [no heading](#nothing).
+
+[ref]: docs/missing.md
+";
+    let problems = broken_links(Path::new("README.md"), text, &exists, &read);
+    let named: Vec<&str> = problems
+        .iter()
+        .map(|p| p.split(": ").nth(1).unwrap_or(""))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            "../shared/rules.md leaves the repository",
+            "request.json",
+            "docs/rules.md#tie-breaking",
+            "#nothing",
+            "docs/missing.md",
+        ],
+        "{problems:#?}"
+    );
+}
+
+#[test]
+fn links_from_a_subfolder_are_relative_to_it() {
+    let exists = repository(&["README.md", "docs/rules.md", "tests/data/mahjong.in"]);
+    let read = |_: &Path| None;
+    let text =
+        "[up](../README.md), [sample](../tests/data/mahjong.in), [wrong](tests/data/mahjong.in)";
+    let problems = broken_links(Path::new("docs/rules.md"), text, &exists, &read);
+    assert_eq!(
+        problems,
+        ["docs/rules.md: tests/data/mahjong.in: no such file"]
+    );
+}
+
+#[test]
+fn slugs_are_githubs() {
+    assert_eq!(
+        slug("1. Mahjong connect (POJ 1101)"),
+        "1-mahjong-connect-poj-1101"
+    );
+    assert_eq!(slug("4. Curling 2.0 (POJ 3009)"), "4-curling-20-poj-3009");
+    assert_eq!(slug("The judges' formats"), "the-judges-formats");
+    assert_eq!(slug("`include_path` and 连连看"), "include_path-and-连连看");
+    let found = anchors("# A\n\n```\n# not a heading\n```\n\n## A\n#hashtag\n");
+    assert_eq!(found, HashSet::from(["a".to_owned(), "a-1".to_owned()]));
+}
+
+#[test]
+fn a_command_reading_a_missing_file_is_reported() {
+    let exists = repository(&["docs/render.json", "tests/data/mahjong.in", "bench/run.sh"]);
+    let text = "\
+```sh
+cargo run --release -- solve request.json
+curl -s localhost:8080/v1/render -H 'content-type: application/json' -d @docs/render.json > board.svg
+curl -s localhost:8080/v1/solve -d @docs/gone.json
+target/release/linkpath judge mahjong < tests/data/mahjong.in
+target/release/linkpath judge hdu1175 < tests/data/hdu1175.in
+bench/run.sh            # writes target/bench-report.md
+bench/missing.sh
+```
+
+```sh
+$ printf '1 2 \\n' \\
+    | target/release/linkpath render docs/none.json
+docs/output-not-a-command.json
+```
+
+```json
+{\"not\": \"sh\", \"file\": \"docs/nothing.json\"}
+```
+";
+    let missing = missing_files(text, &exists);
+    let files: Vec<&str> = missing
+        .iter()
+        .map(|m| m.split(' ').next().unwrap())
+        .collect();
+    assert_eq!(
+        files,
+        [
+            "request.json",
+            "docs/gone.json",
+            "tests/data/hdu1175.in",
+            "bench/missing.sh",
+            "docs/none.json",
+        ],
+        "{missing:#?}"
+    );
+}
+
+#[test]
+fn shell_words_keep_quoted_bodies_whole() {
+    let block = "curl -s x -d '{\n  \"board\": [\"A A\"]\n}' | jq . # comment\nnext \\\n  line\n";
+    let words: Vec<Vec<String>> = commands(block)
+        .into_iter()
+        .map(|ws| ws.into_iter().map(|w| w.text).collect())
+        .collect();
+    assert_eq!(
+        words,
+        [
+            vec![
+                "curl",
+                "-s",
+                "x",
+                "-d",
+                "{\n  \"board\": [\"A A\"]\n}",
+                "|",
+                "jq",
+                "."
+            ],
+            vec!["next", "line"],
+        ]
+    );
+}

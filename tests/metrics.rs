@@ -1,0 +1,453 @@
+//! `/metrics` from the first scrape: every series with known labels is there
+//! at 0 before any request, the histogram buckets reach past the deadline,
+//! and a `/v1/render` request moves exactly its own series.
+//!
+//! The Prometheus recorder is process-wide, so this binary holds one test
+//! that takes its steps in order: any other test here could send traffic
+//! before the first scrape.
+
+mod common_http;
+
+use axum::body::Body;
+use axum::http::Request;
+use common_http::{Reply, call, config, endless_curling, get, mahjong_sample, router};
+use serde_json::json;
+use std::collections::{BTreeMap, BTreeSet};
+use yaml_rust2::{Yaml, YamlLoader};
+
+/// A series: its name and its labels other than `le`.
+type Series = (String, BTreeMap<String, String>);
+
+/// A parsed scrape: `# TYPE` of each family, and each sample line's value
+/// keyed by series and `le` (empty when none).
+#[derive(Debug, PartialEq)]
+struct Scrape {
+    types: BTreeMap<String, String>,
+    samples: BTreeMap<(Series, String), f64>,
+    /// The keys of `samples` in the order of the text.
+    order: Vec<(Series, String)>,
+}
+
+impl Scrape {
+    fn value(&self, name: &str, labels: &[(&str, &str)]) -> f64 {
+        let key = (series(name, labels), String::new());
+        *self
+            .samples
+            .get(&key)
+            .unwrap_or_else(|| panic!("no {key:?} in the scrape"))
+    }
+
+    fn series(&self) -> BTreeSet<Series> {
+        self.samples.keys().map(|(s, _)| s.clone()).collect()
+    }
+
+    /// The `le` bounds of one histogram series, in the scrape's order.
+    fn buckets(&self, name: &str, labels: &[(&str, &str)]) -> Vec<String> {
+        let bucket = series(&format!("{name}_bucket"), labels);
+        self.order
+            .iter()
+            .filter(|(s, _)| *s == bucket)
+            .map(|(_, le)| le.clone())
+            .collect()
+    }
+}
+
+fn series(name: &str, labels: &[(&str, &str)]) -> Series {
+    (
+        name.to_owned(),
+        labels
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect(),
+    )
+}
+
+/// Parses the text exposition format: `# HELP` and `# TYPE` lines, blank
+/// lines, and `name{label="value",...} number` samples; anything else fails.
+fn parse(text: &str) -> Scrape {
+    let mut types = BTreeMap::new();
+    let mut samples = BTreeMap::new();
+    let mut order = Vec::new();
+    for line in text.lines() {
+        if line.is_empty() || line.starts_with("# HELP ") {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("# TYPE ") {
+            let (name, kind) = rest.split_once(' ').expect("# TYPE name kind");
+            assert!(
+                types.insert(name.to_owned(), kind.to_owned()).is_none(),
+                "{name} typed twice"
+            );
+            continue;
+        }
+        let (head, value) = line.rsplit_once(' ').expect("a sample line");
+        let value: f64 = value
+            .parse()
+            .unwrap_or_else(|_| panic!("not a number in {line:?}"));
+        let (name, mut labels) = match head.split_once('{') {
+            None => (head.to_owned(), BTreeMap::new()),
+            Some((name, labels)) => {
+                let labels = labels.strip_suffix('}').expect("labels end with }");
+                (name.to_owned(), parse_labels(labels))
+            }
+        };
+        assert!(
+            name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'),
+            "a bad name in {line:?}"
+        );
+        let le = labels.remove("le").unwrap_or_default();
+        let key = ((name, labels), le);
+        assert!(
+            samples.insert(key.clone(), value).is_none(),
+            "{key:?} twice"
+        );
+        order.push(key);
+    }
+    Scrape {
+        types,
+        samples,
+        order,
+    }
+}
+
+fn parse_labels(text: &str) -> BTreeMap<String, String> {
+    let mut labels = BTreeMap::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let (name, after) = rest.split_once("=\"").expect("label=\"value\"");
+        let mut value = String::new();
+        let mut chars = after.char_indices();
+        let end = loop {
+            match chars.next().expect("a closing quote") {
+                (_, '\\') => value.push(chars.next().expect("an escaped character").1),
+                (i, '"') => break i,
+                (_, c) => value.push(c),
+            }
+        };
+        assert!(
+            labels.insert(name.to_owned(), value).is_none(),
+            "label {name} twice in {text:?}"
+        );
+        rest = &after[end + 1..];
+        rest = rest.strip_prefix(',').unwrap_or(rest);
+    }
+    labels
+}
+
+async fn scrape(router: &axum::Router) -> Scrape {
+    let reply = call(router, get("/metrics")).await;
+    assert_eq!(
+        (reply.status, reply.header("content-type")),
+        (200, Some("text/plain; version=0.0.4; charset=utf-8"))
+    );
+    parse(&reply.text())
+}
+
+async fn render(router: &axum::Router, body: &serde_json::Value) -> Reply {
+    let request = Request::post("/v1/render")
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .expect("a valid request");
+    call(router, request).await
+}
+
+/// Every `(method, path)` of openapi.yaml, which another test holds to be
+/// exactly the router's routes.
+fn documented_routes() -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.yaml"))
+        .expect("openapi.yaml is readable");
+    let docs = YamlLoader::load_from_str(&text).expect("openapi.yaml is YAML");
+    let Yaml::Hash(paths) = &docs[0]["paths"] else {
+        panic!("openapi.yaml has no paths");
+    };
+    let mut routes = Vec::new();
+    for (path, item) in paths {
+        let Yaml::Hash(operations) = item else {
+            panic!("{path:?} is not a mapping");
+        };
+        for method in operations.keys() {
+            let method = method.as_str().expect("a method name").to_ascii_uppercase();
+            routes.push((method, path.as_str().expect("a path").to_owned()));
+        }
+    }
+    routes
+}
+
+const RULES: [&str; 5] = ["mahjong", "shisen-sho", "lianliankan", "curling", "custom"];
+const QUERY_OUTCOMES: [&str; 6] = [
+    "connected",
+    "no_path",
+    "type_mismatch",
+    "not_a_tile",
+    "blocked",
+    "same_cell",
+];
+const REJECTION_REASONS: [&str; 5] = [
+    "too_large",
+    "overloaded",
+    "unauthorized",
+    "rate_limited",
+    "request_timeout",
+];
+const GAME_OUTCOMES: [(&str, &[&str]); 6] = [
+    ("/v1/moves", &["open", "stuck", "cleared", "deadline"]),
+    (
+        "/v1/play",
+        &["open", "stuck", "cleared", "stopped", "deadline"],
+    ),
+    (
+        "/v1/clear",
+        &["solvable", "unsolvable", "unknown", "deadline"],
+    ),
+    ("/v1/deal", &["dealt", "no_sequence", "deadline"]),
+    ("/v1/shuffle", &["shuffled", "no_sequence", "deadline"]),
+    ("/v1/render", &["drawn", "deadline"]),
+];
+/// What an API route answers itself (401 and 429 are answered before
+/// routing, 404 by the fallback).
+const API_STATUSES: [&str; 9] = [
+    "200", "400", "408", "413", "415", "422", "500", "503", "504",
+];
+const BUCKETS: [&str; 18] = [
+    "0.0001", "0.00025", "0.0005", "0.001", "0.0025", "0.005", "0.01", "0.025", "0.05", "0.1",
+    "0.25", "0.5", "1", "2.5", "5", "10", "30", "+Inf",
+];
+
+/// The series of one histogram family: bucket, sum and count.
+fn histogram(name: &str, labels: &[(&str, &str)]) -> [Series; 3] {
+    ["bucket", "sum", "count"].map(|part| series(&format!("{name}_{part}"), labels))
+}
+
+/// Every series the first scrape must hold, each at 0.
+fn expected_series() -> BTreeSet<Series> {
+    let mut expected = BTreeSet::new();
+    let routes = documented_routes();
+    assert_eq!(routes.len(), 14, "{routes:?}");
+    for (method, route) in &routes {
+        let statuses: &[&str] = match (method.as_str(), route.as_str()) {
+            ("POST", _) => &API_STATUSES,
+            ("GET", "/readyz") => &["200", "503"],
+            ("GET", _) => &["200"],
+            other => panic!("an unexpected route {other:?}"),
+        };
+        for status in statuses {
+            expected.insert(series(
+                "linkpath_http_requests_total",
+                &[("route", route), ("method", method), ("status", status)],
+            ));
+        }
+        expected.extend(histogram(
+            "linkpath_http_request_duration_seconds",
+            &[("route", route)],
+        ));
+    }
+    for rules in RULES {
+        for outcome in QUERY_OUTCOMES {
+            expected.insert(series(
+                "linkpath_queries_total",
+                &[("rules", rules), ("outcome", outcome)],
+            ));
+        }
+        expected.extend(histogram(
+            "linkpath_solve_duration_seconds",
+            &[("rules", rules)],
+        ));
+    }
+    for (route, outcomes) in GAME_OUTCOMES {
+        for outcome in outcomes {
+            expected.extend(histogram(
+                "linkpath_game_duration_seconds",
+                &[("route", route), ("outcome", outcome)],
+            ));
+        }
+    }
+    for reason in REJECTION_REASONS {
+        expected.insert(series("linkpath_rejected_total", &[("reason", reason)]));
+    }
+    expected.insert(series("linkpath_panics_total", &[]));
+    expected.insert(series("linkpath_solves_in_flight", &[]));
+    expected
+}
+
+/// The series whose samples differ between two scrapes, by family (a
+/// histogram's `_bucket`, `_sum` and `_count` as one).
+fn moved(before: &Scrape, after: &Scrape) -> BTreeSet<Series> {
+    assert_eq!(before.series(), after.series(), "the set of series changed");
+    after
+        .samples
+        .iter()
+        .filter(|(key, value)| before.samples[*key] != **value)
+        .map(|(((name, labels), _), _)| {
+            let family = ["_bucket", "_sum", "_count"]
+                .iter()
+                .find_map(|s| name.strip_suffix(s))
+                .unwrap_or(name);
+            (family.to_owned(), labels.clone())
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_series_is_at_zero_from_the_first_scrape_and_render_moves_its_own() {
+    let router = router(config());
+
+    // The first scrape: before any request, this one included, is counted.
+    let first = scrape(&router).await;
+    let expected = expected_series();
+    assert_eq!(first.series(), expected);
+    let nonzero: Vec<_> = first.samples.iter().filter(|(_, v)| **v != 0.0).collect();
+    assert!(nonzero.is_empty(), "not 0 at the first scrape: {nonzero:?}");
+    assert_eq!(
+        first.types,
+        [
+            ("linkpath_game_duration_seconds", "histogram"),
+            ("linkpath_http_request_duration_seconds", "histogram"),
+            ("linkpath_http_requests_total", "counter"),
+            ("linkpath_panics_total", "counter"),
+            ("linkpath_queries_total", "counter"),
+            ("linkpath_rejected_total", "counter"),
+            ("linkpath_solve_duration_seconds", "histogram"),
+            ("linkpath_solves_in_flight", "gauge"),
+        ]
+        .map(|(n, t)| (n.to_owned(), t.to_owned()))
+        .into()
+    );
+    for (name, labels) in [
+        (
+            "linkpath_game_duration_seconds",
+            &[("route", "/v1/render"), ("outcome", "drawn")][..],
+        ),
+        ("linkpath_solve_duration_seconds", &[("rules", "mahjong")]),
+        (
+            "linkpath_http_request_duration_seconds",
+            &[("route", "/v1/solve")],
+        ),
+    ] {
+        assert_eq!(first.buckets(name, labels), BUCKETS, "{name}");
+    }
+
+    // One picture: its route's request series, its outcome, and the first
+    // scrape's own request move; nothing else does.
+    let drawn = render(&router, &mahjong_sample()).await;
+    assert_eq!(
+        (drawn.status, drawn.header("content-type")),
+        (200, Some("image/svg+xml"))
+    );
+    let second = scrape(&router).await;
+    assert_eq!(
+        moved(&first, &second),
+        [
+            series(
+                "linkpath_game_duration_seconds",
+                &[("route", "/v1/render"), ("outcome", "drawn")]
+            ),
+            series(
+                "linkpath_http_request_duration_seconds",
+                &[("route", "/metrics")]
+            ),
+            series(
+                "linkpath_http_request_duration_seconds",
+                &[("route", "/v1/render")]
+            ),
+            series(
+                "linkpath_http_requests_total",
+                &[("route", "/metrics"), ("method", "GET"), ("status", "200")]
+            ),
+            series(
+                "linkpath_http_requests_total",
+                &[
+                    ("route", "/v1/render"),
+                    ("method", "POST"),
+                    ("status", "200")
+                ]
+            ),
+        ]
+        .into()
+    );
+    for (name, labels) in [
+        (
+            "linkpath_game_duration_seconds_count",
+            &[("route", "/v1/render"), ("outcome", "drawn")][..],
+        ),
+        (
+            "linkpath_http_request_duration_seconds_count",
+            &[("route", "/v1/render")],
+        ),
+        (
+            "linkpath_http_requests_total",
+            &[
+                ("route", "/v1/render"),
+                ("method", "POST"),
+                ("status", "200"),
+            ],
+        ),
+    ] {
+        assert_eq!(second.value(name, labels), 1.0, "{name} {labels:?}");
+    }
+    let drawn_seconds = second.value(
+        "linkpath_game_duration_seconds_sum",
+        &[("route", "/v1/render"), ("outcome", "drawn")],
+    );
+    assert!(
+        drawn_seconds > 0.0 && drawn_seconds < 10.0,
+        "{drawn_seconds}"
+    );
+
+    // A refused picture ran no solve: only its request is counted.
+    let refused = render(&router, &json!({"board": 5, "queries": []})).await;
+    refused.error(422, "invalid_board");
+    let third = scrape(&router).await;
+    assert_eq!(
+        moved(&second, &third),
+        [
+            series(
+                "linkpath_http_request_duration_seconds",
+                &[("route", "/metrics")]
+            ),
+            series(
+                "linkpath_http_request_duration_seconds",
+                &[("route", "/v1/render")]
+            ),
+            series(
+                "linkpath_http_requests_total",
+                &[("route", "/metrics"), ("method", "GET"), ("status", "200")]
+            ),
+            series(
+                "linkpath_http_requests_total",
+                &[
+                    ("route", "/v1/render"),
+                    ("method", "POST"),
+                    ("status", "422")
+                ]
+            ),
+        ]
+        .into()
+    );
+
+    // A picture past its deadline is a `deadline` outcome.
+    let mut hurried = config();
+    hurried.solve_timeout_ms = 50;
+    let hurried = common_http::router(hurried);
+    let late = render(&hurried, &endless_curling()).await;
+    late.error(504, "deadline_exceeded");
+    let fourth = scrape(&router).await;
+    let deadline = [("route", "/v1/render"), ("outcome", "deadline")];
+    assert_eq!(
+        fourth.value("linkpath_game_duration_seconds_count", &deadline),
+        1.0
+    );
+    assert_eq!(
+        fourth.value(
+            "linkpath_http_requests_total",
+            &[
+                ("route", "/v1/render"),
+                ("method", "POST"),
+                ("status", "504")
+            ]
+        ),
+        1.0
+    );
+    let late_seconds = fourth.value("linkpath_game_duration_seconds_sum", &deadline);
+    assert!((0.05..10.0).contains(&late_seconds), "{late_seconds}");
+    assert_eq!(fourth.series(), expected);
+}
