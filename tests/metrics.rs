@@ -199,8 +199,8 @@ const GAME_OUTCOMES: [(&str, &[&str]); 6] = [
         "/v1/clear",
         &["solvable", "unsolvable", "unknown", "deadline"],
     ),
-    ("/v1/deal", &["dealt", "no_sequence", "deadline"]),
-    ("/v1/shuffle", &["shuffled", "no_sequence", "deadline"]),
+    ("/v1/deal", &["dealt", "deadline"]),
+    ("/v1/shuffle", &["shuffled", "deadline"]),
     ("/v1/render", &["drawn", "deadline"]),
 ];
 /// What an API route answers itself (401 and 429 are answered before

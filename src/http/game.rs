@@ -6,6 +6,7 @@
 use super::AppState;
 use super::body::JsonBody;
 use super::error::{ApiError, ErrorCode, excerpt};
+use super::metrics;
 use super::solve::interrupted;
 use super::wire::{BoardEncoding, Limits, decode_board, decode_point, decode_rules, missing_board};
 use crate::solver::game::{self, Clearing, DealError, Gravity, Move, ShuffleError};
@@ -32,24 +33,40 @@ pub fn router() -> Router<AppState> {
 /// The tile types of a dealt text board, in order: type `n` is the `n`-th.
 pub const TEXT_TILES: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
-/// Runs `work` on the solver pool and sends its JSON.
+/// Runs `work` on the solver pool and sends its JSON; records the time and
+/// what the answer came to (`outcome`) under `route`.
 async fn run<T: Serialize + Send + 'static>(
     state: AppState,
+    route: &'static str,
+    outcome: fn(&T) -> &'static str,
     work: impl FnOnce(&Stop, &Limits, Duration) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<Response, ApiError> {
     let permit = state.solver_slot()?;
     let limits = state.limits.clone();
     let timeout = state.config.solve_timeout();
-    let json = state
+    let started = Instant::now();
+    let answer = state
         .run_blocking(permit, move |stop| {
             let answer = work(stop, &limits, timeout)?;
-            serde_json::to_vec(&answer).map_err(|e| {
+            let json = serde_json::to_vec(&answer).map_err(|e| {
                 tracing::error!(error = %e, "encoding a game response");
                 ApiError::new(ErrorCode::Internal, "internal error")
-            })
+            })?;
+            Ok((outcome(&answer), json))
         })
-        .await?;
+        .await;
+    metrics::record_solve(route, started, &answer, |&(outcome, _)| outcome);
+    let (_, json) = answer?;
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
+}
+
+/// What a board left by a game route is: `cleared`, `stuck` or `open`.
+fn position(cleared: bool, stuck: bool) -> &'static str {
+    match (cleared, stuck) {
+        (true, _) => "cleared",
+        (false, true) => "stuck",
+        (false, false) => "open",
+    }
 }
 
 /// The body as a JSON object with only the `allowed` fields.
@@ -246,7 +263,8 @@ async fn moves(
     State(state): State<AppState>,
     JsonBody(body): JsonBody,
 ) -> Result<Response, ApiError> {
-    run(state, move |stop, limits, _| {
+    let outcome = |m: &MovesResponse| position(m.cleared, m.stuck);
+    run(state, "/v1/moves", outcome, move |stop, limits, _| {
         let mut map = object(&body, &["board", "rules", "limit", "include_path"])?;
         let (board, _, rules) = board_and_rules(&mut map, limits)?;
         let limit = field::<u64>(&mut map, "limit", "an integer of at least 1")?;
@@ -371,7 +389,11 @@ async fn play(
     State(state): State<AppState>,
     JsonBody(body): JsonBody,
 ) -> Result<Response, ApiError> {
-    run(state, move |stop, limits, _| {
+    let outcome = |p: &PlayResponse| match p.stopped_at {
+        Some(_) => "stopped",
+        None => position(p.cleared, p.stuck),
+    };
+    run(state, "/v1/play", outcome, move |stop, limits, _| {
         let mut map = object(
             &body,
             &["board", "rules", "gravity", "moves", "include_path"],
@@ -422,7 +444,12 @@ async fn clear(
     JsonBody(body): JsonBody,
 ) -> Result<Response, ApiError> {
     let started = Instant::now();
-    run(state, move |stop, limits, timeout| {
+    let outcome = |c: &ClearResponse| match &c.solvable {
+        Value::Bool(true) => "solvable",
+        Value::Bool(false) => "unsolvable",
+        _ => "unknown",
+    };
+    run(state, "/v1/clear", outcome, move |stop, limits, timeout| {
         let mut map = object(&body, &["board", "rules", "gravity", "budget_ms"])?;
         let (board, _, rules) = board_and_rules(&mut map, limits)?;
         let gravity = gravity(&mut map)?;
@@ -496,7 +523,8 @@ async fn deal(
     State(state): State<AppState>,
     JsonBody(body): JsonBody,
 ) -> Result<Response, ApiError> {
-    run(state, move |stop, limits, _| {
+    let outcome = |_: &DealResponse| "dealt";
+    run(state, "/v1/deal", outcome, move |stop, limits, _| {
         let mut map = object(
             &body,
             &["width", "height", "types", "copies", "rules", "gravity", "seed", "encoding"],
@@ -577,7 +605,8 @@ async fn shuffle(
     State(state): State<AppState>,
     JsonBody(body): JsonBody,
 ) -> Result<Response, ApiError> {
-    run(state, move |stop, limits, _| {
+    let outcome = |_: &ShuffleResponse| "shuffled";
+    run(state, "/v1/shuffle", outcome, move |stop, limits, _| {
         let mut map = object(&body, &["board", "rules", "gravity", "seed", "solvable"])?;
         let (board, encoding, rules) = board_and_rules(&mut map, limits)?;
         let gravity = gravity(&mut map)?;
