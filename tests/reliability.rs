@@ -1,4 +1,4 @@
-//! The reliability promises of issue 5, each checked end to end: a real
+//! The promises of RELIABILITY.md, each checked end to end: a real
 //! server on `127.0.0.1:0` (or the built binary, for SIGTERM), spoken to
 //! over raw TCP so that timing, half-sent requests and closed sockets are
 //! under the test's control.
@@ -16,6 +16,10 @@
 //! 5. No 5xx: random and mangled requests through the router always get a
 //!    2xx or a 4xx JSON answer.
 //! 6. Graceful shutdown of the binary on SIGTERM.
+//! 7. Every route bounded: deals, shuffles, moves and clears of big boards
+//!    answer within the deadline and 256 MiB or stop at it, freeing their
+//!    slot; `/v1/clear`'s budget gives `unknown`, never 504; pictures have
+//!    a cell limit; errors quote at most 100 characters of the input.
 //!
 //! The figures are printed: `cargo test --test reliability -- --nocapture`.
 //! The timing bounds are ten times the promise, for a noisy CI machine.
