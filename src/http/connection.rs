@@ -35,7 +35,20 @@ struct Shared {
     /// Woken whenever a connection goes idle, or declines to close, for a
     /// client waiting for room.
     went_idle: Notify,
+    /// A client waits for room: only then is `went_idle` worth waking,
+    /// which takes a lock.
+    waiting: AtomicBool,
     open: Mutex<Open>,
+}
+
+impl Shared {
+    fn wake_waiting(&self) {
+        // Against `Connections::slot`: either it sees this connection's new
+        // state when it looks, or this sees it waiting.
+        if self.waiting.load(Ordering::SeqCst) {
+            self.went_idle.notify_waiters();
+        }
+    }
 }
 
 #[derive(Default)]
@@ -55,6 +68,7 @@ impl Connections {
             shared: Arc::new(Shared {
                 clock: AtomicU64::new(0),
                 went_idle: Notify::new(),
+                waiting: AtomicBool::new(false),
                 open: Mutex::new(Open::default()),
             }),
         }
@@ -93,12 +107,17 @@ impl Connections {
             let went_idle = self.shared.went_idle.notified();
             tokio::pin!(went_idle);
             // Listen before looking, so that no connection goes idle unseen.
+            self.shared.waiting.store(true, Ordering::SeqCst);
             went_idle.as_mut().enable();
             self.close_longest_idle();
-            tokio::select! {
+            let permit = tokio::select! {
                 biased;
-                permit = self.slots.clone().acquire_owned() => return permit.ok(),
-                () = went_idle => {}
+                permit = self.slots.clone().acquire_owned() => Some(permit.ok()),
+                () = went_idle => None,
+            };
+            if let Some(permit) = permit {
+                self.shared.waiting.store(false, Ordering::SeqCst);
+                return permit;
             }
         }
     }
@@ -109,7 +128,7 @@ impl Connections {
         let open = self.open();
         let mut longest: Option<(u64, &Arc<Link>)> = None;
         for link in open.links.values() {
-            let since = link.idle_since.load(Ordering::Acquire);
+            let since = link.idle_since.load(Ordering::SeqCst);
             if since == 0 {
                 continue;
             }
@@ -210,17 +229,17 @@ pub(super) struct Link {
 impl Link {
     fn went_idle(&self) {
         let tick = self.shared.clock.fetch_add(1, Ordering::AcqRel) + 1;
-        self.idle_since.store(tick, Ordering::Release);
-        self.shared.went_idle.notify_waiters();
+        self.idle_since.store(tick, Ordering::SeqCst);
+        self.shared.wake_waiting();
     }
 
     /// Request bytes arrived. A connection asked to close to make room
     /// declines once it turns out busy, and the room is sought elsewhere.
     pub(super) fn busy(&self) {
         if self.idle_since.load(Ordering::Relaxed) != 0 {
-            self.idle_since.store(0, Ordering::Release);
+            self.idle_since.store(0, Ordering::SeqCst);
             if self.asked_to_close.swap(false, Ordering::SeqCst) {
-                self.shared.went_idle.notify_waiters();
+                self.shared.wake_waiting();
             }
         }
     }
