@@ -695,10 +695,24 @@ async fn connections_over_the_cap_wait_until_one_closes() {
     let mut config = config(2);
     config.max_connections = 2;
     let server = Server::start(config).await;
-    let first = connect(server.addr).await;
-    let _second = connect(server.addr).await;
-    // The kernel completes the third handshake; the server does not take
-    // the connection, so the request waits.
+    // Both in the middle of a request, so busy: an idle connection would be
+    // closed to make room (tests/connections.rs).
+    let mut busy = Vec::new();
+    for _ in 0..2 {
+        let mut stream = connect(server.addr).await;
+        let mut partial = request(
+            "POST",
+            "/v1/solve",
+            &[("Content-Type", "application/json")],
+            &[b' '; 100],
+        );
+        partial.truncate(partial.len() - 90);
+        stream.write_all(&partial).await.expect("sending a part");
+        busy.push(stream);
+    }
+    let first = busy.remove(0);
+    // The kernel completes the third handshake; the server takes no more
+    // than the cap's connections, so the request waits.
     let mut third = connect(server.addr).await;
     third
         .write_all(&get_bytes("/healthz"))
@@ -716,6 +730,7 @@ async fn connections_over_the_cap_wait_until_one_closes() {
         closed.elapsed().as_secs_f64() * 1e3
     );
     assert!(closed.elapsed() < FAST, "{:?}", closed.elapsed());
+    drop(busy);
     server.stop().await;
 }
 

@@ -50,9 +50,35 @@ pub struct Config {
     #[arg(long, env = "LINKPATH_BODY_TIMEOUT_MS", default_value_t = 10_000)]
     pub body_timeout_ms: u64,
 
-    /// Most open connections; further ones wait in the accept queue.
+    /// Most open connections. When they are all open, the idle ones
+    /// (between requests, or connected and silent) are closed to make room,
+    /// longest idle first; when none is idle, further connections wait in
+    /// the accept queue.
     #[arg(long, env = "LINKPATH_MAX_CONNECTIONS", default_value_t = 1024)]
     pub max_connections: usize,
+
+    /// Most open connections from one client address; a connection over it
+    /// is answered 429 at once and closed, without its request being read
+    /// (0: no limit).
+    #[arg(long, env = "LINKPATH_MAX_CONNECTIONS_PER_CLIENT", default_value_t = 0)]
+    pub max_connections_per_client: usize,
+
+    /// Time an answer may make no progress because the client does not read
+    /// it, in milliseconds; the connection is then closed (0: no limit).
+    #[arg(long, env = "LINKPATH_WRITE_TIMEOUT_MS", default_value_t = 10_000)]
+    pub write_timeout_ms: u64,
+
+    /// After an answer sent before the request body was read (413, 401,
+    /// 404, ...), how long to keep reading and discarding that body before
+    /// closing, so that a client that writes its whole body first still
+    /// reads the answer instead of a reset, in milliseconds (0: close at
+    /// once).
+    #[arg(long, env = "LINKPATH_LINGER_MS", default_value_t = 30_000)]
+    pub linger_ms: u64,
+
+    /// Most bytes read and discarded that way before closing anyway.
+    #[arg(long, env = "LINKPATH_LINGER_BYTES", default_value_t = 64 << 20)]
+    pub linger_bytes: u64,
 
     /// After SIGTERM, how long to keep accepting connections (with /readyz
     /// answering 503) so load balancers notice, in milliseconds.

@@ -36,6 +36,8 @@ pub enum ErrorCode {
     RateLimited,
     /// 500: a bug; details are logged, never sent.
     Internal,
+    /// 501 Not Implemented: a transfer coding other than `chunked`.
+    NotImplemented,
     /// 503 Service Unavailable: every solver slot is busy.
     Overloaded,
     /// 504 Gateway Timeout: the solve passed its deadline.
@@ -44,7 +46,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in the order the API description lists them.
-    pub const ALL: [ErrorCode; 15] = [
+    pub const ALL: [ErrorCode; 16] = [
         ErrorCode::MalformedJson,
         ErrorCode::Unauthorized,
         ErrorCode::NotFound,
@@ -58,6 +60,7 @@ impl ErrorCode {
         ErrorCode::InvalidRequest,
         ErrorCode::RateLimited,
         ErrorCode::Internal,
+        ErrorCode::NotImplemented,
         ErrorCode::Overloaded,
         ErrorCode::DeadlineExceeded,
     ];
@@ -77,6 +80,7 @@ impl ErrorCode {
             ErrorCode::InvalidRequest => "invalid_request",
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::Internal => "internal",
+            ErrorCode::NotImplemented => "not_implemented",
             ErrorCode::Overloaded => "overloaded",
             ErrorCode::DeadlineExceeded => "deadline_exceeded",
         }
@@ -97,6 +101,7 @@ impl ErrorCode {
             | ErrorCode::InvalidRequest => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            ErrorCode::NotImplemented => StatusCode::NOT_IMPLEMENTED,
             ErrorCode::Overloaded => StatusCode::SERVICE_UNAVAILABLE,
             ErrorCode::DeadlineExceeded => StatusCode::GATEWAY_TIMEOUT,
         }

@@ -8,13 +8,16 @@
 pub mod access;
 mod body;
 pub mod config;
+mod connection;
 pub mod error;
 pub mod game;
+mod head;
 mod health;
 pub mod metrics;
 mod playground;
 pub mod render;
 pub mod server;
+mod socket;
 pub mod solve;
 pub mod wire;
 
@@ -34,6 +37,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tower::util::MapRequestLayer;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use wire::Limits;
@@ -169,9 +173,12 @@ pub fn app(state: AppState) -> Router {
         None => router,
     };
     router
+        .layer(middleware::from_fn(head::refuse_transfer_codings))
         .layer(middleware::from_fn(observe))
         .layer(PropagateRequestIdLayer::new(x_request_id.clone()))
         .layer(SetRequestIdLayer::new(x_request_id, MakeRequestUuid))
+        // An id too long or unprintable is replaced by a generated one.
+        .layer(MapRequestLayer::new(head::drop_unfit_request_id))
         .with_state(state)
 }
 

@@ -1,18 +1,23 @@
 //! Serving the router on a listener: hyper's HTTP/1 connections with a
-//! header-read timeout, a cap on open connections, and a graceful shutdown
-//! that lets every accepted request finish.
+//! header-read timeout, a write timeout and a lingering close (see
+//! [`super::socket`]), a cap on open connections that closes idle ones to
+//! make room and one per client address (see [`super::connection`]), and a
+//! graceful shutdown that lets every accepted request finish.
 
+use super::connection::{Connections, Link};
+use super::error::{ApiError, ErrorCode};
+use super::socket::{Bounds, Socket};
 use super::{AppState, app};
 use axum::extract::ConnectInfo;
+use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use std::future::Future;
-use std::sync::Arc;
+use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{OwnedSemaphorePermit, watch};
 use tower_http::add_extension::AddExtensionLayer;
 
 /// Serves until `shutdown` resolves, then: `/readyz` turns 503, new
@@ -25,9 +30,18 @@ pub async fn run(
 ) -> std::io::Result<()> {
     let config = state.config.clone();
     let router = app(state.clone());
-    let connections = Arc::new(Semaphore::new(config.max_connections.max(1)));
-    let graceful = GracefulShutdown::new();
+    let connections = Connections::new(config.max_connections, config.max_connections_per_client);
+    let too_many = too_many_connections(connections.per_client());
+    // Every connection holds a receiver; the sender's `closed` resolves
+    // once all of them have finished.
+    let (stop_connections, _) = watch::channel(());
     let header_timeout = Duration::from_millis(config.header_timeout_ms.max(1));
+    let bounds = Bounds {
+        write_timeout: (config.write_timeout_ms > 0)
+            .then(|| Duration::from_millis(config.write_timeout_ms)),
+        linger: Duration::from_millis(config.linger_ms),
+        linger_bytes: config.linger_bytes,
+    };
     let upkeep = tokio::spawn({
         let handle = state.prometheus.clone();
         let limiter = state.limiter.clone();
@@ -43,52 +57,85 @@ pub async fn run(
         }
     });
 
-    let serve_connection = |stream: TcpStream, slot: Option<OwnedSemaphorePermit>| {
-        let _ = stream.set_nodelay(true);
-        // The peer address, for the per-client rate limit.
-        let peer = stream.peer_addr().ok();
-        let service = TowerToHyperService::new(
-            tower::ServiceBuilder::new()
-                .option_layer(peer.map(|p| AddExtensionLayer::new(ConnectInfo(p))))
-                .service(router.clone()),
-        );
-        let connection = http1::Builder::new()
-            .timer(TokioTimer::new())
-            .header_read_timeout(header_timeout)
-            .serve_connection(TokioIo::new(stream), service);
-        let connection = graceful.watch(connection);
-        tokio::spawn(async move {
-            if let Err(e) = connection.await {
-                tracing::debug!(error = %e, "connection ended with an error");
-            }
-            drop(slot);
-        });
+    let serve_connection =
+        |stream: TcpStream, peer: SocketAddr, slot: Option<OwnedSemaphorePermit>| {
+            let _ = stream.set_nodelay(true);
+            let registration = connections.register(peer.ip(), slot);
+            let link = registration.link().clone();
+            let service = TowerToHyperService::new(
+                tower::ServiceBuilder::new()
+                    .map_request({
+                        let link = link.clone();
+                        move |request: axum::http::Request<Incoming>| link.request(request)
+                    })
+                    .map_response({
+                        let link = link.clone();
+                        move |response| link.response(response)
+                    })
+                    // The peer address, for the per-client rate limit.
+                    .layer(AddExtensionLayer::new(ConnectInfo(peer)))
+                    .service(router.clone()),
+            );
+            let connection = http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_timeout)
+                .serve_connection(
+                    TokioIo::new(Socket::new(stream, link.clone(), bounds)),
+                    service,
+                );
+            let stop = stop_connections.subscribe();
+            tokio::spawn(async move {
+                drive(connection, &link, stop).await;
+                drop(registration);
+            });
+        };
+
+    let refuse = |stream: TcpStream, peer: SocketAddr| {
+        tracing::debug!(client = %peer.ip(), "refused a connection over the per-client limit");
+        super::metrics::record_rejection(ErrorCode::RateLimited);
+        // Best effort and never waiting: what the client already sent is
+        // read so that the close is not a reset, then the answer is
+        // written into the empty send buffer.
+        let mut discard = [0u8; 4096];
+        while matches!(stream.try_read(&mut discard), Ok(n) if n > 0) {}
+        let _ = stream.try_write(&too_many);
     };
 
     let accept = async {
+        tokio::pin!(shutdown);
         loop {
-            // Wait for a free connection slot before accepting, so excess
-            // clients wait in the kernel's backlog, not in our memory.
-            let Ok(slot) = connections.clone().acquire_owned().await else {
-                return;
+            let (stream, peer) = tokio::select! {
+                () = &mut shutdown => return,
+                accepted = listener.accept() => match accepted {
+                    Ok(accepted) => accepted,
+                    Err(e) => {
+                        // Out of file descriptors and the like: back off
+                        // briefly.
+                        tracing::warn!(error = %e, "accept failed");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                },
             };
-            let (stream, _) = match listener.accept().await {
-                Ok(accepted) => accepted,
-                Err(e) => {
-                    // Out of file descriptors and the like: back off briefly.
-                    tracing::warn!(error = %e, "accept failed");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
+            if !connections.admits(peer.ip()) {
+                refuse(stream, peer);
+                continue;
+            }
+            // One client at a time waits here for room, in our memory as a
+            // socket only; the others wait in the kernel's backlog.
+            tokio::select! {
+                () = &mut shutdown => {
+                    serve_connection(stream, peer, None);
+                    return;
                 }
-            };
-            serve_connection(stream, Some(slot));
+                slot = connections.slot() => match slot {
+                    Some(slot) => serve_connection(stream, peer, Some(slot)),
+                    None => return,
+                },
+            }
         }
     };
-
-    tokio::select! {
-        () = accept => {}
-        () = shutdown => {}
-    }
+    accept.await;
     state.begin_shutdown();
     tracing::info!(
         grace_ms = config.shutdown_grace_ms,
@@ -102,20 +149,107 @@ pub async fn run(
         tokio::select! {
             () = &mut grace => break,
             accepted = listener.accept() => {
-                if let Ok((stream, _)) = accepted {
-                    serve_connection(stream, None);
+                if let Ok((stream, peer)) = accepted {
+                    if connections.admits(peer.ip()) {
+                        serve_connection(stream, peer, None);
+                    } else {
+                        refuse(stream, peer);
+                    }
                 }
             }
         }
     }
     drop(listener);
+    stop_connections.send_replace(());
     let drain = Duration::from_millis(config.drain_timeout_ms);
     tokio::select! {
-        () = graceful.shutdown() => tracing::info!("every connection finished"),
+        () = stop_connections.closed() => tracing::info!("every connection finished"),
         () = tokio::time::sleep(drain) => tracing::warn!(drain_ms = config.drain_timeout_ms, "drain timeout passed with connections still open"),
     }
     upkeep.abort();
     Ok(())
+}
+
+/// Runs one connection to its end. Asked to close, by the shutdown or to
+/// make room, it finishes the exchange under way (hyper's graceful
+/// shutdown closes an idle connection at once); a lingering one is closed
+/// at once, since its answer is already sent.
+async fn drive<F>(connection: F, link: &Link, mut stop: watch::Receiver<()>)
+where
+    F: Future<Output = hyper::Result<()>> + GracefulClose,
+{
+    tokio::pin!(connection);
+    let mut closing = false;
+    loop {
+        tokio::select! {
+            // The connection first: on a request to close, hyper reads what
+            // has arrived, and a connection that turns out busy declines.
+            biased;
+            ended = connection.as_mut() => {
+                if let Err(e) = ended {
+                    tracing::debug!(error = %e, "connection ended with an error");
+                }
+                return;
+            }
+            () = link.asked_to_close(), if !closing => {
+                if link.is_lingering() {
+                    return;
+                }
+                if !link.is_asked_to_close() {
+                    continue;
+                }
+                link.closing();
+                connection.as_mut().close_gracefully();
+                closing = true;
+            }
+            // The answers of lingering connections are sent: the shutdown
+            // does not wait for them, nor lets new ones begin.
+            _ = stop.changed(), if !closing => {
+                if link.stop_lingering() {
+                    return;
+                }
+                link.closing();
+                connection.as_mut().close_gracefully();
+                closing = true;
+            }
+        }
+    }
+}
+
+/// hyper's `graceful_shutdown`, under a name [`drive`] can ask for.
+trait GracefulClose {
+    fn close_gracefully(self: std::pin::Pin<&mut Self>);
+}
+
+impl<I, S, B> GracefulClose for http1::Connection<I, S>
+where
+    S: hyper::service::HttpService<Incoming, ResBody = B>,
+    S::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+    I: hyper::rt::Read + hyper::rt::Write + Unpin,
+    B: hyper::body::Body + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    fn close_gracefully(self: std::pin::Pin<&mut Self>) {
+        self.graceful_shutdown();
+    }
+}
+
+/// The whole answer to a connection over the per-client limit: 429 and
+/// close.
+fn too_many_connections(limit: usize) -> Vec<u8> {
+    let error = ApiError::new(
+        ErrorCode::RateLimited,
+        format!("more than {limit} connections from this address, over the limit"),
+    );
+    let body = serde_json::to_vec(&error.body()).unwrap_or_default();
+    let mut answer = format!(
+        "HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n\
+         retry-after: 1\r\nconnection: close\r\ncontent-length: {}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    answer.extend_from_slice(&body);
+    answer
 }
 
 /// Resolves on Ctrl-C or SIGTERM.

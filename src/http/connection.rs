@@ -1,0 +1,399 @@
+//! Which connections are open and what each is doing: the cap on open
+//! connections, the cap per client address, and the choice of an idle
+//! connection to close when a new client needs the room.
+//!
+//! A connection is idle from the moment it is accepted, or its last answer
+//! is done, until the first byte of its next request arrives; nginx calls
+//! such connections reusable and closes them, longest idle first, when it
+//! runs out of connections. A connection lingering after an early answer
+//! (see [`super::socket`]) counts as idle too: its answer is sent, and
+//! closing it costs its client no more than not lingering would.
+
+use axum::body::Body;
+use axum::http::{HeaderValue, Request, Response, header};
+use hyper::body::{Body as HttpBody, Frame, SizeHint};
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::task::{Context, Poll};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, TryAcquireError};
+
+/// The open connections of one server.
+pub(super) struct Connections {
+    slots: Arc<Semaphore>,
+    per_client: usize,
+    shared: Arc<Shared>,
+}
+
+/// What the connections themselves update.
+struct Shared {
+    /// Ticks once each time a connection goes idle, so that the smallest
+    /// `idle_since` is the longest idle.
+    clock: AtomicU64,
+    /// Woken whenever a connection goes idle, or declines to close, for a
+    /// client waiting for room.
+    went_idle: Notify,
+    /// A client waits for room: only then is `went_idle` worth waking,
+    /// which takes a lock.
+    waiting: AtomicBool,
+    open: Mutex<Open>,
+}
+
+impl Shared {
+    fn wake_waiting(&self) {
+        // Against `Connections::slot`: either it sees this connection's new
+        // state when it looks, or this sees it waiting.
+        if self.waiting.load(Ordering::SeqCst) {
+            self.went_idle.notify_waiters();
+        }
+    }
+}
+
+#[derive(Default)]
+struct Open {
+    next_id: u64,
+    links: HashMap<u64, Arc<Link>>,
+    per_client: HashMap<IpAddr, usize>,
+}
+
+impl Connections {
+    /// At most `max` open connections (at least one), and at most
+    /// `per_client` from one address (0: any number).
+    pub(super) fn new(max: usize, per_client: usize) -> Self {
+        Connections {
+            slots: Arc::new(Semaphore::new(max.max(1))),
+            per_client,
+            shared: Arc::new(Shared {
+                clock: AtomicU64::new(0),
+                went_idle: Notify::new(),
+                waiting: AtomicBool::new(false),
+                open: Mutex::new(Open::default()),
+            }),
+        }
+    }
+
+    fn open(&self) -> MutexGuard<'_, Open> {
+        // The map stays consistent whatever panicked while holding it.
+        self.shared
+            .open
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Whether `client` may open one more connection.
+    pub(super) fn admits(&self, client: IpAddr) -> bool {
+        self.per_client == 0
+            || self.open().per_client.get(&client).copied().unwrap_or(0) < self.per_client
+    }
+
+    /// The per-client limit (0: none).
+    pub(super) fn per_client(&self) -> usize {
+        self.per_client
+    }
+
+    /// A free connection slot. While there is none, the longest idle
+    /// connection is asked to close, one at a time; when none is idle this
+    /// waits until a connection closes or goes idle. `None` only if the
+    /// slots are closed, which they never are.
+    pub(super) async fn slot(&self) -> Option<OwnedSemaphorePermit> {
+        loop {
+            match self.slots.clone().try_acquire_owned() {
+                Ok(permit) => return Some(permit),
+                Err(TryAcquireError::Closed) => return None,
+                Err(TryAcquireError::NoPermits) => {}
+            }
+            let went_idle = self.shared.went_idle.notified();
+            tokio::pin!(went_idle);
+            // Listen before looking, so that no connection goes idle unseen.
+            self.shared.waiting.store(true, Ordering::SeqCst);
+            went_idle.as_mut().enable();
+            self.close_longest_idle();
+            let permit = tokio::select! {
+                biased;
+                permit = self.slots.clone().acquire_owned() => Some(permit.ok()),
+                () = went_idle => None,
+            };
+            if let Some(permit) = permit {
+                self.shared.waiting.store(false, Ordering::SeqCst);
+                return permit;
+            }
+        }
+    }
+
+    /// Asks the longest idle connection to close, unless one asked before
+    /// is still idle and on its way out.
+    fn close_longest_idle(&self) {
+        let open = self.open();
+        let mut longest: Option<(u64, &Arc<Link>)> = None;
+        for link in open.links.values() {
+            let since = link.idle_since.load(Ordering::SeqCst);
+            if since == 0 {
+                continue;
+            }
+            if link.asked_to_close.load(Ordering::Acquire) {
+                return;
+            }
+            if longest.is_none_or(|(oldest, _)| since < oldest) {
+                longest = Some((since, link));
+            }
+        }
+        if let Some((_, link)) = longest {
+            tracing::debug!(client = %link.client, "closing an idle connection to make room");
+            link.asked_to_close.store(true, Ordering::SeqCst);
+            link.close.notify_one();
+        }
+    }
+
+    /// Registers a connection just accepted from `client`, holding `slot`
+    /// (none during the shutdown grace) until it closes.
+    pub(super) fn register(
+        &self,
+        client: IpAddr,
+        slot: Option<OwnedSemaphorePermit>,
+    ) -> Registration {
+        let mut open = self.open();
+        open.next_id += 1;
+        let id = open.next_id;
+        let link = Arc::new(Link {
+            client,
+            idle_since: AtomicU64::new(0),
+            lingering: AtomicBool::new(false),
+            body_unread: AtomicBool::new(false),
+            asked_to_close: AtomicBool::new(false),
+            close: Notify::new(),
+            shared: self.shared.clone(),
+        });
+        // Connected and silent: idle until its first byte.
+        link.went_idle();
+        open.links.insert(id, link.clone());
+        *open.per_client.entry(client).or_default() += 1;
+        Registration {
+            id,
+            link,
+            connections: self.shared.clone(),
+            _slot: slot,
+        }
+    }
+}
+
+/// An open connection's place among the open connections; dropping it (when
+/// the connection has closed) frees the place and then the slot.
+pub(super) struct Registration {
+    id: u64,
+    link: Arc<Link>,
+    connections: Arc<Shared>,
+    _slot: Option<OwnedSemaphorePermit>,
+}
+
+impl Registration {
+    pub(super) fn link(&self) -> &Arc<Link> {
+        &self.link
+    }
+}
+
+impl Drop for Registration {
+    fn drop(&mut self) {
+        let mut open = self
+            .connections
+            .open
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        open.links.remove(&self.id);
+        if let Some(count) = open.per_client.get_mut(&self.link.client) {
+            *count -= 1;
+            if *count == 0 {
+                open.per_client.remove(&self.link.client);
+            }
+        }
+    }
+}
+
+/// What one connection is doing, seen by its socket, its requests and the
+/// other connections.
+pub(super) struct Link {
+    client: IpAddr,
+    /// The tick at which the connection last went idle; 0 while busy.
+    idle_since: AtomicU64,
+    /// Reading and discarding a body after an early answer.
+    lingering: AtomicBool,
+    /// The last request's body was not read to its end.
+    body_unread: AtomicBool,
+    /// Asked to close, to make room for a new client or by the shutdown.
+    asked_to_close: AtomicBool,
+    close: Notify,
+    shared: Arc<Shared>,
+}
+
+impl Link {
+    fn went_idle(&self) {
+        let tick = self.shared.clock.fetch_add(1, Ordering::AcqRel) + 1;
+        self.idle_since.store(tick, Ordering::SeqCst);
+        self.shared.wake_waiting();
+    }
+
+    /// Request bytes arrived. A connection asked to close to make room
+    /// declines once it turns out busy, and the room is sought elsewhere.
+    pub(super) fn busy(&self) {
+        if self.idle_since.load(Ordering::Relaxed) != 0 {
+            self.idle_since.store(0, Ordering::SeqCst);
+            if self.asked_to_close.swap(false, Ordering::SeqCst) {
+                self.shared.wake_waiting();
+            }
+        }
+    }
+
+    /// Resolves when the connection is asked to close to make room; it may
+    /// have declined since, see [`Link::is_asked_to_close`].
+    pub(super) async fn asked_to_close(&self) {
+        self.close.notified().await;
+    }
+
+    pub(super) fn is_asked_to_close(&self) -> bool {
+        self.asked_to_close.load(Ordering::SeqCst)
+    }
+
+    /// For the server's shutdown: no lingering from now on. Whether the
+    /// connection is lingering already, to be closed at once.
+    pub(super) fn stop_lingering(&self) -> bool {
+        self.asked_to_close.store(true, Ordering::SeqCst);
+        self.is_lingering()
+    }
+
+    pub(super) fn is_lingering(&self) -> bool {
+        self.lingering.load(Ordering::SeqCst)
+    }
+
+    /// Called as the connection is asked to close, by the server's shutdown
+    /// or to make room: if it is idle, its last request's body was read
+    /// (hyper keeps a connection only then), so closing it needs no
+    /// lingering.
+    pub(super) fn closing(&self) {
+        if self.idle_since.load(Ordering::Acquire) != 0 && !self.is_lingering() {
+            self.body_unread.store(false, Ordering::Release);
+        }
+    }
+
+    /// Whether the socket should linger as it closes: the last request's
+    /// body was left unread. Marks the connection lingering when it should.
+    pub(super) fn start_lingering(&self) -> bool {
+        if !self.body_unread.swap(false, Ordering::AcqRel) {
+            return false;
+        }
+        // Against `close_longest_idle` and the connection's task: either
+        // this sees the request to close, or the task sees the lingering
+        // and drops the connection.
+        self.lingering.store(true, Ordering::SeqCst);
+        if self.asked_to_close.load(Ordering::SeqCst) {
+            self.lingering.store(false, Ordering::SeqCst);
+            return false;
+        }
+        self.went_idle();
+        true
+    }
+
+    /// A request arrived: its body is tracked until read to its end.
+    pub(super) fn request<B: HttpBody + Unpin>(
+        self: &Arc<Self>,
+        request: Request<B>,
+    ) -> Request<RequestBody<B>> {
+        self.busy();
+        let unread = !request.body().is_end_stream();
+        self.body_unread.store(unread, Ordering::Release);
+        request.map(|inner| RequestBody {
+            inner,
+            link: self.clone(),
+        })
+    }
+
+    /// Its answer: the connection is idle again once the answer's body is
+    /// done with. An answer sent before the request body was read says
+    /// that the connection closes after it, as it does (and lingers).
+    pub(super) fn response(
+        self: &Arc<Self>,
+        mut response: Response<Body>,
+    ) -> Response<ResponseBody> {
+        if self.body_unread.load(Ordering::Acquire) {
+            response
+                .headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        }
+        response.map(|inner| ResponseBody {
+            inner,
+            link: self.clone(),
+        })
+    }
+}
+
+/// A request body that tells its connection when it has been read to the
+/// end.
+pub(super) struct RequestBody<B> {
+    inner: B,
+    link: Arc<Link>,
+}
+
+impl<B: HttpBody + Unpin> HttpBody for RequestBody<B> {
+    type Data = B::Data;
+    type Error = B::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
+        let polled = Pin::new(&mut self.inner).poll_frame(cx);
+        let ended = match &polled {
+            Poll::Ready(None) => true,
+            Poll::Ready(Some(Ok(_))) => self.inner.is_end_stream(),
+            _ => false,
+        };
+        if ended {
+            self.link.body_unread.store(false, Ordering::Release);
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+/// An answer's body that marks its connection idle once hyper drops it,
+/// sent or not.
+pub(super) struct ResponseBody {
+    inner: Body,
+    link: Arc<Link>,
+}
+
+impl HttpBody for ResponseBody {
+    type Data = <Body as HttpBody>::Data;
+    type Error = <Body as HttpBody>::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
+        Pin::new(&mut self.inner).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+impl Drop for ResponseBody {
+    fn drop(&mut self) {
+        // The answer may still sit in hyper's write buffer: closing the
+        // connection now goes through hyper's graceful shutdown, which
+        // finishes the answer first.
+        self.link.went_idle();
+    }
+}
