@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Big boards over HTTP (issue "Performance at scale", item 5), ratios taken
-# in this run:
+# Big boards over HTTP (BENCHMARKS.md, target 5), ratios taken in this
+# run:
 #   (a) a 1000 x 1000 Mahjong request, string rows, 50 queries: the HTTP
 #       request (curl time_total against a running release server) vs
 #       `linkpath solve` on the same body as a process (wall time); goal

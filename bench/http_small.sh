@@ -6,7 +6,7 @@
 # (LINKPATH_INLINE_MAX_BYTES=0). Then the solve's latency at a fixed rate of
 # half the measured solve rate (each connection paced by bench/http_wrk.lua).
 #
-# Goals (issue "Performance at scale", item 4):
+# Goals (BENCHMARKS.md, target 4):
 #   solve req/s (2xx only) >= 0.60 x /healthz req/s
 #   p99 latency < 5 ms at half the solve rate, with no non-2xx answers
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Memory under 16 concurrent 1000 x 1000 requests (issue "Performance at
-# scale", item 6). One server with LINKPATH_WORKERS=16 (16 solves may run at
+# Memory under 16 concurrent 1000 x 1000 requests (BENCHMARKS.md, target
+# 6). One server with LINKPATH_WORKERS=16 (16 solves may run at
 # once; the 17th would get 503), then ROUNDS rounds of 16 requests sent
 # together: half Mahjong 1000 x 1000 with string rows and 50 queries, half
 # Lianliankan 1000 x 999 with numeric rows and 49 queries (distinct seeds).

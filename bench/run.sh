@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every benchmark of the "Performance at scale" targets in one run, on this
+# Every benchmark of BENCHMARKS.md's targets in one run, on this
 # machine, each against its baseline measured in the same run:
 #   bench/judge.sh       judge formats as processes vs the parse-only floor,
 #                        the contestant's BFS and the plain curling DFS

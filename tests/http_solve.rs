@@ -1,5 +1,5 @@
 //! `POST /v1/solve` through the router, no socket: the samples of the
-//! puzzles' rules page (rules.md) in JSON form under every preset, both
+//! puzzles' rules page (docs/rules.md) in JSON form under every preset, both
 //! board encodings, `include_path`, custom rules objects, every `reason`.
 //!
 //! Coordinates on the wire are 0-based `[x, y]`, x the column. The judges'

@@ -232,7 +232,7 @@ fn parse(bytes: &[u8]) -> Reply {
 
 // ------------------------------------------------------------ requests
 
-/// The Mahjong sample of rules.md and its exact answer.
+/// The Mahjong sample of docs/rules.md and its exact answer.
 fn mahjong_sample() -> (Value, Value) {
     (
         json!({

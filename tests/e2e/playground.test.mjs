@@ -109,7 +109,7 @@ test('the page loads with a CSP that allows only this origin', async () => {
   assert.equal(await page.locator('#board-view g.empty').count(), 6);
 });
 
-test('two tiles of the rules.md sample: the path and its segments', async () => {
+test('two tiles of the docs/rules.md sample: the path and its segments', async () => {
   await clickPair([1, 2], [4, 2]);
   assert.equal(await page.textContent('#segments'), '4');
   const points = await page.getAttribute('#board-view polyline.path', 'points');
