@@ -161,10 +161,10 @@ post() {
   curl -s -o "$tmp/answer" -D "$tmp/headers" -w '%{http_code}' --max-time 20 \
     -H 'content-type: application/json' --data-binary "@$tmp/readme.body" "$1" || echo 000
 }
-# clients NAME PORT N: N requests one after another through that nginx;
+# clients PORT N: N requests one after another through the nginx on PORT;
 # prints how many got 200 with the README's exact answer, and the others.
 clients() {
-  local name=$1 port=$2 n=$3 good=0 other=() code
+  local port=$1 n=$2 good=0 other=() code
   for _ in $(seq "$n"); do
     code=$(post "http://127.0.0.1:$port/v1/solve")
     if [ "$code" = 200 ] && cmp -s "$tmp/answer" "$tmp/readme.answer"; then
@@ -176,7 +176,7 @@ clients() {
   done
   echo "$good ${other[*]:-}"
 }
-# retried NAME FROM: access-log lines of that nginx after line FROM whose
+# retried NAME FROM STATUS: access-log lines of that nginx after line FROM whose
 # upstream status list is "STATUS, 200".
 log_lines() { wc -l <"$tmp/$1.access.log"; }
 retried() { tail -n +"$(($2 + 1))" "$tmp/$1.access.log" | grep -cE "upstream_status=\[$3, 200\]" || true; }
@@ -207,7 +207,7 @@ release() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; forget
 
 step "1. both replicas up: 10 requests through nginx"
 from=$(log_lines proxy)
-read -r good other <<<"$(clients proxy "$nginx_port" 10)"
+read -r good other <<<"$(clients "$nginx_port" 10)"
 [ "$good" = 10 ] || fail "$good of 10 got the README's answer; others: $other"
 for r in "$r1" "$r2"; do
   tail -n +"$((from + 1))" "$tmp/proxy.access.log" | grep -qF "upstream=[$r]" \
@@ -222,7 +222,7 @@ code=$(post "http://$r1/v1/solve")
 [ "$code" = 503 ] || fail "replica 1 answered $code, not 503, with its slot held"
 ok "replica 1 itself answers 503 ($(grep -i '^retry-after' "$tmp/headers" | tr -d '\r'))"
 from=$(log_lines proxy)
-read -r good other <<<"$(clients proxy "$nginx_port" 20)"
+read -r good other <<<"$(clients "$nginx_port" 20)"
 retries=$(retried proxy "$from" 503)
 [ "$good" = 20 ] || fail "$good of 20 got 200 with the README's answer; others: $other"
 [ "$retries" -ge 1 ] || fail "no request was retried after a 503 (the test did not test)"
@@ -234,7 +234,7 @@ control_port=$(free_port)
 start_nginx control "$control_port" drop
 control_pid=$nginx_pid
 from=$(log_lines control)
-read -r good other <<<"$(clients control "$control_port" 20)"
+read -r good other <<<"$(clients "$control_port" 20)"
 busy=$(tr ' ' '\n' <<<"$other" | grep -c '^503$' || true)
 [ "$busy" -ge 1 ] || fail "without non_idempotent no client saw a 503: the retry is not shown to come from it"
 ok "without non_idempotent: $good × 200, $busy × 503 reached the client"
@@ -264,7 +264,7 @@ forget "${replica_pids[0]}"
 [ "$replica1_exit" = 0 ] || fail "replica 1 exited $replica1_exit on SIGTERM"
 ok "replica 1 stopped (exit 0 on SIGTERM)"
 from=$(log_lines proxy)
-read -r good other <<<"$(clients proxy "$nginx_port" 20)"
+read -r good other <<<"$(clients "$nginx_port" 20)"
 retries=$(retried proxy "$from" 502)
 [ "$good" = 20 ] || fail "$good of 20 got 200 with the README's answer; others: $other"
 [ "$retries" -ge 1 ] || fail "no request was retried after replica 1's refused connection"
