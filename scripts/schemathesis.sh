@@ -23,8 +23,13 @@ started=$SECONDS
 
 step() { printf '\n== %s\n' "$*"; }
 
-step "cargo build --release"
-cargo build --release --locked
+# The binary under test: LINKPATH_BIN (CI passes the image's static one),
+# or a release build made here.
+bin=${LINKPATH_BIN:-target/release/linkpath}
+if [ -z "${LINKPATH_BIN:-}" ]; then
+  step "cargo build --release"
+  cargo build --release --locked
+fi
 
 step "schemathesis (scripts/requirements.txt)"
 if ! cmp -s scripts/requirements.txt "$venv/requirements.txt"; then
@@ -56,7 +61,7 @@ step "linkpath serve"
 while read -r name; do unset "$name"; done < <(compgen -e | grep '^LINKPATH_' || true)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 # Enough slots that schemathesis never meets a 503 of ours.
-target/release/linkpath serve --listen "127.0.0.1:$port" --workers 8 \
+"$bin" serve --listen "127.0.0.1:$port" --workers 8 \
   --shutdown-grace-ms 0 >"$log" 2>&1 &
 server=$!
 stop_server() {

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 // jemalloc hands the pages of finished big requests back to the system
 // (its background threads purge them, see `serve`), where glibc's malloc
 // keeps them in per-thread arenas and the server's memory climbs from
-// request to request; in the Docker image it replaces musl's malloc, which
-// serves every thread behind one lock. BENCHMARKS.md, target 6.
+// request to request. The Docker image's static binary keeps it.
+// BENCHMARKS.md, target 6.
 #[cfg(not(target_env = "msvc"))]
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
