@@ -182,12 +182,13 @@ const QUERY_OUTCOMES: [&str; 6] = [
     "blocked",
     "same_cell",
 ];
-const REJECTION_REASONS: [&str; 5] = [
+const REJECTION_REASONS: [&str; 6] = [
     "too_large",
     "overloaded",
     "unauthorized",
     "rate_limited",
     "request_timeout",
+    "not_implemented",
 ];
 const GAME_OUTCOMES: [(&str, &[&str]); 6] = [
     ("/v1/moves", &["open", "stuck", "cleared", "deadline"]),

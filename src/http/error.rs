@@ -221,3 +221,16 @@ fn cut(text: String, chars: usize) -> String {
         None => text,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn excerpt_keeps_100_characters() {
+        assert_eq!(excerpt("gzip"), "gzip");
+        let long = "é".repeat(150);
+        assert_eq!(excerpt(&long), format!("{}…", "é".repeat(100)));
+        assert_eq!(excerpt(&"x".repeat(100)), "x".repeat(100));
+    }
+}

@@ -95,12 +95,13 @@ pub const GAME_OUTCOMES: [(&str, &[&str]); 6] = [
 
 /// The codes of requests refused before any solving, counted in
 /// `linkpath_rejected_total` by `reason`.
-pub const REJECTIONS: [ErrorCode; 5] = [
+pub const REJECTIONS: [ErrorCode; 6] = [
     ErrorCode::TooLarge,
     ErrorCode::Overloaded,
     ErrorCode::Unauthorized,
     ErrorCode::RateLimited,
     ErrorCode::RequestTimeout,
+    ErrorCode::NotImplemented,
 ];
 
 /// Why a query is not connected, for `linkpath_queries_total`.

@@ -195,10 +195,6 @@ impl<'b> Explorer<'b> {
         Ok(hits)
     }
 
-    #[expect(
-        clippy::type_complexity,
-        reason = "labels and their tiles, built together"
-    )]
     fn label_regions(
         &self,
         stop: &Stop,
