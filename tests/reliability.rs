@@ -1627,3 +1627,40 @@ async fn a_nul_in_a_text_row_is_refused_and_minus_zero_is_zero() {
     );
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_curling_search_deeper_than_the_stack_holds_is_refused() {
+    // A one-row rink of 4,000 blocks, each throw breaking the next: with
+    // no throw limit the search would go 4,001 throws deep, which once
+    // overflowed a worker's stack and aborted the process.
+    let server = Server::start(config(1)).await;
+    let width = 8002;
+    let row: Vec<u32> = (0..width)
+        .map(|x| u32::from(x >= 2 && x % 2 == 0))
+        .collect();
+    let rink = |max: Value| {
+        json!({"board": [row], "rules": {"preset": "curling", "max_segments": max},
+               "queries": [{"from": [0, 0], "to": [width - 1, 0]}]})
+    };
+    let reply = exchange(server.addr, &solve_bytes(&rink(Value::Null))).await;
+    let (message, field) = reply.error(422, "invalid_rules");
+    assert_eq!(
+        (message.as_str(), field.as_deref()),
+        (
+            "slide rules allow 4001 throws on this board of 4000 blocks, over the limit of 1000: set max_segments to at most 1000",
+            Some("rules.max_segments")
+        )
+    );
+    let reply = exchange(server.addr, &post_bytes("/v1/render", &rink(json!(1001)))).await;
+    reply.error(422, "invalid_rules");
+    // At the limit the search runs, on the same worker, and finds no way.
+    let reply = exchange(server.addr, &solve_bytes(&rink(json!(1000)))).await;
+    assert_eq!(
+        (reply.status, reply.json()),
+        (
+            200,
+            json!({"results": [{"connected": false, "reason": "no_path"}]})
+        )
+    );
+    server.stop().await;
+}

@@ -147,6 +147,7 @@ impl RawRequest {
         };
         let (rules, rules_label) = self.rules.unwrap_or((Preset::Mahjong.rules(), "mahjong"));
         check_max_segments(&rules, limits)?;
+        check_throws(&board, &rules)?;
         let Some(raw_queries) = self.queries else {
             return Err(ApiError::new(
                 ErrorCode::InvalidQuery,
@@ -183,6 +184,32 @@ fn check_max_segments(rules: &Rules, limits: &Limits) -> Result<(), ApiError> {
         .at("rules.max_segments")),
         _ => Ok(()),
     }
+}
+
+/// The most throws a slide search may look ahead. It holds a stack frame
+/// per throw on a 2 MiB worker stack (about 3,000 frames overflow it and
+/// abort the process), and every throw but the last breaks a block, so a
+/// long rink without a throw limit could need one per block.
+pub const MAX_THROWS: u32 = 1000;
+
+fn check_throws(board: &Board, rules: &Rules) -> Result<(), ApiError> {
+    if rules.movement != Movement::Slide {
+        return Ok(());
+    }
+    let blocks = board.tile_count() as u64;
+    let deepest = rules
+        .max_segments
+        .map_or(blocks + 1, |m| u64::from(m).min(blocks + 1));
+    if deepest <= u64::from(MAX_THROWS) {
+        return Ok(());
+    }
+    Err(ApiError::new(
+        ErrorCode::InvalidRules,
+        format!(
+            "slide rules allow {deepest} throws on this board of {blocks} blocks, over the limit of {MAX_THROWS}: set max_segments to at most {MAX_THROWS}"
+        ),
+    )
+    .at("rules.max_segments"))
 }
 
 /// The error for a request without `board`.
