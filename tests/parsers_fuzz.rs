@@ -21,6 +21,7 @@ fn limits() -> Limits {
         max_segments: 20,
         max_moves: 4,
         max_render_cells: 64,
+        picture: false,
     }
 }
 

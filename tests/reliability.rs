@@ -1518,6 +1518,17 @@ async fn pictures_over_the_render_cell_limit_are_413_naming_it() {
             Some("board[9]")
         )
     );
+    // A limit of another setting keeps its own message.
+    let wide = json!({"board": ["A".repeat(21)], "queries": []});
+    let small = Server::start(Config {
+        max_side: 20,
+        ..config(1)
+    })
+    .await;
+    let reply = exchange(small.addr, &post_bytes("/v1/render", &wide)).await;
+    let (message, _) = reply.error(413, "too_large");
+    assert_eq!(message, "the board is 21 cells wide, over the limit of 20");
+    small.stop().await;
     // The same board is no picture to /v1/solve, whose limit is its own.
     let solved = exchange(server.addr, &solve_bytes(&body)).await;
     assert_eq!(

@@ -143,6 +143,7 @@ impl Config {
             max_segments: self.max_segments,
             max_moves: self.max_moves.max(1),
             max_render_cells: self.max_render_cells,
+            picture: false,
         }
     }
 

@@ -18,7 +18,13 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, TryAcquireError};
+
+/// How long an idle connection asked to make room has to close before the
+/// next idle one is asked instead: closing takes a millisecond unless the
+/// connection is still writing its last answer to a slow reader.
+const GIVE_WAY: Duration = Duration::from_millis(250);
 
 /// The open connections of one server.
 pub(super) struct Connections {
@@ -93,6 +99,11 @@ impl Connections {
         self.per_client
     }
 
+    /// A slot if one is free now.
+    pub(super) fn try_slot(&self) -> Option<OwnedSemaphorePermit> {
+        self.slots.clone().try_acquire_owned().ok()
+    }
+
     /// A free connection slot. While there is none, the longest idle
     /// connection is asked to close, one at a time; when none is idle this
     /// waits until a connection closes or goes idle. `None` only if the
@@ -122,8 +133,9 @@ impl Connections {
         }
     }
 
-    /// Asks the longest idle connection to close, unless one asked before
-    /// is still idle and on its way out.
+    /// Asks the longest idle connection to close, unless one asked a moment
+    /// ago is still idle and on its way out. One asked longer ago is still
+    /// writing its last answer to a slow reader: room is sought elsewhere.
     fn close_longest_idle(&self) {
         let open = self.open();
         let mut longest: Option<(u64, &Arc<Link>)> = None;
@@ -133,7 +145,11 @@ impl Connections {
                 continue;
             }
             if link.asked_to_close.load(Ordering::Acquire) {
-                return;
+                let asked = *link.asked_at.lock().unwrap_or_else(PoisonError::into_inner);
+                if asked.is_some_and(|at| at.elapsed() < GIVE_WAY) {
+                    return;
+                }
+                continue;
             }
             if longest.is_none_or(|(oldest, _)| since < oldest) {
                 longest = Some((since, link));
@@ -142,6 +158,7 @@ impl Connections {
         if let Some((_, link)) = longest {
             tracing::debug!(client = %link.client, "closing an idle connection to make room");
             link.asked_to_close.store(true, Ordering::SeqCst);
+            *link.asked_at.lock().unwrap_or_else(PoisonError::into_inner) = Some(Instant::now());
             link.close.notify_one();
         }
     }
@@ -162,6 +179,7 @@ impl Connections {
             lingering: AtomicBool::new(false),
             body_unread: AtomicBool::new(false),
             asked_to_close: AtomicBool::new(false),
+            asked_at: Mutex::new(None),
             close: Notify::new(),
             shared: self.shared.clone(),
         });
@@ -222,6 +240,8 @@ pub(super) struct Link {
     body_unread: AtomicBool,
     /// Asked to close, to make room for a new client or by the shutdown.
     asked_to_close: AtomicBool,
+    /// When it was last asked to make room.
+    asked_at: Mutex<Option<Instant>>,
     close: Notify,
     shared: Arc<Shared>,
 }

@@ -209,17 +209,23 @@ const MESSAGE_CHARS: usize = 400;
 /// At most [`EXCERPT_CHARS`] of `text`, cut with `…`: what an error may
 /// quote of the client's input.
 pub fn excerpt(text: &str) -> std::borrow::Cow<'_, str> {
-    match text.char_indices().nth(EXCERPT_CHARS) {
-        Some((end, _)) => format!("{}…", &text[..end]).into(),
+    match end_of(text, EXCERPT_CHARS) {
+        Some(end) => format!("{}…", &text[..end]).into(),
         None => text.into(),
     }
 }
 
+/// `text` cut like an [`excerpt`] of `chars` characters.
 fn cut(text: String, chars: usize) -> String {
-    match text.char_indices().nth(chars) {
-        Some((end, _)) => format!("{}…", &text[..end]),
+    match end_of(&text, chars) {
+        Some(end) => format!("{}…", &text[..end]),
         None => text,
     }
+}
+
+/// The byte offset after the first `chars` characters, if more follow.
+fn end_of(text: &str, chars: usize) -> Option<usize> {
+    text.char_indices().nth(chars).map(|(end, _)| end)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use super::AppState;
 use super::body::JsonBody;
-use super::error::{ApiError, ErrorCode};
+use super::error::ApiError;
 use super::metrics;
 use super::wire::{BoardEncoding, Limits, SolveRequest, decode_solve};
 use crate::render::{self, Labels};
@@ -58,15 +58,6 @@ pub fn picture(request: &SolveRequest, stop: &Stop) -> Result<String, ApiError> 
 
 /// Decodes and draws one body, as the server would: for `linkpath render`.
 pub fn render_body(body: &[u8], limits: &Limits, stop: &Stop) -> Result<String, ApiError> {
-    let request = decode_solve(body, &limits.for_pictures()).map_err(|e| {
-        if e.code == ErrorCode::TooLarge
-            && e.field.as_deref().is_some_and(|f| f.starts_with("board"))
-        {
-            let message = format!("{} for a picture (LINKPATH_MAX_RENDER_CELLS)", e.message);
-            ApiError { message, ..e }
-        } else {
-            e
-        }
-    })?;
+    let request = decode_solve(body, &limits.for_pictures())?;
     picture(&request, stop)
 }

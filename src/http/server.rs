@@ -96,8 +96,14 @@ pub async fn run(
         // Best effort and never waiting: what the client already sent is
         // read so that the close is not a reset, then the answer is
         // written into the empty send buffer.
+        // At most 64 KiB: a client writing as fast as this reads would
+        // otherwise hold the accept loop.
         let mut discard = [0u8; 4096];
-        while matches!(stream.try_read(&mut discard), Ok(n) if n > 0) {}
+        for _ in 0..16 {
+            if !matches!(stream.try_read(&mut discard), Ok(n) if n > 0) {
+                break;
+            }
+        }
         let _ = stream.try_write(&too_many);
     };
 
@@ -150,10 +156,14 @@ pub async fn run(
             () = &mut grace => break,
             accepted = listener.accept() => {
                 if let Ok((stream, peer)) = accepted {
-                    if connections.admits(peer.ip()) {
-                        serve_connection(stream, peer, None);
-                    } else {
+                    if !connections.admits(peer.ip()) {
                         refuse(stream, peer);
+                    } else if let Some(slot) = connections.try_slot() {
+                        serve_connection(stream, peer, Some(slot));
+                    } else {
+                        // Full during the grace: closed unanswered, which a
+                        // load balancer reads as not ready, as it should.
+                        drop(stream);
                     }
                 }
             }

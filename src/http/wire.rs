@@ -25,6 +25,8 @@ pub struct Limits {
     pub max_moves: usize,
     /// Most cells of a board drawn as a picture.
     pub max_render_cells: usize,
+    /// Whether `max_cells` is the picture limit, for the message.
+    pub picture: bool,
 }
 
 impl Limits {
@@ -32,6 +34,7 @@ impl Limits {
     pub fn for_pictures(&self) -> Limits {
         Limits {
             max_cells: self.max_cells.min(self.max_render_cells),
+            picture: true,
             ..self.clone()
         }
     }
@@ -513,7 +516,13 @@ impl Rows<'_, '_> {
         if self.cells.len() > max {
             return Err(self.decoder.fail(self.error(
                 ErrorCode::TooLarge,
-                format!("the board has more than {max} cells, over the limit"),
+                if self.decoder.limits.picture {
+                    format!(
+                        "the board has more than {max} cells, over the limit for a picture (LINKPATH_MAX_RENDER_CELLS)"
+                    )
+                } else {
+                    format!("the board has more than {max} cells, over the limit")
+                },
             )));
         }
         Ok(())

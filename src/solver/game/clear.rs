@@ -32,7 +32,8 @@ pub enum Clearing {
     Solved(Vec<(Point, Point)>),
     /// The search was exhaustive: no sequence clears the board.
     Impossible,
-    /// The budget ran out first.
+    /// The budget ran out first, or one state had more than [`MAX_PAIRS`]
+    /// removable pairs.
     Unknown,
 }
 
@@ -109,6 +110,18 @@ pub fn clear_with(
     options: &ClearOptions,
     stop: &Stop,
 ) -> Result<Outcome, Interrupted> {
+    clear_within(board, rules, options, stop, PATH_BYTES)
+}
+
+/// [`clear_with`], keeping move lists along the path up to `path_budget`
+/// bytes.
+fn clear_within(
+    board: &Board,
+    rules: &Rules,
+    options: &ClearOptions,
+    stop: &Stop,
+    path_budget: usize,
+) -> Result<Outcome, Interrupted> {
     let mut types: Vec<u32> = board
         .cells()
         .iter()
@@ -142,6 +155,7 @@ pub fn clear_with(
         failed: HashSet::new(),
         memo_bytes: 0,
         path_bytes: 0,
+        path_budget,
         states: 0,
         narrow: types.len() < 256,
         dense: types
@@ -188,6 +202,8 @@ struct Search<'s, 'a> {
     memo_bytes: usize,
     /// Bytes held by the move lists and undo records of the search path.
     path_bytes: usize,
+    /// The most of those that move lists may add ([`PATH_BYTES`]).
+    path_budget: usize,
     states: u64,
     /// Whether every type fits a byte in the memo key.
     narrow: bool,
@@ -196,9 +212,11 @@ struct Search<'s, 'a> {
 
 /// A state on the search path.
 struct Frame {
-    /// The moves to try here, in order; `None` when the path held too much
-    /// to keep them, to be computed again.
+    /// The moves to try here, in order; `None` once dropped, to be computed
+    /// again.
     moves: Option<Vec<(u32, u32)>>,
+    /// Whether the path had room to keep `moves` past the first try.
+    keep: bool,
     /// The next move to try.
     next: usize,
     /// The move that led here from the state below, to undo on the way back.
@@ -207,8 +225,8 @@ struct Frame {
 
 impl Frame {
     fn bytes(&self) -> usize {
-        self.moves.as_ref().map_or(0, |m| m.len() * 8)
-            + self.arrival.as_ref().map_or(0, Removed::heap_bytes)
+        let moves = self.moves.as_ref().filter(|_| self.keep);
+        moves.map_or(0, |m| m.len() * 8) + self.arrival.as_ref().map_or(0, Removed::heap_bytes)
     }
 }
 
@@ -257,6 +275,9 @@ impl Search<'_, '_> {
                 None => self.moves(cells)?.get(frame.next).copied(),
             };
             frame.next += 1;
+            if !frame.keep {
+                frame.moves = None;
+            }
             let Some((a, b)) = next else {
                 let frame = path.pop().expect("the last frame");
                 self.path_bytes -= frame.bytes();
@@ -297,11 +318,12 @@ impl Search<'_, '_> {
         let moves = self.moves(cells)?;
         let mut frame = Frame {
             moves: Some(moves),
+            keep: true,
             next: 0,
             arrival,
         };
-        if self.path_bytes + frame.bytes() > PATH_BYTES {
-            frame.moves = None;
+        if self.path_bytes + frame.bytes() > self.path_budget {
+            frame.keep = false;
         }
         self.path_bytes += frame.bytes();
         Ok(frame)
@@ -427,5 +449,40 @@ impl Search<'_, '_> {
             }
         }
         Ok(false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::Preset;
+    use crate::solver::game::rng::SplitMix64;
+
+    /// Move lists computed again, when the path keeps none, give the same
+    /// search: the same answer and the same number of states.
+    #[test]
+    fn a_path_that_keeps_no_move_list_searches_the_same() {
+        let mut rng = SplitMix64::new(11);
+        for _ in 0..300 {
+            let (w, h) = (2 + rng.below(5), 2 + rng.below(4));
+            let mut cells: Vec<u32> = (0..w * h).map(|i| (i / 2 % 4) as u32 + 1).collect();
+            for c in cells.iter_mut().filter(|_| rng.below(4) == 0) {
+                *c = EMPTY;
+            }
+            rng.shuffle(&mut cells);
+            let board = Board::new(w, h, cells).unwrap();
+            for preset in [Preset::ShisenSho, Preset::Lianliankan, Preset::Mahjong] {
+                for gravity in [Gravity::None, Gravity::Down] {
+                    let options = ClearOptions {
+                        gravity,
+                        ..ClearOptions::default()
+                    };
+                    let rules = preset.rules();
+                    let kept = clear_within(&board, &rules, &options, &Stop::never(), PATH_BYTES);
+                    let again = clear_within(&board, &rules, &options, &Stop::never(), 0);
+                    assert_eq!(kept, again, "{board:?} {preset:?} {gravity:?}");
+                }
+            }
+        }
     }
 }

@@ -241,6 +241,20 @@ fn removal_sequence(
     rng: &mut SplitMix64,
     stop: &Stop,
 ) -> Result<Option<Vec<Removal>>, Interrupted> {
+    removal_sequence_within(empty, occupied, rules, gravity, rng, stop, PATH_BYTES)
+}
+
+/// [`removal_sequence`], keeping lists along the path up to `path_budget`
+/// bytes.
+fn removal_sequence_within(
+    empty: &Board,
+    occupied: &[usize],
+    rules: &Rules,
+    gravity: Gravity,
+    rng: &mut SplitMix64,
+    stop: &Stop,
+    path_budget: usize,
+) -> Result<Option<Vec<Removal>>, Interrupted> {
     let any = Rules {
         matching: Match::Any,
         ..*rules
@@ -261,6 +275,7 @@ fn removal_sequence(
         failed: HashSet::new(),
         memo_bytes: 0,
         path_bytes: 0,
+        path_budget,
     };
     Ok(builder.remove_all(cells, rng)?.then_some(builder.sequence))
 }
@@ -287,19 +302,23 @@ struct Builder<'s, 'a> {
     failed: HashSet<Vec<u64>>,
     memo_bytes: usize,
     path_bytes: usize,
+    /// The most bytes the path's lists may take ([`PATH_BYTES`]).
+    path_budget: usize,
 }
 
 /// One state on the builder's path.
 struct Step {
-    /// The tiles in the order they are tried, and the generator as it was
-    /// before drawing that order.
+    /// The tiles in the order they are tried, unless the path had no room
+    /// to keep them, and the generator as it was before drawing that order.
     tiles: Option<Vec<u32>>,
     tiles_rng: SplitMix64,
-    /// The tile being tried.
+    /// How many tiles were tried before the one being tried.
     tried: usize,
-    /// Its partners in the order they are tried (once drawn), and the
-    /// generator as it was before drawing them.
-    partners: Option<Option<Vec<u32>>>,
+    /// The tile being tried, once its partners are drawn.
+    current: Option<u32>,
+    /// Its partners in the order they are tried, and the generator as it
+    /// was before drawing them.
+    partners: Partners,
     partners_rng: SplitMix64,
     /// The next partner to try.
     next: usize,
@@ -307,11 +326,22 @@ struct Step {
     arrival: Option<Removed>,
 }
 
+/// The partners of the tile being tried: kept, or drawn again from the
+/// saved generator when the path has no room for them.
+enum Partners {
+    Kept(Vec<u32>),
+    Dropped,
+}
+
 impl Step {
     fn bytes(&self) -> usize {
         let list = |l: Option<&Vec<u32>>| l.map_or(0, |l| l.len() * 4);
+        let partners = match &self.partners {
+            Partners::Kept(p) => Some(p),
+            Partners::Dropped => None,
+        };
         list(self.tiles.as_ref())
-            + list(self.partners.as_ref().and_then(Option::as_ref))
+            + list(partners)
             + self.arrival.as_ref().map_or(0, Removed::heap_bytes)
     }
 }
@@ -335,53 +365,61 @@ impl Builder<'_, '_> {
         // The explorer of the state on top of the path, built when needed.
         let mut explorer: Option<Explorer<'static>> = None;
         while let Some(step) = path.last_mut() {
-            if step.partners.is_none() {
-                let tiles = match &step.tiles {
-                    Some(tiles) => tiles.get(step.tried).copied(),
-                    None => self
-                        .tiles(&cells, step.tiles_rng.clone())
-                        .get(step.tried)
-                        .copied(),
-                };
-                let Some(a) = tiles else {
-                    let step = path.pop().expect("the last step");
-                    self.path_bytes -= step.bytes();
-                    self.remember(&cells);
-                    explorer = None;
-                    if let Some(arrival) = step.arrival {
-                        arrival.undo(&mut cells);
-                        self.sequence.pop();
-                    }
-                    continue;
-                };
-                step.partners_rng = rng.clone();
-                let partners = self.partners(&mut explorer, &cells, a as usize, rng)?;
-                let before = step.bytes();
-                step.partners = Some(Some(partners));
-                if self.path_bytes + step.bytes() - before > PATH_BYTES {
-                    step.partners = Some(None);
+            let (a, b) = match step.current {
+                Some(a) => {
+                    let b = match &step.partners {
+                        Partners::Kept(partners) => partners.get(step.next).copied(),
+                        Partners::Dropped => {
+                            let mut again = step.partners_rng.clone();
+                            self.partners(&mut explorer, &cells, a as usize, &mut again)?
+                                .get(step.next)
+                                .copied()
+                        }
+                    };
+                    (a as usize, b)
                 }
-                self.path_bytes += step.bytes() - before;
-                step.next = 0;
-            }
-            let a = match &step.tiles {
-                Some(tiles) => tiles[step.tried],
-                None => self.tiles(&cells, step.tiles_rng.clone())[step.tried],
-            } as usize;
-            let b = match step.partners.as_ref().expect("drawn above") {
-                Some(partners) => partners.get(step.next).copied(),
                 None => {
-                    let mut again = step.partners_rng.clone();
-                    self.partners(&mut explorer, &cells, a, &mut again)?
-                        .get(step.next)
-                        .copied()
+                    let tile = match &step.tiles {
+                        Some(tiles) => tiles.get(step.tried).copied(),
+                        None => self
+                            .tiles(&cells, step.tiles_rng.clone())
+                            .get(step.tried)
+                            .copied(),
+                    };
+                    let Some(a) = tile else {
+                        let step = path.pop().expect("the last step");
+                        self.path_bytes -= step.bytes();
+                        self.remember(&cells);
+                        explorer = None;
+                        if let Some(arrival) = step.arrival {
+                            arrival.undo(&mut cells);
+                            self.sequence.pop();
+                        }
+                        continue;
+                    };
+                    step.partners_rng = rng.clone();
+                    let partners = self.partners(&mut explorer, &cells, a as usize, rng)?;
+                    let b = partners.first().copied();
+                    let bytes = partners.len() * 4;
+                    step.partners = if self.path_bytes + bytes <= self.path_budget {
+                        self.path_bytes += bytes;
+                        Partners::Kept(partners)
+                    } else {
+                        Partners::Dropped
+                    };
+                    step.current = Some(a);
+                    step.next = 0;
+                    (a as usize, b)
                 }
             };
             let Some(b) = b else {
-                let before = step.bytes();
-                step.partners = None;
+                // Every partner of this tile failed: the next tile.
+                if let Partners::Kept(partners) = &step.partners {
+                    self.path_bytes -= partners.len() * 4;
+                }
+                step.partners = Partners::Dropped;
+                step.current = None;
                 step.tried += 1;
-                self.path_bytes -= before - step.bytes();
                 continue;
             };
             step.next += 1;
@@ -432,12 +470,13 @@ impl Builder<'_, '_> {
             tiles: Some(tiles),
             tiles_rng,
             tried: 0,
-            partners: None,
+            current: None,
+            partners: Partners::Dropped,
             partners_rng: rng.clone(),
             next: 0,
             arrival,
         };
-        if self.path_bytes + step.bytes() > PATH_BYTES {
+        if self.path_bytes + step.bytes() > self.path_budget {
             step.tiles = None;
         }
         self.path_bytes += step.bytes();
@@ -497,4 +536,51 @@ enum Entry {
     Cleared,
     /// Known to lead nowhere; the removal that led there, to undo.
     Known(Option<Removed>),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::Preset;
+
+    /// Lists drawn again from the saved generator, when the path keeps
+    /// none, give the same removals: the same deals for the same seeds.
+    #[test]
+    fn a_path_that_keeps_no_list_builds_the_same_sequence() {
+        let mut rng = SplitMix64::new(3);
+        for seed in 0..300 {
+            let (w, h) = (2 + rng.below(6), 2 + rng.below(5));
+            let empty = Board::new(w, h, vec![EMPTY; w * h]).unwrap();
+            let mut occupied: Vec<usize> = (0..w * h).filter(|_| rng.below(5) != 0).collect();
+            occupied.truncate(occupied.len() / 2 * 2);
+            for preset in [Preset::ShisenSho, Preset::Lianliankan, Preset::Mahjong] {
+                for gravity in [Gravity::None, Gravity::Down, Gravity::Left] {
+                    let rules = preset.rules();
+                    let build = |budget| {
+                        let mut draws = SplitMix64::new(seed);
+                        removal_sequence_within(
+                            &empty,
+                            &occupied,
+                            &rules,
+                            gravity,
+                            &mut draws,
+                            &Stop::never(),
+                            budget,
+                        )
+                        .unwrap()
+                        .map(|s| {
+                            s.iter()
+                                .map(|r| (r.from, r.to, r.origins))
+                                .collect::<Vec<_>>()
+                        })
+                    };
+                    assert_eq!(
+                        build(PATH_BYTES),
+                        build(0),
+                        "{w} x {h} {occupied:?} {preset:?} {gravity:?}"
+                    );
+                }
+            }
+        }
+    }
 }
