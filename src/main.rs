@@ -1,9 +1,10 @@
 //! The `linkpath` command: parse the command line, start tracing, dispatch.
 
 use clap::{Parser, Subcommand};
-use linkpath::http::{self, Config};
-use linkpath::judge::{self, Format};
-use linkpath::solver::Stop;
+use linkpath_engine::Stop;
+use linkpath_formats::judge::{self, Format};
+use linkpath_server::config::RequestLimits;
+use linkpath_server::{AppState, Config, healthcheck};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -42,7 +43,7 @@ enum Command {
         /// The request body; stdin when absent or `-`.
         file: Option<PathBuf>,
         #[command(flatten)]
-        config: Box<Config>,
+        limits: RequestLimits,
     },
     /// Draws one /v1/solve request body from FILE (or stdin) as an SVG
     /// picture on stdout, as POST /v1/render would.
@@ -50,13 +51,20 @@ enum Command {
         /// The request body; stdin when absent or `-`.
         file: Option<PathBuf>,
         #[command(flatten)]
-        config: Box<Config>,
+        limits: RequestLimits,
+        /// Most cells of a board to draw: a picture takes about 180 bytes a
+        /// cell.
+        #[arg(long, env = "LINKPATH_MAX_RENDER_CELLS", default_value_t = 16_384)]
+        max_render_cells: usize,
     },
     /// Reads a judge input on stdin and prints the judge's expected output.
     Judge {
         /// mahjong, poj1101, hdu1175 or poj3009.
         format: Format,
     },
+    /// Prints the OpenAPI document the server serves at /openapi.yaml:
+    /// `linkpath openapi > openapi.yaml` regenerates the committed copy.
+    Openapi,
     /// Probes a running server's /healthz; exit 0 when it answers 200.
     Healthcheck {
         /// The URL to probe (http only); by default /healthz on the port of
@@ -70,23 +78,40 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("linkpath: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// A failure that ends a command: what went wrong, and the exit code.
+type Failure = Box<dyn std::error::Error>;
+
+fn run(cli: Cli) -> Result<ExitCode, Failure> {
     match cli.command {
         None => serve(*cli.serve),
         Some(Command::Serve(config)) => serve(*config),
-        Some(Command::Solve { file, config }) => solve(file, &config),
-        Some(Command::Render { file, config }) => render(file, &config),
+        Some(Command::Solve { file, limits }) => solve(file, &limits),
+        Some(Command::Render {
+            file,
+            limits,
+            max_render_cells,
+        }) => render(file, &limits, max_render_cells),
         Some(Command::Judge { format }) => run_judge(format),
+        Some(Command::Openapi) => Ok(print(linkpath_server::openapi::yaml().as_bytes())),
         Some(Command::Healthcheck { url, timeout_ms }) => {
             let url = url.unwrap_or_else(|| {
                 let listen = std::env::var("LINKPATH_LISTEN").unwrap_or_default();
-                linkpath::healthcheck::default_url(&listen)
+                healthcheck::default_url(&listen)
             });
-            match linkpath::healthcheck::probe(&url, Duration::from_millis(timeout_ms)) {
-                Ok(()) => ExitCode::SUCCESS,
+            match healthcheck::probe(&url, Duration::from_millis(timeout_ms)) {
+                Ok(()) => Ok(ExitCode::SUCCESS),
                 Err(e) => {
                     eprintln!("linkpath healthcheck: {e}");
-                    ExitCode::FAILURE
+                    Ok(ExitCode::FAILURE)
                 }
             }
         }
@@ -108,19 +133,13 @@ fn init_tracing(json: bool) {
     }
 }
 
-fn serve(config: Config) -> ExitCode {
+fn serve(config: Config) -> Result<ExitCode, Failure> {
     init_tracing(config.log_format == "json");
     let background_purge = purge_in_background();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
+    let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-    {
-        Ok(runtime) => runtime,
-        Err(e) => {
-            eprintln!("linkpath: starting the runtime: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
+        .map_err(|e| format!("starting the runtime: {e}"))?;
     let result = runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(config.listen).await?;
         tracing::info!(
@@ -129,19 +148,17 @@ fn serve(config: Config) -> ExitCode {
             background_purge,
             "linkpath serving"
         );
-        let state = http::AppState::new(config);
-        http::server::run(listener, state, http::server::shutdown_signal()).await
+        let state = AppState::new(config);
+        linkpath_server::server::run(listener, state, linkpath_server::server::shutdown_signal())
+            .await
     });
     // Blocking solves that outlived the drain are stopped by their deadline.
     runtime.shutdown_timeout(Duration::from_secs(1));
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            tracing::error!(error = %e, "linkpath: serving failed");
-            eprintln!("linkpath: {e}");
-            ExitCode::FAILURE
-        }
+    if let Err(e) = &result {
+        tracing::error!(error = %e, "linkpath: serving failed");
     }
+    result?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Turns on jemalloc's background threads, so that freed pages go back to
@@ -201,77 +218,82 @@ fn print(bytes: &[u8]) -> ExitCode {
     }
 }
 
-fn solve(file: Option<PathBuf>, config: &Config) -> ExitCode {
-    let body = match read_input(file.as_ref()) {
+/// Reads a request body for `solve` or `render` within its size limit;
+/// the error is the command's message.
+fn read_body(file: Option<&PathBuf>, limits: &RequestLimits) -> Result<Vec<u8>, String> {
+    let body = read_input(file).map_err(|e| format!("reading the request: {e}"))?;
+    if body.len() > limits.max_body_bytes {
+        return Err(format!(
+            "the body is {} bytes, over the limit of {} (--max-body-bytes)",
+            body.len(),
+            limits.max_body_bytes
+        ));
+    }
+    Ok(body)
+}
+
+fn solve(file: Option<PathBuf>, limits: &RequestLimits) -> Result<ExitCode, Failure> {
+    let body = match read_body(file.as_ref(), limits) {
         Ok(body) => body,
         Err(e) => {
-            eprintln!("linkpath solve: reading the request: {e}");
-            return ExitCode::from(2);
+            eprintln!("linkpath solve: {e}");
+            return Ok(ExitCode::from(2));
         }
     };
-    if body.len() > config.max_body_bytes {
-        eprintln!(
-            "linkpath solve: the body is {} bytes, over the limit of {} (--max-body-bytes)",
-            body.len(),
-            config.max_body_bytes
-        );
-        return ExitCode::from(2);
-    }
-    let stop = Stop::never().with_deadline(Instant::now() + config.solve_timeout());
-    match http::solve::solve_body(&body, &config.limits(), &stop) {
+    let stop = Stop::never().with_deadline(Instant::now() + limits.solve_timeout());
+    // `max_moves` and `max_render_cells` do not apply to a solve.
+    let wire = limits.limits(1, 0);
+    match linkpath_api::solve::solve_body(&body, &wire, &stop) {
         Ok(mut json) => {
             json.push(b'\n');
-            print(&json)
+            Ok(print(&json))
         }
         Err(e) => {
             let mut json = serde_json::to_vec(&e.body()).unwrap_or_default();
             json.push(b'\n');
             let _ = print(&json);
             eprintln!("linkpath solve: {e}");
-            ExitCode::from(2)
+            Ok(ExitCode::from(2))
         }
     }
 }
 
-fn render(file: Option<PathBuf>, config: &Config) -> ExitCode {
-    let body = match read_input(file.as_ref()) {
+fn render(
+    file: Option<PathBuf>,
+    limits: &RequestLimits,
+    max_render_cells: usize,
+) -> Result<ExitCode, Failure> {
+    let body = match read_body(file.as_ref(), limits) {
         Ok(body) => body,
         Err(e) => {
-            eprintln!("linkpath render: reading the request: {e}");
-            return ExitCode::from(2);
+            eprintln!("linkpath render: {e}");
+            return Ok(ExitCode::from(2));
         }
     };
-    if body.len() > config.max_body_bytes {
-        eprintln!(
-            "linkpath render: the body is {} bytes, over the limit of {} (--max-body-bytes)",
-            body.len(),
-            config.max_body_bytes
-        );
-        return ExitCode::from(2);
-    }
-    let stop = Stop::never().with_deadline(Instant::now() + config.solve_timeout());
-    match http::render::render_body(&body, &config.limits(), &stop) {
-        Ok(svg) => print(svg.as_bytes()),
+    let stop = Stop::never().with_deadline(Instant::now() + limits.solve_timeout());
+    let wire = limits.limits(1, max_render_cells);
+    match linkpath_api::render::render_body(&body, &wire, &stop) {
+        Ok(svg) => Ok(print(svg.as_bytes())),
         Err(e) => {
             eprintln!("linkpath render: {e}");
-            ExitCode::from(2)
+            Ok(ExitCode::from(2))
         }
     }
 }
 
-fn run_judge(format: Format) -> ExitCode {
+fn run_judge(format: Format) -> Result<ExitCode, Failure> {
     let input = match read_input(None) {
         Ok(input) => input,
         Err(e) => {
             eprintln!("linkpath judge: reading stdin: {e}");
-            return ExitCode::from(2);
+            return Ok(ExitCode::from(2));
         }
     };
     match judge::run(format, &input) {
-        Ok(output) => print(output.as_bytes()),
+        Ok(output) => Ok(print(output.as_bytes())),
         Err(e) => {
             eprintln!("linkpath judge {}: {e}", format.name());
-            ExitCode::from(2)
+            Ok(ExitCode::from(2))
         }
     }
 }

@@ -1,0 +1,444 @@
+//! The board on the wire: an array of text rows or of number rows, read
+//! straight into one flat cell array. This is the one hand-written
+//! `Deserialize` of the API, because it is the hot path: a million-cell
+//! board is never built as a tree of JSON values, and a ragged row, a bad
+//! cell, or a board over the limits is refused the moment the parser
+//! reaches it, naming the row or cell (`board[3]`, `board[3][7]`).
+
+use crate::decode::{fail, limits};
+use crate::error::{ApiError, ErrorCode, excerpt};
+use crate::limits::Limits;
+use linkpath_engine::{Board, EMPTY};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type};
+use utoipa::openapi::RefOr;
+
+/// How the board came in, so answers that return a board use the same form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum BoardEncoding {
+    /// Rows of text, a character a cell.
+    #[default]
+    Text,
+    /// Rows of numbers, a number a cell.
+    Numbers,
+}
+
+/// A board read from a request, with the form it came in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WireBoard {
+    pub board: Board,
+    pub encoding: BoardEncoding,
+}
+
+impl<'de> Deserialize<'de> for WireBoard {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let limits = limits();
+        let (board, encoding) = deserializer.deserialize_seq(BoardSeed(&limits))?;
+        Ok(WireBoard { board, encoding })
+    }
+}
+
+impl utoipa::PartialSchema for WireBoard {
+    fn schema() -> RefOr<Schema> {
+        board_schema()
+    }
+}
+
+impl utoipa::ToSchema for WireBoard {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "Board".into()
+    }
+}
+
+/// A board in an answer, in the form the request's board came in: text
+/// rows (empty cells as `.`) or number rows (empty cells as 0).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum BoardRows {
+    Text(Vec<String>),
+    Numbers(Vec<Vec<u32>>),
+}
+
+impl BoardRows {
+    pub fn new(board: &Board, encoding: BoardEncoding) -> Self {
+        let rows = board.cells().chunks_exact(board.width());
+        match encoding {
+            BoardEncoding::Text => BoardRows::Text(
+                rows.map(|row| {
+                    row.iter()
+                        .map(|&c| match c {
+                            EMPTY => '.',
+                            tile => char::from_u32(tile).unwrap_or('?'),
+                        })
+                        .collect()
+                })
+                .collect(),
+            ),
+            BoardEncoding::Numbers => BoardRows::Numbers(rows.map(<[u32]>::to_vec).collect()),
+        }
+    }
+}
+
+impl utoipa::PartialSchema for BoardRows {
+    fn schema() -> RefOr<Schema> {
+        board_schema()
+    }
+}
+
+impl utoipa::ToSchema for BoardRows {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "Board".into()
+    }
+}
+
+/// `Board`: one of two typed arrays, each branch with its `type`, so that
+/// client generators make a union of `string[]` and `number[][]`.
+fn board_schema() -> RefOr<Schema> {
+    let text = ArrayBuilder::new()
+        .title(Some("TextRows"))
+        .description(Some(
+            "Rows of text: one character a cell; space or `.` is empty, any other character is a tile of that type.",
+        ))
+        .items(ObjectBuilder::new().schema_type(SchemaType::Type(Type::String)))
+        .min_items(Some(1));
+    let numbers = ArrayBuilder::new()
+        .title(Some("NumberRows"))
+        .description(Some(
+            "Rows of numbers: one number a cell; 0 is empty, any other is a tile of that type.",
+        ))
+        .items(
+            ArrayBuilder::new().items(
+                ObjectBuilder::new()
+                    .schema_type(SchemaType::Type(Type::Integer))
+                    .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
+                        utoipa::openapi::KnownFormat::Int64,
+                    )))
+                    .minimum(Some(0))
+                    .maximum(Some(u32::MAX)),
+            ),
+        )
+        .min_items(Some(1));
+    OneOfBuilder::new()
+        .description(Some(
+            "The board, row by row from the top; every row as long as the first. Text rows or number rows, not both.",
+        ))
+        .item(text)
+        .item(numbers)
+        .into()
+}
+
+/// Reads `board`: an array of text rows or of number rows, into flat cells.
+struct BoardSeed<'l>(&'l Limits);
+
+impl<'de> DeserializeSeed<'de> for BoardSeed<'_> {
+    type Value = (Board, BoardEncoding);
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for BoardSeed<'_> {
+    type Value = (Board, BoardEncoding);
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an array of rows: strings, or arrays of non-negative integers")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut rows = Rows {
+            limits: self.0,
+            cells: Vec::new(),
+            width: None,
+            height: 0,
+            encoding: None,
+        };
+        loop {
+            if seq.next_element_seed(RowSeed(&mut rows))?.is_none() {
+                break;
+            }
+            rows.height += 1;
+        }
+        let width = rows.width.unwrap_or(0);
+        if rows.height == 0 || width == 0 {
+            return Err(fail(
+                ApiError::new(
+                    ErrorCode::InvalidBoard,
+                    "the board is empty, expected at least one row and one column",
+                )
+                .at("board"),
+            ));
+        }
+        let board = Board::new(width, rows.height, rows.cells).map_err(|e| {
+            fail(ApiError::new(ErrorCode::InvalidBoard, e.to_string()).at("board"))
+        })?;
+        Ok((board, rows.encoding.unwrap_or(BoardEncoding::Text)))
+    }
+}
+
+/// "1 cell", "5 cells".
+fn cells(n: usize) -> String {
+    if n == 1 {
+        "1 cell".into()
+    } else {
+        format!("{n} cells")
+    }
+}
+
+/// The board read so far.
+struct Rows<'l> {
+    limits: &'l Limits,
+    cells: Vec<u32>,
+    width: Option<usize>,
+    height: usize,
+    encoding: Option<BoardEncoding>,
+}
+
+impl Rows<'_> {
+    fn error(&self, code: ErrorCode, message: String) -> ApiError {
+        ApiError::new(code, message).at(format!("board[{}]", self.height))
+    }
+
+    /// Checks a row's encoding against the first row's.
+    fn encoding<E: de::Error>(&mut self, encoding: BoardEncoding) -> Result<(), E> {
+        match self.encoding {
+            None => {
+                self.encoding = Some(encoding);
+                Ok(())
+            }
+            Some(first) if first == encoding => Ok(()),
+            Some(first) => {
+                let name = |e| match e {
+                    BoardEncoding::Text => "a string",
+                    BoardEncoding::Numbers => "an array of numbers",
+                };
+                let message = format!(
+                    "row {} is {}, expected {} like row 0",
+                    self.height,
+                    name(encoding),
+                    name(first)
+                );
+                Err(fail(self.error(ErrorCode::InvalidBoard, message)))
+            }
+        }
+    }
+
+    /// Checks a finished row's length and the running totals against the
+    /// first row and the limits.
+    fn close_row<E: de::Error>(&mut self, found: usize) -> Result<(), E> {
+        let limits = self.limits;
+        let failure = match self.width {
+            _ if found == 0 => Some(self.error(
+                ErrorCode::InvalidBoard,
+                format!("row {} is empty, expected at least one cell", self.height),
+            )),
+            Some(expected) if found != expected => Some(self.error(
+                ErrorCode::InvalidBoard,
+                format!(
+                    "row {} has {}, expected {expected}",
+                    self.height,
+                    cells(found)
+                ),
+            )),
+            _ if found > limits.max_side => Some(self.error(
+                ErrorCode::TooLarge,
+                format!(
+                    "the board is {found} cells wide, over the limit of {}",
+                    limits.max_side
+                ),
+            )),
+            _ if self.height + 1 > limits.max_side => Some(self.error(
+                ErrorCode::TooLarge,
+                format!(
+                    "the board has more than {} rows, over the limit",
+                    limits.max_side
+                ),
+            )),
+            _ => None,
+        };
+        if let Some(error) = failure {
+            return Err(fail(error));
+        }
+        self.width = Some(found);
+        self.check_cells()
+    }
+
+    /// A numeric row found longer than `most` cells before its end.
+    fn overlong<E: de::Error>(&self, most: usize) -> E {
+        let error = match self.width {
+            Some(expected) => self.error(
+                ErrorCode::InvalidBoard,
+                format!(
+                    "row {} has more than {expected} cells, expected {expected}",
+                    self.height
+                ),
+            ),
+            None => self.error(
+                ErrorCode::TooLarge,
+                format!("the board is more than {most} cells wide, over the limit"),
+            ),
+        };
+        fail(error)
+    }
+
+    fn check_cells<E: de::Error>(&self) -> Result<(), E> {
+        let max = self.limits.max_cells;
+        if self.cells.len() > max {
+            return Err(fail(self.error(
+                ErrorCode::TooLarge,
+                if self.limits.picture {
+                    format!(
+                        "the board has more than {max} cells, over the limit for a picture (LINKPATH_MAX_RENDER_CELLS)"
+                    )
+                } else {
+                    format!("the board has more than {max} cells, over the limit")
+                },
+            )));
+        }
+        Ok(())
+    }
+}
+
+struct RowSeed<'r, 'l>(&'r mut Rows<'l>);
+
+impl<'de> DeserializeSeed<'de> for RowSeed<'_, '_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for RowSeed<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a row: a string, or an array of non-negative integers")
+    }
+
+    fn visit_str<E: de::Error>(self, row: &str) -> Result<(), E> {
+        let rows = self.0;
+        rows.encoding(BoardEncoding::Text)?;
+        let before = rows.cells.len();
+        // U+0000 would be read as tile type 0, which is the empty cell: only
+        // space and `.` are empty.
+        if let Some(column) = row.chars().position(|c| c == '\0') {
+            return Err(fail(
+                ApiError::new(
+                    ErrorCode::InvalidBoard,
+                    "U+0000 is not a cell, expected a tile character, or space or . for empty",
+                )
+                .at(format!("board[{}][{column}]", rows.height)),
+            ));
+        }
+        if row.is_ascii() {
+            rows.cells.extend(row.bytes().map(|b| match b {
+                b' ' | b'.' => EMPTY,
+                tile => u32::from(tile),
+            }));
+        } else {
+            rows.cells
+                .extend(row.chars().map(linkpath_engine::tile_of_char));
+        }
+        let found = rows.cells.len() - before;
+        rows.close_row(found)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let rows = self.0;
+        rows.encoding(BoardEncoding::Numbers)?;
+        let before = rows.cells.len();
+        // A row longer than the first, or than the limit, is refused before
+        // it is read to its end.
+        let most = rows.width.unwrap_or(rows.limits.max_side);
+        while let Some(cell) = seq.next_element::<Cell>()? {
+            let column = rows.cells.len() - before;
+            match cell {
+                Cell::Tile(tile) if column < most => rows.cells.push(tile),
+                Cell::Tile(_) => return Err(rows.overlong(most)),
+                Cell::Bad(what) => {
+                    return Err(fail(
+                        ApiError::new(
+                            ErrorCode::InvalidBoard,
+                            format!("{what} is not a cell, expected 0 (empty) or a tile type from 1 to {}", u32::MAX),
+                        )
+                        .at(format!("board[{}][{column}]", rows.height)),
+                    ));
+                }
+            }
+        }
+        let found = rows.cells.len() - before;
+        rows.close_row(found)
+    }
+}
+
+/// One number of a numeric row; anything else is kept to be reported with
+/// its place.
+enum Cell {
+    Tile(u32),
+    Bad(String),
+}
+
+impl<'de> Deserialize<'de> for Cell {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(CellVisitor)
+    }
+}
+
+struct CellVisitor;
+
+impl<'de> Visitor<'de> for CellVisitor {
+    type Value = Cell;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a non-negative integer")
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Cell, E> {
+        Ok(u32::try_from(v).map_or_else(|_| Cell::Bad(v.to_string()), Cell::Tile))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Cell, E> {
+        Ok(u32::try_from(v).map_or_else(|_| Cell::Bad(v.to_string()), Cell::Tile))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Cell, E> {
+        // JSON's `-0` is an integer to a person; serde_json reads it as a
+        // float.
+        if v == 0.0 && v.is_sign_negative() {
+            return Ok(Cell::Tile(EMPTY));
+        }
+        Ok(Cell::Bad(v.to_string()))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Cell, E> {
+        Ok(Cell::Bad(format!("{:?}", excerpt(v))))
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Cell, E> {
+        Ok(Cell::Bad(v.to_string()))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Cell, E> {
+        Ok(Cell::Bad("null".into()))
+    }
+
+    // Read to its end, so the parser stands after it when the error is
+    // reported.
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Cell, A::Error> {
+        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+        Ok(Cell::Bad("an array".into()))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Cell, A::Error> {
+        while map
+            .next_entry::<de::IgnoredAny, de::IgnoredAny>()?
+            .is_some()
+        {}
+        Ok(Cell::Bad("an object".into()))
+    }
+}
+

@@ -1,0 +1,214 @@
+//! The one error type of the API. Every failure becomes a JSON body
+//! `{"error": {"code", "message", "field"?}}` with the status that fits;
+//! the server adds the status line and headers.
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// What went wrong with a request, named by its wire `code`.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema, strum::IntoStaticStr, strum::VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum ErrorCode {
+    /// 400 Bad Request: the body is not JSON.
+    MalformedJson,
+    /// 401 Unauthorized: a missing or unknown API key.
+    Unauthorized,
+    /// 404 Not Found: no such route.
+    NotFound,
+    /// 405 Method Not Allowed.
+    MethodNotAllowed,
+    /// 408 Request Timeout: the body arrived too slowly.
+    RequestTimeout,
+    /// 413 Payload Too Large: body, cells or queries over a limit.
+    TooLarge,
+    /// 415 Unsupported Media Type: not `application/json`.
+    UnsupportedMediaType,
+    /// 422 Unprocessable Entity: a board that is not rectangular or not
+    /// made of the allowed cells.
+    InvalidBoard,
+    /// 422: unknown preset or a bad rules field.
+    InvalidRules,
+    /// 422: a query point off the board or malformed.
+    InvalidQuery,
+    /// 422: any other well-formed but wrong request.
+    InvalidRequest,
+    /// 429 Too Many Requests: the client's rate limit.
+    RateLimited,
+    /// 500: a bug; details are logged, never sent.
+    Internal,
+    /// 501 Not Implemented: a transfer coding other than `chunked`.
+    NotImplemented,
+    /// 503 Service Unavailable: every solver slot is busy.
+    Overloaded,
+    /// 504 Gateway Timeout: the solve passed its deadline.
+    DeadlineExceeded,
+}
+
+impl ErrorCode {
+    /// The wire name, as serde writes it.
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+
+    /// The HTTP status it is answered with.
+    pub fn status(self) -> u16 {
+        match self {
+            ErrorCode::MalformedJson => 400,
+            ErrorCode::Unauthorized => 401,
+            ErrorCode::NotFound => 404,
+            ErrorCode::MethodNotAllowed => 405,
+            ErrorCode::RequestTimeout => 408,
+            ErrorCode::TooLarge => 413,
+            ErrorCode::UnsupportedMediaType => 415,
+            ErrorCode::InvalidBoard
+            | ErrorCode::InvalidRules
+            | ErrorCode::InvalidQuery
+            | ErrorCode::InvalidRequest => 422,
+            ErrorCode::RateLimited => 429,
+            ErrorCode::Internal => 500,
+            ErrorCode::NotImplemented => 501,
+            ErrorCode::Overloaded => 503,
+            ErrorCode::DeadlineExceeded => 504,
+        }
+    }
+}
+
+/// An error answer: code, message for people, and the request field at
+/// fault (`board[3]`, `queries[2].to`) when there is one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    pub code: ErrorCode,
+    pub message: String,
+    pub field: Option<String>,
+    /// Seconds for `Retry-After` (503, 429).
+    pub retry_after: Option<u64>,
+}
+
+impl ApiError {
+    /// Messages quote the client through [`excerpt`]; a message that grew
+    /// long anyway is cut, so no answer echoes a big input.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        let message = message.into();
+        ApiError {
+            code,
+            message: cut(message, MESSAGE_CHARS),
+            field: None,
+            retry_after: None,
+        }
+    }
+
+    /// The request field at fault; a field name that is the client's own
+    /// (an unknown key) is cut like a quote.
+    pub fn at(mut self, field: impl Into<String>) -> Self {
+        self.field = Some(cut(field.into(), EXCERPT_CHARS + 40));
+        self
+    }
+
+    pub fn retry_after(mut self, seconds: u64) -> Self {
+        self.retry_after = Some(seconds);
+        self
+    }
+
+    pub fn status(&self) -> u16 {
+        self.code.status()
+    }
+
+    /// The JSON body.
+    pub fn body(&self) -> ErrorBody {
+        ErrorBody {
+            error: ErrorDetail {
+                code: self.code,
+                message: self.message.clone(),
+                field: self.field.clone(),
+            },
+        }
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code.as_str(), self.message)?;
+        if let Some(field) = &self.field {
+            write!(f, " (at {field})")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+/// Every error answer's body.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = Error)]
+pub struct ErrorBody {
+    pub error: ErrorDetail,
+}
+
+/// What went wrong.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ErrorDetail {
+    pub code: ErrorCode,
+    /// For people: what was wrong and what was expected, quoting at most a
+    /// short piece of the input.
+    pub message: String,
+    /// The request field at fault, as a path: `board[3]`, `queries[2].to`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+}
+
+/// The most characters of the client's input an error quotes.
+pub const EXCERPT_CHARS: usize = 100;
+
+/// The most characters of a whole message.
+const MESSAGE_CHARS: usize = 400;
+
+/// At most [`EXCERPT_CHARS`] of `text`, cut with `…`: what an error may
+/// quote of the client's input.
+pub fn excerpt(text: &str) -> std::borrow::Cow<'_, str> {
+    match end_of(text, EXCERPT_CHARS) {
+        Some(end) => format!("{}…", &text[..end]).into(),
+        None => text.into(),
+    }
+}
+
+/// `text` cut like an [`excerpt`] of `chars` characters.
+fn cut(text: String, chars: usize) -> String {
+    match end_of(&text, chars) {
+        Some(end) => format!("{}…", &text[..end]),
+        None => text,
+    }
+}
+
+/// The byte offset after the first `chars` characters, if more follow.
+fn end_of(text: &str, chars: usize) -> Option<usize> {
+    text.char_indices().nth(chars).map(|(end, _)| end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn excerpt_keeps_100_characters() {
+        assert_eq!(excerpt("gzip"), "gzip");
+        let long = "é".repeat(150);
+        assert_eq!(excerpt(&long), format!("{}…", "é".repeat(100)));
+        assert_eq!(excerpt(&"x".repeat(100)), "x".repeat(100));
+    }
+}
+
+/// The error for a search stopped by its deadline or cancelled.
+pub fn interrupted(e: linkpath_engine::Interrupted) -> ApiError {
+    match e {
+        linkpath_engine::Interrupted::Deadline => ApiError::new(
+            ErrorCode::DeadlineExceeded,
+            "the solve did not finish within the server's deadline; ask fewer queries, a smaller board or a lower max_segments",
+        ),
+        linkpath_engine::Interrupted::Cancelled => {
+            ApiError::new(ErrorCode::DeadlineExceeded, "the solve was cancelled")
+        }
+    }
+}

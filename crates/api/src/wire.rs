@@ -1,0 +1,377 @@
+//! The types every route shares on the wire: points, queries and moves,
+//! rules, gravity. Derived with serde, so a name on the wire is written
+//! once, here; the engine's own types carry no serde.
+
+use crate::error::{ApiError, ErrorCode};
+use crate::limits::Limits;
+use linkpath_engine::game::Gravity as EngineGravity;
+use linkpath_engine::{Board, Match, Movement, Path, Preset, Rules};
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use utoipa::ToSchema;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, SchemaType, Type};
+
+/// A cell `[x, y]`: `x` counts columns from the left, `y` rows from the
+/// top, both from 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Point(pub i64, pub i64);
+
+impl Point {
+    /// The cell on `board`, or a 422 naming where it lies.
+    pub fn on(self, board: &Board) -> Result<linkpath_engine::Point, ApiError> {
+        let Point(x, y) = self;
+        let (w, h) = (board.width() as i64, board.height() as i64);
+        if (0..w).contains(&x) && (0..h).contains(&y) {
+            Ok(linkpath_engine::Point::new(x as i32, y as i32))
+        } else {
+            Err(ApiError::new(
+                ErrorCode::InvalidQuery,
+                format!(
+                    "[{x}, {y}] is off the {w} x {h} board, expected x from 0 to {} and y from 0 to {}",
+                    w - 1,
+                    h - 1
+                ),
+            ))
+        }
+    }
+}
+
+impl From<linkpath_engine::Point> for Point {
+    fn from(p: linkpath_engine::Point) -> Self {
+        Point(i64::from(p.x), i64::from(p.y))
+    }
+}
+
+impl utoipa::PartialSchema for Point {
+    /// A two-item tuple, so generators type it `[number, number]`.
+    fn schema() -> RefOr<Schema> {
+        let integer = || ObjectBuilder::new().schema_type(SchemaType::Type(Type::Integer));
+        ArrayBuilder::new()
+            .description(Some(
+                "A cell [x, y]: x counts columns from the left, y rows from the top, both from 0.",
+            ))
+            .prefix_items([integer(), integer()])
+            .min_items(Some(2))
+            .max_items(Some(2))
+            .into()
+    }
+}
+
+impl ToSchema for Point {}
+
+/// Two cells to connect, or a pair to remove.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Query {
+    pub from: Point,
+    pub to: Point,
+}
+
+impl Query {
+    /// Both cells on `board`; errors name `{field}.from` or `{field}.to`.
+    pub fn on(
+        self,
+        board: &Board,
+        field: &str,
+    ) -> Result<(linkpath_engine::Point, linkpath_engine::Point), ApiError> {
+        let from = self.from.on(board).map_err(|e| e.at(format!("{field}.from")))?;
+        let to = self.to.on(board).map_err(|e| e.at(format!("{field}.to")))?;
+        Ok((from, to))
+    }
+}
+
+/// A list of queries or moves within the limit on their number.
+pub fn within(list: &[Query], limits: &Limits, field: &str) -> Result<(), ApiError> {
+    if list.len() > limits.max_queries {
+        return Err(ApiError::new(
+            ErrorCode::TooLarge,
+            format!("more than {} {field}, over the limit", limits.max_queries),
+        )
+        .at(field));
+    }
+    Ok(())
+}
+
+/// A move on the wire: the pair, and how it connects when that was asked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Move {
+    pub from: Point,
+    pub to: Point,
+    /// Straight segments of the path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub segments: Option<u32>,
+    /// The path's corner points, from `from` to `to`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<Vec<Point>>,
+}
+
+impl Move {
+    pub fn with_path(
+        from: linkpath_engine::Point,
+        to: linkpath_engine::Point,
+        path: &Path,
+        include_path: bool,
+    ) -> Self {
+        Move {
+            from: from.into(),
+            to: to.into(),
+            segments: Some(path.segments),
+            path: include_path.then(|| path.corners.iter().copied().map(Point::from).collect()),
+        }
+    }
+
+    pub fn bare((from, to): (linkpath_engine::Point, linkpath_engine::Point)) -> Self {
+        Move {
+            from: from.into(),
+            to: to.into(),
+            segments: None,
+            path: None,
+        }
+    }
+}
+
+/// A named rule set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+#[schema(as = Preset)]
+pub enum PresetName {
+    /// Any turns, paths may leave the board, any two tiles match.
+    #[default]
+    Mahjong,
+    /// At most two turns, through the ring around the board, same types.
+    ShisenSho,
+    /// At most two turns, inside the board, same types.
+    Lianliankan,
+    /// Curling 2.0: the stone slides until it hits a block, at most 10
+    /// throws.
+    Curling,
+}
+
+impl From<PresetName> for Preset {
+    fn from(name: PresetName) -> Preset {
+        match name {
+            PresetName::Mahjong => Preset::Mahjong,
+            PresetName::ShisenSho => Preset::ShisenSho,
+            PresetName::Lianliankan => Preset::Lianliankan,
+            PresetName::Curling => Preset::Curling,
+        }
+    }
+}
+
+/// How a path moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(as = Movement)]
+pub enum MovementName {
+    /// Straight segments through empty cells, turning anywhere.
+    Line,
+    /// A stone slides until it hits a block, which breaks.
+    Slide,
+}
+
+/// Which tiles may be paired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(as = Match)]
+pub enum MatchName {
+    /// Any two tiles.
+    Any,
+    /// Tiles of the same type.
+    Same,
+}
+
+/// Fields that override a preset's rules.
+#[derive(Clone, Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RulesObject {
+    /// The preset the other fields change; mahjong when absent.
+    #[serde(default)]
+    pub preset: Option<PresetName>,
+    pub movement: Option<MovementName>,
+    /// Most straight segments a path may have (a throw, for slide), from
+    /// 1; `null` for no limit.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<u32>, minimum = 1)]
+    pub max_segments: Option<Option<u32>>,
+    /// Whether paths may use the ring of cells around the board.
+    pub outside: Option<bool>,
+    #[serde(rename = "match")]
+    pub matching: Option<MatchName>,
+}
+
+/// Tells a field given as `null` (`Some(None)`) from an absent one.
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// `rules`: a preset name, or an object whose fields override a preset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WireRules {
+    pub rules: Rules,
+    /// The preset name, or `custom` when fields were overridden: a metrics
+    /// label with few values.
+    pub label: &'static str,
+}
+
+impl Default for WireRules {
+    fn default() -> Self {
+        WireRules {
+            rules: Preset::Mahjong.rules(),
+            label: Preset::Mahjong.name(),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for WireRules {
+    /// Either form, each read by its derived type: this only picks which.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Either;
+        impl<'de> Visitor<'de> for Either {
+            type Value = WireRules;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a preset name or an object {preset, movement, max_segments, outside, match}")
+            }
+
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<WireRules, E> {
+                let preset = Preset::from(PresetName::deserialize(
+                    de::value::StrDeserializer::<E>::new(name),
+                )?);
+                Ok(WireRules {
+                    rules: preset.rules(),
+                    label: preset.name(),
+                })
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<WireRules, A::Error> {
+                let object = RulesObject::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                object.rules().map_err(crate::decode::fail)
+            }
+        }
+        deserializer.deserialize_any(Either)
+    }
+}
+
+impl utoipa::PartialSchema for WireRules {
+    fn schema() -> RefOr<Schema> {
+        utoipa::openapi::schema::OneOfBuilder::new()
+            .description(Some(
+                "A preset name, or an object whose fields override a preset (mahjong when absent).",
+            ))
+            .item(utoipa::openapi::Ref::from_schema_name("Preset"))
+            .item(utoipa::openapi::Ref::from_schema_name("RulesObject"))
+            .into()
+    }
+}
+
+impl ToSchema for WireRules {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "Rules".into()
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        schemas.push((PresetName::name().into(), <PresetName as utoipa::PartialSchema>::schema()));
+        schemas.push((RulesObject::name().into(), <RulesObject as utoipa::PartialSchema>::schema()));
+        <RulesObject as ToSchema>::schemas(schemas);
+    }
+}
+
+
+impl RulesObject {
+    /// The preset with these overrides, checked.
+    fn rules(self) -> Result<WireRules, ApiError> {
+        let preset = Preset::from(self.preset.unwrap_or_default());
+        let mut rules = preset.rules();
+        let overridden = self.movement.is_some()
+            || self.max_segments.is_some()
+            || self.outside.is_some()
+            || self.matching.is_some();
+        if let Some(movement) = self.movement {
+            rules.movement = match movement {
+                MovementName::Line => Movement::Line,
+                MovementName::Slide => Movement::Slide,
+            };
+            if rules.movement == Movement::Slide && self.outside.is_none() {
+                rules.outside = false;
+            }
+        }
+        if let Some(max) = self.max_segments {
+            if max == Some(0) {
+                return Err(ApiError::new(
+                    ErrorCode::InvalidRules,
+                    "max_segments is 0, expected at least 1 or null for no limit",
+                )
+                .at("rules.max_segments"));
+            }
+            rules.max_segments = max;
+        }
+        if let Some(outside) = self.outside {
+            if outside && rules.movement == Movement::Slide {
+                return Err(ApiError::new(
+                    ErrorCode::InvalidRules,
+                    "outside is true with slide movement, expected false: a sliding stone that leaves the board is lost",
+                )
+                .at("rules.outside"));
+            }
+            rules.outside = outside;
+        }
+        if let Some(matching) = self.matching {
+            rules.matching = match matching {
+                MatchName::Any => Match::Any,
+                MatchName::Same => Match::Same,
+            };
+        }
+        Ok(WireRules {
+            rules,
+            label: if overridden { "custom" } else { preset.name() },
+        })
+    }
+}
+
+impl WireRules {
+    /// Checks `max_segments` against the server's limit.
+    pub fn within(self, limits: &Limits) -> Result<Rules, ApiError> {
+        match self.rules.max_segments {
+            Some(max) if max > limits.max_segments => Err(ApiError::new(
+                ErrorCode::InvalidRules,
+                format!(
+                    "max_segments is {max}, over this server's limit of {}",
+                    limits.max_segments
+                ),
+            )
+            .at("rules.max_segments")),
+            _ => Ok(self.rules),
+        }
+    }
+}
+
+/// Where tiles fall after a pair is removed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Gravity {
+    /// Tiles stay where they are.
+    #[default]
+    None,
+    /// Each column that lost a tile is compacted toward the bottom row.
+    Down,
+    /// Toward the top row.
+    Up,
+    /// Each row that lost a tile is compacted toward the left column.
+    Left,
+    /// Toward the right column.
+    Right,
+}
+
+impl From<Gravity> for EngineGravity {
+    fn from(gravity: Gravity) -> EngineGravity {
+        match gravity {
+            Gravity::None => EngineGravity::None,
+            Gravity::Down => EngineGravity::Down,
+            Gravity::Up => EngineGravity::Up,
+            Gravity::Left => EngineGravity::Left,
+            Gravity::Right => EngineGravity::Right,
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! Game features over the engine: the moves a player can make now, playing
+//! a sequence of moves with gravity, clearing a board, dealing boards that
+//! can be cleared, and shuffling a stuck board.
+//!
+//! Everything here is deterministic: the same input (seed included) gives
+//! the same output on every platform. All functions need `line` movement.
+//!
+//! ```
+//! use linkpath_engine::game::{self, Gravity};
+//! use linkpath_engine::{Board, Preset, Stop};
+//! let board = Board::from_rows(&["AB", "BA"]).unwrap();
+//! let rules = Preset::Lianliankan.rules();
+//! // Each pair blocks the other: no move, and no way to clear the board.
+//! assert!(game::moves(&board, &rules, None, &Stop::never()).unwrap().is_empty());
+//! let outcome = game::clear(&board, &rules, Gravity::None, None, &Stop::never()).unwrap();
+//! assert_eq!(outcome.result, game::Clearing::Impossible);
+//! ```
+
+mod clear;
+mod deal;
+mod gravity;
+mod moves;
+pub(crate) mod rng;
+
+pub use clear::{ClearOptions, Clearing, Outcome, clear, clear_with};
+pub use deal::{DealError, ShuffleError, deal, shuffle, shuffle_solvable};
+pub use gravity::Gravity;
+
+use super::{Answer, Board, EMPTY, Interrupted, Path, Point, Query, Reason, Rules, Solver, Stop};
+use gravity::remove_pair;
+
+/// One removal: two tiles and the path that joins them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Move {
+    pub from: Point,
+    pub to: Point,
+    /// The fewest segments and, among those, the shortest path: what
+    /// [`Solver::answer`] gives for this pair.
+    pub path: Path,
+}
+
+fn point(board: &Board, index: usize) -> Point {
+    let w = board.width();
+    Point::new((index % w) as i32, (index / w) as i32)
+}
+
+/// Every pair of tiles that can be removed now, at most `limit`, ordered by
+/// the first tile then the second in reading order (row by row), the first
+/// before the second. With `match: any` that is every connected pair.
+pub fn moves(
+    board: &Board,
+    rules: &Rules,
+    limit: Option<usize>,
+    stop: &Stop,
+) -> Result<Vec<Move>, Interrupted> {
+    let pairs = moves::pairs(board, *rules, limit, stop)?;
+    let mut solver = Solver::new(board, *rules);
+    let mut found = Vec::with_capacity(pairs.len());
+    for (a, b) in pairs {
+        let (from, to) = (point(board, a), point(board, b));
+        match solver.answer(Query::new(from, to), stop)? {
+            Answer::Connected(path) => found.push(Move { from, to, path }),
+            Answer::NotConnected(reason) => {
+                debug_assert!(false, "{from} -> {to} explored as connected: {reason}");
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// Whether `board` has no tile left.
+pub fn cleared(board: &Board) -> bool {
+    board.cells().iter().all(|&c| c == EMPTY)
+}
+
+/// Whether tiles are left but none can be removed.
+pub fn stuck(board: &Board, rules: &Rules, stop: &Stop) -> Result<bool, Interrupted> {
+    Ok(!cleared(board) && moves::pairs(board, *rules, Some(1), stop)?.is_empty())
+}
+
+/// A sequence of moves played on a board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The board after the last legal move.
+    pub board: Board,
+    /// The path of each move applied, in order.
+    pub steps: Vec<Path>,
+    /// The index of the move that could not be made, and why; the moves
+    /// after it were not tried.
+    pub stopped: Option<(usize, Reason)>,
+}
+
+/// Plays `moves` in order on `board`: each must join two tiles as
+/// [`Solver::answer`] would on the board of its turn; the pair is removed,
+/// then the tiles fall by `gravity`. Points must be on the board.
+pub fn play(
+    board: &Board,
+    rules: &Rules,
+    gravity: Gravity,
+    moves: &[(Point, Point)],
+    stop: &Stop,
+) -> Result<Played, Interrupted> {
+    let mut board = board.clone();
+    let mut steps = Vec::with_capacity(moves.len());
+    for (i, &(from, to)) in moves.iter().enumerate() {
+        // Each move prepares a solver over the whole board: poll between.
+        stop.check()?;
+        let answer = Solver::new(&board, *rules).answer(Query::new(from, to), stop)?;
+        match answer {
+            Answer::Connected(path) => {
+                steps.push(path);
+                let (w, h) = (board.width(), board.height());
+                let mut cells = board.into_cells();
+                remove_pair(
+                    &mut cells,
+                    w,
+                    from.y as usize * w + from.x as usize,
+                    to.y as usize * w + to.x as usize,
+                    gravity,
+                );
+                board = Board::new(w, h, cells).expect("same size");
+            }
+            Answer::NotConnected(reason) => {
+                return Ok(Played {
+                    board,
+                    steps,
+                    stopped: Some((i, reason)),
+                });
+            }
+        }
+    }
+    Ok(Played {
+        board,
+        steps,
+        stopped: None,
+    })
+}

@@ -1,0 +1,170 @@
+//! Who may call `/v1/*`, and how often: optional API keys, a per-client
+//! rate limit, and the CORS allow-list for browser clients. All off unless
+//! configured; `/healthz`, `/readyz` and `/metrics` are never gated.
+
+use super::AppState;
+use super::error::{ErrorCode, HttpError};
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{HeaderValue, Method, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use subtle::ConstantTimeEq;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+
+/// The API keys a `/v1/*` request may present as `Authorization: Bearer`.
+#[derive(Clone, Default)]
+pub struct ApiKeys(Arc<Vec<Vec<u8>>>);
+
+impl ApiKeys {
+    pub fn new(keys: &[String]) -> Self {
+        ApiKeys(Arc::new(
+            keys.iter()
+                .map(|k| k.trim())
+                .filter(|k| !k.is_empty())
+                .map(|k| k.as_bytes().to_vec())
+                .collect(),
+        ))
+    }
+
+    pub fn is_enabled(&self) -> bool {
+        !self.0.is_empty()
+    }
+
+    /// Compares against every key, each in constant time, so the answer's
+    /// timing tells nothing about which key came close.
+    fn accepts(&self, presented: &[u8]) -> bool {
+        self.0.iter().fold(0u8, |found, key| {
+            found | key.as_slice().ct_eq(presented).unwrap_u8()
+        }) == 1
+    }
+}
+
+/// Requires a known API key on `/v1/*` when keys are configured.
+pub async fn require_api_key(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let keys = &state.api_keys;
+    if !keys.is_enabled() || !request.uri().path().starts_with("/v1/") {
+        return next.run(request).await;
+    }
+    let presented = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.as_bytes().strip_prefix(b"Bearer "));
+    match presented {
+        Some(key) if keys.accepts(key) => next.run(request).await,
+        found => {
+            let message = if found.is_some() {
+                "the API key is not valid"
+            } else {
+                "an API key is required: send Authorization: Bearer <key>"
+            };
+            let mut response = HttpError::new(ErrorCode::Unauthorized, message).into_response();
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            response
+        }
+    }
+}
+
+/// A token bucket per client address.
+#[derive(Clone)]
+pub struct ClientLimiter(Arc<DefaultKeyedRateLimiter<IpAddr>>);
+
+impl ClientLimiter {
+    /// `per_second` requests a second on average, bursts of `burst`.
+    pub fn new(per_second: NonZeroU32, burst: NonZeroU32) -> Self {
+        let quota = Quota::per_second(per_second).allow_burst(burst);
+        ClientLimiter(Arc::new(RateLimiter::keyed(quota)))
+    }
+
+    /// Forgets clients whose buckets are full again, so the table does not
+    /// grow with every address ever seen.
+    pub fn forget_idle(&self) {
+        self.0.retain_recent();
+        self.0.shrink_to_fit();
+    }
+}
+
+/// Answers 429 with `Retry-After` to a client over its rate on `/v1/*`.
+pub async fn rate_limit(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let Some(limiter) = &state.limiter else {
+        return next.run(request).await;
+    };
+    if !request.uri().path().starts_with("/v1/") {
+        return next.run(request).await;
+    }
+    // Without a peer address (in-process tests) every caller shares a bucket.
+    let client = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
+    match limiter.0.check_key(&client) {
+        Ok(()) => next.run(request).await,
+        Err(not_until) => {
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            HttpError::new(
+                ErrorCode::RateLimited,
+                "too many requests from this client, retry after the time in Retry-After",
+            )
+            .retry_after(wait.as_secs().max(1))
+            .into_response()
+        }
+    }
+}
+
+/// The CORS layer for the configured origins; `None` when there are none.
+/// `*` allows any origin.
+pub fn cors(origins: &[String]) -> Option<CorsLayer> {
+    let origins: Vec<&str> = origins
+        .iter()
+        .map(|o| o.trim())
+        .filter(|o| !o.is_empty())
+        .collect();
+    if origins.is_empty() {
+        return None;
+    }
+    let allow = if origins.contains(&"*") {
+        AllowOrigin::any()
+    } else {
+        AllowOrigin::list(origins.iter().filter_map(|o| HeaderValue::from_str(o).ok()))
+    };
+    let x_request_id = header::HeaderName::from_static("x-request-id");
+    Some(
+        CorsLayer::new()
+            .allow_origin(allow)
+            .allow_methods([Method::GET, Method::POST])
+            .allow_headers([
+                header::CONTENT_TYPE,
+                header::AUTHORIZATION,
+                x_request_id.clone(),
+            ])
+            .expose_headers([header::RETRY_AFTER, x_request_id])
+            .max_age(std::time::Duration::from_secs(600)),
+    )
+}
+
+/// Checks a configured CORS origin: `*` or `scheme://host[:port]`.
+pub fn parse_origin(origin: &str) -> Result<String, String> {
+    let origin = origin.trim();
+    let well_formed = origin == "*"
+        || (HeaderValue::from_str(origin).is_ok()
+            && origin.split_once("://").is_some_and(|(scheme, host)| {
+                !scheme.is_empty() && !host.is_empty() && !host.contains('/')
+            }));
+    if well_formed {
+        Ok(origin.to_owned())
+    } else {
+        Err(format!(
+            "{origin:?} is not an origin, expected scheme://host[:port] or *"
+        ))
+    }
+}

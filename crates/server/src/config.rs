@@ -1,0 +1,198 @@
+//! The server's settings: one clap struct, each field a flag with an
+//! environment variable, so `linkpath serve --help` is the reference.
+
+use linkpath_api::Limits;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+/// The limits of one request, shared by the server and `linkpath solve`
+/// and `linkpath render`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct RequestLimits {
+    /// Largest request body in bytes (413 beyond).
+    #[arg(long, env = "LINKPATH_MAX_BODY_BYTES", default_value_t = 16 << 20)]
+    pub max_body_bytes: usize,
+
+    /// Most cells a board may have (413 beyond).
+    #[arg(long, env = "LINKPATH_MAX_CELLS", default_value_t = 1 << 20)]
+    pub max_cells: usize,
+
+    /// Most cells a board may have along one side (413 beyond).
+    #[arg(long, env = "LINKPATH_MAX_SIDE", default_value_t = 1 << 16)]
+    pub max_side: usize,
+
+    /// Most queries in one request (413 beyond).
+    #[arg(long, env = "LINKPATH_MAX_QUERIES", default_value_t = 10_000)]
+    pub max_queries: usize,
+
+    /// Largest `max_segments` a request may ask for (422 beyond).
+    #[arg(long, env = "LINKPATH_MAX_SEGMENTS", default_value_t = 100_000)]
+    pub max_segments: u32,
+
+    /// Time a solve may take before it is stopped with 504, in milliseconds.
+    #[arg(long, env = "LINKPATH_SOLVE_TIMEOUT_MS", default_value_t = 10_000)]
+    pub solve_timeout_ms: u64,
+}
+
+impl RequestLimits {
+    /// The limits of the wire format; `max_moves` and `max_render_cells`
+    /// are the server's.
+    pub fn limits(&self, max_moves: usize, max_render_cells: usize) -> Limits {
+        Limits {
+            max_cells: self.max_cells,
+            max_side: self.max_side,
+            max_queries: self.max_queries,
+            max_segments: self.max_segments,
+            max_moves: max_moves.max(1),
+            max_render_cells,
+            picture: false,
+        }
+    }
+
+    pub fn solve_timeout(&self) -> Duration {
+        Duration::from_millis(self.solve_timeout_ms)
+    }
+}
+
+/// Not `Debug`: it holds the API keys, which are never logged.
+#[derive(Clone, clap::Args)]
+pub struct Config {
+    #[command(flatten)]
+    pub request: RequestLimits,
+
+    /// Address and port to listen on.
+    #[arg(long, env = "LINKPATH_LISTEN", default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+
+    /// Solves that may run at once; further requests get 503 (default: the
+    /// number of cores).
+    #[arg(long, env = "LINKPATH_WORKERS")]
+    pub workers: Option<usize>,
+
+
+
+
+
+
+
+    /// Time a client has to send its request headers, in milliseconds.
+    #[arg(long, env = "LINKPATH_HEADER_TIMEOUT_MS", default_value_t = 5_000)]
+    pub header_timeout_ms: u64,
+
+    /// Time a client has to send its request body, in milliseconds (408
+    /// beyond).
+    #[arg(long, env = "LINKPATH_BODY_TIMEOUT_MS", default_value_t = 10_000)]
+    pub body_timeout_ms: u64,
+
+    /// Most open connections. When they are all open, the idle ones
+    /// (between requests, or connected and silent) are closed to make room,
+    /// longest idle first; when none is idle, further connections wait in
+    /// the accept queue.
+    #[arg(long, env = "LINKPATH_MAX_CONNECTIONS", default_value_t = 1024)]
+    pub max_connections: usize,
+
+    /// Most open connections from one client address; a connection over it
+    /// is answered 429 at once and closed, without its request being read
+    /// (0: no limit).
+    #[arg(long, env = "LINKPATH_MAX_CONNECTIONS_PER_CLIENT", default_value_t = 0)]
+    pub max_connections_per_client: usize,
+
+    /// Time an answer may make no progress because the client does not read
+    /// it, in milliseconds; the connection is then closed (0: no limit).
+    #[arg(long, env = "LINKPATH_WRITE_TIMEOUT_MS", default_value_t = 10_000)]
+    pub write_timeout_ms: u64,
+
+    /// After an answer sent before the request body was read (413, 401,
+    /// 404, ...), how long to keep reading and discarding that body before
+    /// closing, so that a client that writes its whole body first still
+    /// reads the answer instead of a reset, in milliseconds (0: close at
+    /// once).
+    #[arg(long, env = "LINKPATH_LINGER_MS", default_value_t = 30_000)]
+    pub linger_ms: u64,
+
+    /// Most bytes read and discarded that way before closing anyway.
+    #[arg(long, env = "LINKPATH_LINGER_BYTES", default_value_t = 64 << 20)]
+    pub linger_bytes: u64,
+
+    /// After SIGTERM, how long to keep accepting connections (with /readyz
+    /// answering 503) so load balancers notice, in milliseconds.
+    #[arg(long, env = "LINKPATH_SHUTDOWN_GRACE_MS", default_value_t = 1_000)]
+    pub shutdown_grace_ms: u64,
+
+    /// After that, how long in-flight requests may take to finish before
+    /// the process exits anyway, in milliseconds.
+    #[arg(long, env = "LINKPATH_DRAIN_TIMEOUT_MS", default_value_t = 15_000)]
+    pub drain_timeout_ms: u64,
+
+    /// Bodies up to this size whose rules need no unbounded search are
+    /// solved on the async worker instead of the blocking pool (0: never).
+    #[arg(long, env = "LINKPATH_INLINE_MAX_BYTES", default_value_t = 4096)]
+    pub inline_max_bytes: usize,
+
+    /// API keys (comma-separated) that /v1/* requires as `Authorization:
+    /// Bearer <key>`; none: open. Health and metrics routes stay open.
+    #[arg(
+        long,
+        env = "LINKPATH_API_KEYS",
+        value_delimiter = ',',
+        hide_env_values = true
+    )]
+    pub api_keys: Vec<String>,
+
+    /// Origins (comma-separated, `*` for any) whose browser pages may call
+    /// the API; none: no CORS headers.
+    #[arg(long, env = "LINKPATH_CORS_ORIGINS", value_delimiter = ',', value_parser = super::access::parse_origin)]
+    pub cors_origins: Vec<String>,
+
+    /// Requests a second each client address may make to /v1/* (429
+    /// beyond); 0: no limit.
+    #[arg(long, env = "LINKPATH_RATE_LIMIT_PER_SECOND", default_value_t = 0)]
+    pub rate_limit_per_second: u32,
+
+    /// Requests a client may make at once above that rate.
+    #[arg(long, env = "LINKPATH_RATE_LIMIT_BURST", default_value_t = 20)]
+    pub rate_limit_burst: u32,
+
+    /// Log format: text or json.
+    #[arg(long, env = "LINKPATH_LOG_FORMAT", default_value = "text", value_parser = ["text", "json"])]
+    pub log_format: String,
+
+    /// Most moves `/v1/moves` lists: a longer list is cut there and the
+    /// answer says `"truncated": true`.
+    #[arg(long, env = "LINKPATH_MAX_MOVES", default_value_t = 10_000)]
+    pub max_moves: usize,
+
+    /// Most cells of a board `/v1/render` draws (413 beyond): a picture
+    /// takes about 180 bytes a cell, so the default keeps it near 3 MB.
+    #[arg(long, env = "LINKPATH_MAX_RENDER_CELLS", default_value_t = 16_384)]
+    pub max_render_cells: usize,
+}
+
+impl Config {
+    pub fn limits(&self) -> Limits {
+        self.request.limits(self.max_moves, self.max_render_cells)
+    }
+
+    pub fn workers(&self) -> usize {
+        self.workers
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+            .max(1)
+    }
+
+    pub fn solve_timeout(&self) -> Duration {
+        self.request.solve_timeout()
+    }
+}
+
+impl Default for Config {
+    /// The defaults of the command line, for tests and embedding.
+    fn default() -> Self {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Wrapper {
+            #[command(flatten)]
+            config: Config,
+        }
+        Wrapper::parse_from(["linkpath"]).config
+    }
+}

@@ -1,0 +1,111 @@
+//! The game routes: `/v1/moves`, `/v1/play`, `/v1/clear`, `/v1/deal` and
+//! `/v1/shuffle`. Each runs its work from [`linkpath_api::game`] on the
+//! bounded solver pool with the server's deadline.
+
+use super::AppState;
+use super::body::JsonBody;
+use super::error::HttpError;
+use super::metrics;
+use axum::Router;
+use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use linkpath_api::game::{
+    self, ClearResponse, DealResponse, MovesResponse, PlayResponse, ShuffleResponse,
+};
+use linkpath_api::{ApiError, Limits};
+use linkpath_engine::Stop;
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/v1/moves", post(moves))
+        .route("/v1/play", post(play))
+        .route("/v1/clear", post(clear))
+        .route("/v1/deal", post(deal))
+        .route("/v1/shuffle", post(shuffle))
+}
+
+/// Runs `work` on the solver pool and sends its JSON; records the time and
+/// what the answer came to (`outcome`) under `route`.
+async fn run<T: Serialize + Send + 'static>(
+    state: AppState,
+    route: &'static str,
+    outcome: fn(&T) -> &'static str,
+    work: impl FnOnce(&Stop, &Limits, Duration) -> Result<T, ApiError> + Send + 'static,
+) -> Result<Response, HttpError> {
+    let permit = state.solver_slot()?;
+    let limits = state.limits.clone();
+    let timeout = state.config.solve_timeout();
+    let started = Instant::now();
+    let answer = state
+        .run_blocking(permit, move |stop| {
+            let answer = work(stop, &limits, timeout)?;
+            let json = linkpath_api::encode(&answer).inspect_err(|_| {
+                tracing::error!("encoding a game response");
+            })?;
+            Ok((outcome(&answer), json))
+        })
+        .await;
+    metrics::record_solve(route, started, &answer, |&(outcome, _)| outcome);
+    let (_, json) = answer?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
+}
+
+/// Lists the pairs that can be removed now.
+#[utoipa::path(post, path = "/v1/moves", operation_id = "moves", tag = "game",
+    request_body = linkpath_api::game::MovesRequest,
+    responses((status = 200, description = "The moves open on the board", body = MovesResponse)))]
+async fn moves(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Response, HttpError> {
+    run(state.0, "/v1/moves", MovesResponse::outcome, move |stop, limits, _| {
+        game::moves(&body, limits, stop)
+    })
+    .await
+}
+
+/// Plays moves in order, with gravity, and answers the board they leave.
+#[utoipa::path(post, path = "/v1/play", operation_id = "play", tag = "game",
+    request_body = linkpath_api::game::PlayRequest,
+    responses((status = 200, description = "The board after the moves that could be made", body = PlayResponse)))]
+async fn play(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Response, HttpError> {
+    run(state.0, "/v1/play", PlayResponse::outcome, move |stop, limits, _| {
+        game::play(&body, limits, stop)
+    })
+    .await
+}
+
+/// Decides whether the board can be cleared, within a budget.
+#[utoipa::path(post, path = "/v1/clear", operation_id = "clear", tag = "game",
+    request_body = linkpath_api::game::ClearRequest,
+    responses((status = 200, description = "The verdict, with a clearing sequence when solvable", body = ClearResponse)))]
+async fn clear(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Response, HttpError> {
+    let started = Instant::now();
+    run(state.0, "/v1/clear", ClearResponse::outcome, move |stop, limits, timeout| {
+        game::clear(&body, limits, stop, started, timeout)
+    })
+    .await
+}
+
+/// Deals a board that can be cleared, with a sequence that clears it.
+#[utoipa::path(post, path = "/v1/deal", operation_id = "deal", tag = "game",
+    request_body = linkpath_api::game::DealRequest,
+    responses((status = 200, description = "A clearable board and its clearing sequence", body = DealResponse)))]
+async fn deal(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Response, HttpError> {
+    run(state.0, "/v1/deal", |_: &DealResponse| "dealt", move |stop, limits, _| {
+        game::deal(&body, limits, stop)
+    })
+    .await
+}
+
+/// Shuffles the tiles over the cells they stand on.
+#[utoipa::path(post, path = "/v1/shuffle", operation_id = "shuffle", tag = "game",
+    request_body = linkpath_api::game::ShuffleRequest,
+    responses((status = 200, description = "The shuffled board", body = ShuffleResponse)))]
+async fn shuffle(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Response, HttpError> {
+    run(state.0, "/v1/shuffle", |_: &ShuffleResponse| "shuffled", move |stop, limits, _| {
+        game::shuffle(&body, limits, stop)
+    })
+    .await
+}

@@ -1,0 +1,252 @@
+//! The HTTP JSON service over the engine: [`app`] builds the router (tests
+//! drive it with `tower::ServiceExt::oneshot`), [`server::run`] serves it on
+//! a listener until a shutdown future resolves.
+//!
+//! Solves run on tokio's blocking pool, at most `workers` at once: a request
+//! that finds every slot taken gets 503 at once instead of queueing.
+
+pub mod access;
+mod body;
+pub mod config;
+mod connection;
+pub mod error;
+mod game;
+pub mod healthcheck;
+mod head;
+mod health;
+pub mod metrics;
+pub mod openapi;
+mod playground;
+mod render;
+pub mod server;
+mod socket;
+mod solve;
+
+pub use config::Config;
+pub use error::HttpError;
+
+use linkpath_api::{ApiError, ErrorCode, Limits};
+use linkpath_engine::Stop;
+use axum::Router;
+use axum::extract::{MatchedPath, Request};
+use axum::http::{HeaderName, Response as HttpResponse};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use metrics_exporter_prometheus::PrometheusHandle;
+use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tower::util::MapRequestLayer;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub limits: Limits,
+    /// One permit per solve that may run at once.
+    solvers: Arc<Semaphore>,
+    /// False once shutdown has begun: `/readyz` answers 503.
+    pub ready: Arc<AtomicBool>,
+    prometheus: PrometheusHandle,
+    body_timeout: Duration,
+    api_keys: access::ApiKeys,
+    /// The per-client rate limit, when configured.
+    limiter: Option<access::ClientLimiter>,
+}
+
+impl AppState {
+    pub fn new(config: Config) -> Self {
+        AppState {
+            limits: config.limits(),
+            solvers: Arc::new(Semaphore::new(config.workers())),
+            ready: Arc::new(AtomicBool::new(true)),
+            prometheus: prometheus(),
+            body_timeout: Duration::from_millis(config.body_timeout_ms),
+            api_keys: access::ApiKeys::new(&config.api_keys),
+            limiter: NonZeroU32::new(config.rate_limit_per_second).map(|rate| {
+                let burst = NonZeroU32::new(config.rate_limit_burst).unwrap_or(rate);
+                access::ClientLimiter::new(rate, burst)
+            }),
+            config: Arc::new(config),
+        }
+    }
+
+    /// Marks the server as shutting down: `/readyz` turns 503.
+    pub fn begin_shutdown(&self) {
+        self.ready.store(false, Ordering::Relaxed);
+    }
+
+    /// A solver slot, or 503 when all are taken.
+    pub fn solver_slot(&self) -> Result<OwnedSemaphorePermit, ApiError> {
+        self.solvers.clone().try_acquire_owned().map_err(|_| {
+            ApiError::new(
+                ErrorCode::Overloaded,
+                format!(
+                    "all {} solver slots are busy, retry shortly",
+                    self.config.workers()
+                ),
+            )
+            .retry_after(1)
+        })
+    }
+
+    /// Runs `work` on the blocking pool holding `permit`, with a [`Stop`]
+    /// that passes the deadline or is cancelled when the client goes away.
+    /// The permit is released only when the work has really stopped.
+    pub async fn run_blocking<T: Send + 'static>(
+        &self,
+        permit: OwnedSemaphorePermit,
+        work: impl FnOnce(&Stop) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let timeout = self.config.solve_timeout();
+        let deadline = Instant::now() + timeout;
+        let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
+        let flag = cancel.0.clone();
+        let task = tokio::task::spawn_blocking(move || {
+            let _in_flight = metrics::InFlight::start();
+            let _permit = permit;
+            let stop = Stop::never().with_deadline(deadline).with_flag(&flag);
+            work(&stop)
+        });
+        // The search polls its deadline; parsing a large body does not, so
+        // the wait is bounded too, and the flag stops whatever comes next.
+        let waited = tokio::time::timeout(timeout + Duration::from_millis(50), task).await;
+        match waited {
+            Ok(Ok(result)) => result,
+            Ok(Err(join)) => {
+                metrics::record_panic();
+                tracing::error!(error = %join, "a solve panicked");
+                Err(ApiError::new(ErrorCode::Internal, "internal error"))
+            }
+            Err(_) => Err(linkpath_api::error::interrupted(
+                linkpath_engine::Interrupted::Deadline,
+            )),
+        }
+    }
+}
+
+/// Sets the flag when the request's future is dropped (client gone, or the
+/// wait timed out), so the blocking search stops too.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The process-wide Prometheus recorder; installed once, shared by every
+/// app built in the process (tests build many).
+fn prometheus() -> PrometheusHandle {
+    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+    HANDLE.get_or_init(metrics::install).clone()
+}
+
+/// The whole router with its middleware.
+pub fn app(state: AppState) -> Router {
+    let x_request_id = HeaderName::from_static("x-request-id");
+    let cors = access::cors(&state.config.cors_origins);
+    let router = Router::new()
+        .merge(solve::router())
+        .merge(game::router())
+        .merge(render::router())
+        .merge(playground::router())
+        .merge(health::router())
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .route_layer(middleware::from_fn(remember_route))
+        .layer(CatchPanicLayer::custom(panicked))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            access::rate_limit,
+        ))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            access::require_api_key,
+        ));
+    // CORS answers preflights before the key check: browsers send no
+    // credentials on them.
+    let router = match cors {
+        Some(cors) => router.layer(cors),
+        None => router,
+    };
+    router
+        .layer(middleware::from_fn(head::refuse_transfer_codings))
+        .layer(middleware::from_fn(observe))
+        .layer(PropagateRequestIdLayer::new(x_request_id.clone()))
+        .layer(SetRequestIdLayer::new(x_request_id, MakeRequestUuid))
+        // An id too long or unprintable is replaced by a generated one.
+        .layer(MapRequestLayer::new(head::drop_unfit_request_id))
+        .with_state(state)
+}
+
+async fn not_found(request: Request) -> HttpError {
+    HttpError::new(
+        ErrorCode::NotFound,
+        format!("no route {}, see /openapi.yaml", request.uri().path()),
+    )
+}
+
+async fn method_not_allowed(request: Request) -> HttpError {
+    HttpError::new(
+        ErrorCode::MethodNotAllowed,
+        format!(
+            "{} is not allowed on {}",
+            request.method(),
+            request.uri().path()
+        ),
+    )
+}
+
+fn panicked(_: Box<dyn std::any::Any + Send + 'static>) -> HttpResponse<axum::body::Body> {
+    metrics::record_panic();
+    tracing::error!("a handler panicked");
+    HttpError::new(ErrorCode::Internal, "internal error").into_response()
+}
+
+/// The matched route, carried out to [`observe`] on the response.
+#[derive(Clone)]
+struct Route(MatchedPath);
+
+async fn remember_route(request: Request, next: Next) -> Response {
+    let route = request.extensions().get::<MatchedPath>().cloned();
+    let mut response = next.run(request).await;
+    if let Some(route) = route {
+        response.extensions_mut().insert(Route(route));
+    }
+    response
+}
+
+/// One log line and the request metrics per request.
+async fn observe(request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let method = request.method().clone();
+    let request_id = request
+        .headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_owned();
+    let response = next.run(request).await;
+    let latency = started.elapsed();
+    let route = response
+        .extensions()
+        .get::<Route>()
+        .map_or("unmatched", |r| r.0.as_str())
+        .to_owned();
+    let status = response.status().as_u16();
+    metrics::record_request(route.clone(), method.to_string(), status, latency);
+    tracing::info!(
+        %method,
+        route,
+        status,
+        latency_ms = latency.as_secs_f64() * 1e3,
+        request_id,
+        "request"
+    );
+    response
+}

@@ -1,0 +1,304 @@
+//! The Prometheus series of the service: their names, every value their
+//! labels can take, and the recorder that serves them at `/metrics`.
+//!
+//! Every series whose labels are known in advance is registered at 0 when
+//! the recorder is installed, so alert rules see it from the first scrape: a
+//! `rate()` over a series that does not exist yet is no data, not 0, and an
+//! alert on it can neither fire nor resolve.
+//!
+//! | series | labels |
+//! |---|---|
+//! | `linkpath_http_requests_total` (counter) | `route` (an entry of [`ROUTES`] or `unmatched`), `method`, `status` |
+//! | `linkpath_http_request_duration_seconds` (histogram) | `route` |
+//! | `linkpath_queries_total` (counter, `/v1/solve`) | `rules` ([`rules_labels`]), `outcome` ([`query_outcomes`]) |
+//! | `linkpath_solve_duration_seconds` (histogram, `/v1/solve`) | `rules` |
+//! | `linkpath_game_duration_seconds` (histogram, the game routes and `/v1/render`) | `route`, `outcome` ([`GAME_OUTCOMES`]) |
+//! | `linkpath_solves_in_flight` (gauge) | none |
+//! | `linkpath_rejected_total` (counter) | `reason` ([`REJECTIONS`]) |
+//! | `linkpath_panics_total` (counter) | none |
+//!
+//! At 0 from the start: `linkpath_http_requests_total` for every route of
+//! [`ROUTES`] with its method and each status it answers itself
+//! ([`route_statuses`]; refusals made before routing, such as 401, 404 and
+//! 429, are counted under `route="unmatched"`, whose methods are not known
+//! in advance), and every other series with every label value listed here.
+//!
+//! `linkpath_game_duration_seconds` has no `rules` label: a game request's
+//! rules are known only once its body is decoded on the solver pool, which
+//! may be the very step that ran out of time, so a 504 could not be labelled;
+//! and its 21 route-outcome pairs × 5 rules × 20 lines would be 2,100
+//! lines per scrape. Its `_count` is the number of requests by route and outcome.
+
+use linkpath_api::{ApiError, ErrorCode};
+use linkpath_engine::{Preset, Reason};
+use metrics::{Histogram, histogram};
+use metrics::{Unit, counter, describe_counter, describe_gauge, describe_histogram, gauge};
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use std::time::{Duration, Instant};
+
+pub const HTTP_REQUESTS: &str = "linkpath_http_requests_total";
+pub const HTTP_REQUEST_DURATION: &str = "linkpath_http_request_duration_seconds";
+pub const QUERIES: &str = "linkpath_queries_total";
+pub const SOLVE_DURATION: &str = "linkpath_solve_duration_seconds";
+pub const GAME_DURATION: &str = "linkpath_game_duration_seconds";
+pub const SOLVES_IN_FLIGHT: &str = "linkpath_solves_in_flight";
+pub const REJECTED: &str = "linkpath_rejected_total";
+pub const PANICS: &str = "linkpath_panics_total";
+
+/// The upper bounds of every `_seconds` histogram's buckets. They reach past
+/// the default 10 s deadline so work that overruns it lands in a bucket of
+/// its own instead of only in `+Inf`.
+pub const BUCKETS: [f64; 17] = [
+    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+    5.0, 10.0, 30.0,
+];
+
+/// Every route of the router, as `(method, path)`: the `route` and
+/// `method` labels of the request series.
+pub const ROUTES: [(&str, &str); 14] = [
+    ("POST", "/v1/solve"),
+    ("POST", "/v1/render"),
+    ("POST", "/v1/moves"),
+    ("POST", "/v1/play"),
+    ("POST", "/v1/clear"),
+    ("POST", "/v1/deal"),
+    ("POST", "/v1/shuffle"),
+    ("GET", "/"),
+    ("GET", "/playground/app.js"),
+    ("GET", "/playground/style.css"),
+    ("GET", "/healthz"),
+    ("GET", "/readyz"),
+    ("GET", "/metrics"),
+    ("GET", "/openapi.yaml"),
+];
+
+/// The `outcome` of a 504 on a game route or `/v1/render`.
+pub const DEADLINE: &str = "deadline";
+
+/// Each game route and `/v1/render` with the outcomes it records. For the
+/// board routes: `open` (moves are left), `stuck` (tiles but no move) or
+/// `cleared`; `/v1/play` also `stopped` when a listed move was refused.
+pub const GAME_OUTCOMES: [(&str, &[&str]); 6] = [
+    ("/v1/moves", &["open", "stuck", "cleared", DEADLINE]),
+    (
+        "/v1/play",
+        &["open", "stuck", "cleared", "stopped", DEADLINE],
+    ),
+    (
+        "/v1/clear",
+        &["solvable", "unsolvable", "unknown", DEADLINE],
+    ),
+    ("/v1/deal", &["dealt", DEADLINE]),
+    ("/v1/shuffle", &["shuffled", DEADLINE]),
+    ("/v1/render", &["drawn", DEADLINE]),
+];
+
+/// The codes of requests refused before any solving, counted in
+/// `linkpath_rejected_total` by `reason`.
+pub const REJECTIONS: [ErrorCode; 6] = [
+    ErrorCode::TooLarge,
+    ErrorCode::Overloaded,
+    ErrorCode::Unauthorized,
+    ErrorCode::RateLimited,
+    ErrorCode::RequestTimeout,
+    ErrorCode::NotImplemented,
+];
+
+/// Why a query is not connected, for `linkpath_queries_total`.
+const REASONS: [Reason; 5] = [
+    Reason::NoPath,
+    Reason::TypeMismatch,
+    Reason::NotATile,
+    Reason::Blocked,
+    Reason::SameCell,
+];
+
+// No wildcard: when the solver gains a reason this stops compiling until
+// REASONS lists it, so its series is not missing from the first scrape.
+const _: () = match REASONS[0] {
+    Reason::NoPath
+    | Reason::TypeMismatch
+    | Reason::NotATile
+    | Reason::Blocked
+    | Reason::SameCell => {}
+};
+
+/// The `rules` label values: each preset's name, and `custom` for rules
+/// that change a preset (as the request decoder labels them).
+pub fn rules_labels() -> impl Iterator<Item = &'static str> {
+    Preset::ALL.into_iter().map(Preset::name).chain(["custom"])
+}
+
+/// The `outcome` label values of `linkpath_queries_total`: `connected`, or
+/// the reason a query is not.
+pub fn query_outcomes() -> impl Iterator<Item = &'static str> {
+    ["connected"]
+        .into_iter()
+        .chain(REASONS.into_iter().map(Reason::name))
+}
+
+/// The errors a route's handler or body reader answers. The others come
+/// from layers outside the router (401, 429, 501), its fallback (404), or
+/// are counted under the method that was refused (405), so their requests
+/// carry the `unmatched` route.
+const ROUTE_ERRORS: [ErrorCode; 11] = [
+    ErrorCode::MalformedJson,
+    ErrorCode::RequestTimeout,
+    ErrorCode::TooLarge,
+    ErrorCode::UnsupportedMediaType,
+    ErrorCode::InvalidBoard,
+    ErrorCode::InvalidRules,
+    ErrorCode::InvalidQuery,
+    ErrorCode::InvalidRequest,
+    ErrorCode::Internal,
+    ErrorCode::Overloaded,
+    ErrorCode::DeadlineExceeded,
+];
+
+/// The statuses a route answers itself: a page or probe only 200 (readiness
+/// also 503 while shutting down); an API route 200 and each status of
+/// [`ROUTE_ERRORS`].
+pub fn route_statuses(method: &str, route: &str) -> Vec<u16> {
+    let mut statuses = vec![200];
+    if method == "POST" {
+        statuses.extend(ROUTE_ERRORS.map(|code| code.status()));
+    } else if route == "/readyz" {
+        statuses.push(503);
+    }
+    statuses.sort_unstable();
+    statuses.dedup();
+    statuses
+}
+
+/// Installs the process-wide recorder, describes every series and
+/// registers the known ones at 0. Call once per process: the caller keeps
+/// the handle.
+pub fn install() -> PrometheusHandle {
+    let recorder = PrometheusBuilder::new()
+        .set_buckets_for_metric(Matcher::Suffix("_seconds".into()), &BUCKETS)
+        .expect("the bucket list is not empty")
+        .build_recorder();
+    let handle = recorder.handle();
+    if metrics::set_global_recorder(recorder).is_err() {
+        tracing::warn!("a metrics recorder was already installed; /metrics stays empty");
+    }
+    describe();
+    register_zeros();
+    handle
+}
+
+fn describe() {
+    describe_counter!(
+        HTTP_REQUESTS,
+        "HTTP requests answered, by route, method and status"
+    );
+    describe_histogram!(
+        HTTP_REQUEST_DURATION,
+        Unit::Seconds,
+        "Time to answer an HTTP request, by route"
+    );
+    describe_counter!(
+        QUERIES,
+        "Queries answered by /v1/solve, by rules and outcome"
+    );
+    describe_histogram!(
+        SOLVE_DURATION,
+        Unit::Seconds,
+        "Time to answer the queries of one /v1/solve request, by rules"
+    );
+    describe_histogram!(
+        GAME_DURATION,
+        Unit::Seconds,
+        "Time from a game or /v1/render request's solver slot to its answer, by route and outcome"
+    );
+    describe_gauge!(SOLVES_IN_FLIGHT, "Solves running on the blocking pool");
+    describe_counter!(REJECTED, "Requests refused before solving, by reason");
+    describe_counter!(PANICS, "Solves that panicked (a bug)");
+}
+
+fn register_zeros() {
+    for (method, route) in ROUTES {
+        // Registering a histogram renders its buckets at 0.
+        let _: Histogram = histogram!(HTTP_REQUEST_DURATION, "route" => route);
+        for status in route_statuses(method, route) {
+            counter!(HTTP_REQUESTS, "route" => route, "method" => method, "status" => status.to_string())
+                .increment(0);
+        }
+    }
+    for rules in rules_labels() {
+        let _: Histogram = histogram!(SOLVE_DURATION, "rules" => rules);
+        for outcome in query_outcomes() {
+            counter!(QUERIES, "rules" => rules, "outcome" => outcome).increment(0);
+        }
+    }
+    for (route, outcomes) in GAME_OUTCOMES {
+        for &outcome in outcomes {
+            let _: Histogram = histogram!(GAME_DURATION, "route" => route, "outcome" => outcome);
+        }
+    }
+    gauge!(SOLVES_IN_FLIGHT).set(0.0);
+    for code in REJECTIONS {
+        counter!(REJECTED, "reason" => code.as_str()).increment(0);
+    }
+    counter!(PANICS).increment(0);
+}
+
+/// Counts one HTTP answer and its latency.
+pub fn record_request(route: String, method: String, status: u16, latency: Duration) {
+    histogram!(HTTP_REQUEST_DURATION, "route" => route.clone()).record(latency);
+    counter!(HTTP_REQUESTS, "route" => route, "method" => method, "status" => status.to_string())
+        .increment(1);
+}
+
+/// Counts a refusal when `code` is one of [`REJECTIONS`].
+pub fn record_rejection(code: ErrorCode) {
+    if REJECTIONS.contains(&code) {
+        counter!(REJECTED, "reason" => code.as_str()).increment(1);
+    }
+}
+
+pub fn record_panic() {
+    counter!(PANICS).increment(1);
+}
+
+/// Records what a request on a game route or `/v1/render` came to, timed
+/// from `started`: `outcome` of its answer, or [`DEADLINE`] for a 504. A
+/// refusal (4xx, 503) ran no solve and is not recorded here; the request
+/// and rejection counters have it. A client that goes away drops the
+/// request before this runs, so it is not recorded either.
+pub fn record_solve<T>(
+    route: &'static str,
+    started: Instant,
+    answer: &Result<T, ApiError>,
+    outcome: impl FnOnce(&T) -> &'static str,
+) {
+    let outcome = match answer {
+        Ok(answer) => outcome(answer),
+        Err(e) if e.code == ErrorCode::DeadlineExceeded => DEADLINE,
+        Err(_) => return,
+    };
+    debug_assert!(
+        GAME_OUTCOMES
+            .iter()
+            .any(|(r, outcomes)| *r == route && outcomes.contains(&outcome)),
+        "{route} {outcome} is not in GAME_OUTCOMES, so it is missing from the first scrape"
+    );
+    histogram!(GAME_DURATION, "route" => route, "outcome" => outcome).record(started.elapsed());
+}
+
+/// Counts a solve on the blocking pool for as long as it runs, even when it
+/// unwinds.
+pub struct InFlight;
+
+impl InFlight {
+    pub fn start() -> Self {
+        gauge!(SOLVES_IN_FLIGHT).increment(1);
+        InFlight
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        gauge!(SOLVES_IN_FLIGHT).decrement(1);
+    }
+}

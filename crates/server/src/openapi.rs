@@ -1,0 +1,181 @@
+//! The OpenAPI document: paths and schemas generated from the handlers and
+//! the wire types of `linkpath_api`, merged with the prose of
+//! `openapi/frame.yaml` (description, tags, shared responses) and
+//! `openapi/operations.yaml` (each operation's summary and examples).
+//! `linkpath openapi` prints it; the committed `openapi.yaml` must equal it,
+//! and `/openapi.yaml` serves it.
+
+use serde_json::{Map, Value, json};
+use std::sync::LazyLock;
+use utoipa::OpenApi;
+
+#[derive(OpenApi)]
+#[openapi(
+    paths(
+        super::solve::solve,
+        super::render::render,
+        super::game::moves,
+        super::game::play,
+        super::game::clear,
+        super::game::deal,
+        super::game::shuffle,
+        super::playground::index,
+        super::playground::app_js,
+        super::playground::style_css,
+        super::health::healthz,
+        super::health::readyz,
+        super::health::metrics,
+        super::health::openapi,
+    ),
+    components(schemas(linkpath_api::error::ErrorBody))
+)]
+struct Generated;
+
+const FRAME: &str = include_str!("../openapi/frame.yaml");
+const OPERATIONS: &str = include_str!("../openapi/operations.yaml");
+
+/// The document as YAML, built once.
+pub fn yaml() -> &'static str {
+    static YAML: LazyLock<String> = LazyLock::new(|| {
+        serde_norway::to_string(&document()).expect("the OpenAPI document is plain data")
+    });
+    &YAML
+}
+
+/// The error responses of a route that takes a JSON body, by status; the
+/// 422 one is the route's own.
+fn json_errors(invalid: &str) -> [(&'static str, String); 11] {
+    [
+        ("400", "MalformedJson".into()),
+        ("401", "Unauthorized".into()),
+        ("405", "MethodNotAllowed".into()),
+        ("408", "RequestTimeout".into()),
+        ("413", "TooLarge".into()),
+        ("415", "UnsupportedMediaType".into()),
+        ("422", invalid.into()),
+        ("429", "RateLimited".into()),
+        ("500", "Internal".into()),
+        ("503", "Overloaded".into()),
+        ("504", "DeadlineExceeded".into()),
+    ]
+}
+
+/// The whole document.
+pub fn document() -> Value {
+    let generated = serde_json::to_value(Generated::openapi()).expect("plain data");
+    let mut doc: Value = serde_norway::from_str(FRAME).expect("openapi/frame.yaml is YAML");
+    let operations: Value =
+        serde_norway::from_str(OPERATIONS).expect("openapi/operations.yaml is YAML");
+    let responses = doc["components"]["responses"].clone();
+    let mut paths = generated["paths"].clone();
+    for (path, item) in paths.as_object_mut().expect("paths").iter_mut() {
+        for (method, operation) in item.as_object_mut().expect("path item").iter_mut() {
+            let id = operation["operationId"].as_str().unwrap_or_default().to_owned();
+            let prose = &operations[id.as_str()];
+            finish(operation, path, method, prose, &responses);
+        }
+    }
+    doc["paths"] = paths;
+    let mut schemas = generated["components"]["schemas"].clone();
+    // Request bodies state their defaults in prose: a `default` keyword
+    // would make a field required in generated TypeScript types.
+    tidy(&mut schemas);
+    doc["components"]["schemas"] = schemas;
+    doc
+}
+
+/// Adds to a generated operation its prose, examples, security, the
+/// request-id parameter and header, and the error responses.
+fn finish(operation: &mut Value, path: &str, method: &str, prose: &Value, shared: &Value) {
+    let op = operation.as_object_mut().expect("operation");
+    let mut ordered = Map::new();
+    for key in ["summary", "description"] {
+        if let Some(text) = prose.get(key) {
+            ordered.insert(key.into(), text.clone());
+        }
+    }
+    for (key, value) in std::mem::take(op) {
+        if key != "summary" && key != "description" {
+            ordered.insert(key, value);
+        }
+    }
+    *op = ordered;
+    let api = path.starts_with("/v1/");
+    // `/v1/*` takes a bearer key when keys are configured and is open
+    // otherwise; every other route is always open.
+    op.insert(
+        "security".into(),
+        if api { json!([{"bearer": []}, {}]) } else { json!([]) },
+    );
+    op.insert(
+        "parameters".into(),
+        json!([{"$ref": "#/components/parameters/XRequestId"}]),
+    );
+    if let Some(examples) = prose.get("request")
+        && let Some(body) = op
+            .get_mut("requestBody")
+            .and_then(|b| b.pointer_mut("/content/application~1json"))
+    {
+        body["examples"] = examples.clone();
+    }
+    let responses = op
+        .entry("responses")
+        .or_insert_with(|| json!({}))
+        .as_object_mut()
+        .expect("responses");
+    for (status, response) in responses.iter_mut() {
+        response["headers"] = json!({"X-Request-Id": {"$ref": "#/components/headers/XRequestId"}});
+        if let Some(examples) = prose.pointer(&format!("/responses/{status}"))
+            && let Some(content) = response.get_mut("content").and_then(Value::as_object_mut)
+            && let Some((_, media)) = content.iter_mut().next()
+        {
+            media["examples"] = examples.clone();
+        }
+    }
+    let errors: Vec<(&str, String)> = if method == "post" {
+        let invalid = if path.starts_with("/v1/solve") || path.starts_with("/v1/render") {
+            "InvalidSolveRequest"
+        } else {
+            "InvalidGameRequest"
+        };
+        json_errors(invalid).into()
+    } else {
+        vec![("405", "MethodNotAllowed".into())]
+    };
+    for (status, name) in errors {
+        let response = match prose.pointer(&format!("/responses/{status}")) {
+            // Examples of an error of this route: the shared response,
+            // inlined with them.
+            Some(examples) => {
+                let mut inline = shared[name.as_str()].clone();
+                inline["content"]["application/json"]["examples"] = examples.clone();
+                inline
+            }
+            None => json!({"$ref": format!("#/components/responses/{name}")}),
+        };
+        responses.entry(status).or_insert(response);
+    }
+}
+
+/// Drops `default` keywords and joins the lines of each doc comment's
+/// paragraphs, as Markdown would.
+fn tidy(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.remove("default");
+            if let Some(Value::String(text)) = map.get_mut("description") {
+                *text = paragraphs(text);
+            }
+            map.values_mut().for_each(tidy);
+        }
+        Value::Array(items) => items.iter_mut().for_each(tidy),
+        _ => {}
+    }
+}
+
+fn paragraphs(text: &str) -> String {
+    text.split("\n\n")
+        .map(|p| p.split('\n').map(str::trim).collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}

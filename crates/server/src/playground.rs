@@ -1,0 +1,55 @@
+//! `GET /`: the playground page, a small client of the public API that a
+//! person can try in a browser. Its HTML, CSS and script are compiled into
+//! the binary; the page fetches only this server's `/v1/*` routes, and its
+//! Content-Security-Policy allows nothing but this origin.
+
+use super::AppState;
+use axum::Router;
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::get;
+
+const INDEX_HTML: &str = include_str!("../../../assets/playground/index.html");
+const APP_JS: &str = include_str!("../../../assets/playground/app.js");
+const STYLE_CSS: &str = include_str!("../../../assets/playground/style.css");
+
+/// Only this origin, for everything; no inline script or style.
+pub const CONTENT_SECURITY_POLICY: &str =
+    "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'";
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/", get(index))
+        .route("/playground/app.js", get(app_js))
+        .route("/playground/style.css", get(style_css))
+}
+
+fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+}
+
+#[utoipa::path(get, path = "/", operation_id = "playground", tag = "playground",
+    responses((status = 200, description = "The page.", content_type = "text/html", body = String)))]
+pub(crate) async fn index() -> impl IntoResponse {
+    asset("text/html; charset=utf-8", INDEX_HTML)
+}
+
+#[utoipa::path(get, path = "/playground/app.js", operation_id = "playgroundScript", tag = "playground",
+    responses((status = 200, description = "The script.", content_type = "text/javascript", body = String)))]
+pub(crate) async fn app_js() -> impl IntoResponse {
+    asset("text/javascript; charset=utf-8", APP_JS)
+}
+
+#[utoipa::path(get, path = "/playground/style.css", operation_id = "playgroundStyle", tag = "playground",
+    responses((status = 200, description = "The style sheet.", content_type = "text/css", body = String)))]
+pub(crate) async fn style_css() -> impl IntoResponse {
+    asset("text/css; charset=utf-8", STYLE_CSS)
+}
