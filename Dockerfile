@@ -11,10 +11,10 @@
 # `docker buildx imagetools inspect` prints it.
 FROM docker.io/library/rust:1.95-bookworm AS build
 WORKDIR /src
-COPY Cargo.toml Cargo.lock openapi.yaml ./
+COPY Cargo.toml Cargo.lock ./
 COPY src ./src
+COPY crates ./crates
 COPY assets ./assets
-COPY benches ./benches
 # Static glibc, not musl: the machines here (CI's among them) have only the
 # x86_64-unknown-linux-gnu toolchain and cannot download another target,
 # and one command must build both CI's binary and the image's. crt-static

@@ -7,7 +7,7 @@
 #   bench/http_big.sh    million-cell bodies over HTTP vs `linkpath solve`
 #                        and vs serde_json parsing the same body
 #   bench/memory.sh      peak RSS under 16 concurrent million-cell requests
-#   cargo bench --bench engine   the engine alone (criterion)
+#   cargo bench --bench engine   the engine alone (criterion, crates/engine)
 # Needs what the README names: cargo, python3, curl and wrk. Loopback only;
 # every load run is bounded in time.
 #   bench/run.sh [REPORT]   (default target/bench-report.md)

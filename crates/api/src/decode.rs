@@ -22,6 +22,7 @@ struct Context {
 
 /// Decodes a request body of type `T` within `limits`.
 pub fn decode<T: DeserializeOwned>(body: &[u8], limits: &Limits) -> Result<T, ApiError> {
+    not_an_object(body)?;
     CONTEXT.with_borrow_mut(|stack| {
         stack.push(Context {
             limits: limits.clone(),
@@ -32,9 +33,9 @@ pub fn decode<T: DeserializeOwned>(body: &[u8], limits: &Limits) -> Result<T, Ap
     let mut json = serde_json::Deserializer::from_slice(body);
     let value = serde_path_to_error::deserialize(&mut json).map_err(|e| {
         let path = e.path().to_string();
-        explain(e.into_inner(), &path)
+        explain(e.into_inner(), &path, body)
     })?;
-    json.end().map_err(|e| explain(e, "."))?;
+    json.end().map_err(|e| explain(e, ".", body))?;
     Ok(value)
 }
 
@@ -65,43 +66,86 @@ pub(crate) fn fail<E: serde::de::Error>(error: ApiError) -> E {
 
 /// Turns a serde_json error at `path` into an API error: ours if we made
 /// it, 400 for broken JSON, 422 naming the field otherwise.
-fn explain(error: serde_json::Error, path: &str) -> ApiError {
+fn explain(error: serde_json::Error, path: &str, body: &[u8]) -> ApiError {
     if let Some(ours) = CONTEXT.with_borrow_mut(|stack| stack.last_mut()?.failure.take()) {
         return ours;
     }
-    if error.is_syntax() || error.is_eof() || error.is_io() {
+    // serde_json calls an array with more items than a struct has fields
+    // "trailing characters", a syntax error; valid JSON is never 400.
+    let broken = error.is_syntax() || error.is_eof() || error.is_io();
+    if broken && is_json(body) {
+        return at_field(ErrorCode::InvalidRequest, "an array, expected an object".into(), path);
+    }
+    if broken {
         return ApiError::new(
             ErrorCode::MalformedJson,
             format!("the body is not valid JSON: {error}"),
         );
     }
-    let message = strip_position(&error.to_string());
+    at_field(ErrorCode::InvalidRequest, strip_position(&error.to_string()), path)
+}
+
+/// A 422 at `path`, its code by the field's top-level name.
+fn at_field(fallback: ErrorCode, message: String, path: &str) -> ApiError {
     let mut field = if path == "." { String::new() } else { path.to_owned() };
-    // serde names a missing or unknown field in its message, at the path
+    // The code of a field given twice is its object's; of a missing one,
+    // its own.
+    let mut coded = field.clone();
+    // serde names a missing or repeated field in its message, at the path
     // of the object that holds it.
-    if let Some(name) = named_field(&message) {
+    if let Some((name, missing)) = named_field(&message) {
         if !field.is_empty() {
             field.push('.');
         }
         field.push_str(name);
+        if missing {
+            coded = field.clone();
+        }
     }
-    let code = match field.split(['[', '.']).next().unwrap_or("") {
+    let code = match coded.split(['[', '.']).next().unwrap_or("") {
         "board" => ErrorCode::InvalidBoard,
         "rules" => ErrorCode::InvalidRules,
         "queries" | "moves" => ErrorCode::InvalidQuery,
-        _ => ErrorCode::InvalidRequest,
+        _ => fallback,
     };
     let error = ApiError::new(code, message);
     if field.is_empty() { error } else { error.at(field) }
 }
 
-/// The field serde's "missing field `x`" and "unknown field `x`, expected
-/// ..." messages are about.
-fn named_field(message: &str) -> Option<&str> {
-    let rest = message
-        .strip_prefix("missing field `")
-        .or_else(|| message.strip_prefix("unknown field `"))?;
-    rest.split_once('`').map(|(name, _)| name)
+/// The field serde's "missing field `x`" and "duplicate field `x`"
+/// messages are about. (For an unknown field the path already ends with
+/// it.)
+fn named_field(message: &str) -> Option<(&str, bool)> {
+    let (rest, missing) = match message.strip_prefix("missing field `") {
+        Some(rest) => (rest, true),
+        None => (message.strip_prefix("duplicate field `")?, false),
+    };
+    rest.split_once('`').map(|(name, _)| (name, missing))
+}
+
+fn is_json(body: &[u8]) -> bool {
+    serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok()
+}
+
+/// Every request body is a JSON object: serde derive would also read a
+/// struct from an array of its fields in order.
+fn not_an_object(body: &[u8]) -> Result<(), ApiError> {
+    let kind = match body.iter().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'{') | None => return Ok(()),
+        Some(b'[') => "an array",
+        Some(b'"') => "a string",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'n') => "null",
+        Some(_) => "a number",
+    };
+    if !is_json(body) {
+        // Broken JSON: the parser says where.
+        return Ok(());
+    }
+    Err(ApiError::new(
+        ErrorCode::InvalidRequest,
+        format!("the body is {kind}, expected a JSON object"),
+    ))
 }
 
 /// serde_json appends " at line L column C"; a field path says more.

@@ -16,7 +16,29 @@ use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, SchemaType, T
 /// A cell `[x, y]`: `x` counts columns from the left, `y` rows from the
 /// top, both from 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "Vec<serde_json::Number>")]
 pub struct Point(pub i64, pub i64);
+
+/// Read as a list of any length so that a point of three numbers is a
+/// clear 422, not serde_json's "trailing characters"; `-0`, which
+/// serde_json reads as a float, is 0.
+impl TryFrom<Vec<serde_json::Number>> for Point {
+    type Error = String;
+
+    fn try_from(numbers: Vec<serde_json::Number>) -> Result<Point, String> {
+        let integer = |n: &serde_json::Number| {
+            n.as_i64()
+                .or_else(|| (n.as_f64() == Some(0.0)).then_some(0))
+                .ok_or_else(|| format!("{n} is not an integer, expected a point [x, y] of two integers"))
+        };
+        match numbers.as_slice() {
+            [x, y] => Ok(Point(integer(x)?, integer(y)?)),
+            [] => Err("the point is empty, expected a point [x, y] of two integers".into()),
+            [_] => Err("the point has one number, expected a point [x, y] of two integers".into()),
+            _ => Err("the point has more than two numbers, expected a point [x, y] of two integers".into()),
+        }
+    }
+}
 
 impl Point {
     /// The cell on `board`, or a 422 naming where it lies.
