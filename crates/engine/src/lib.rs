@@ -62,7 +62,8 @@ pub struct Path {
 }
 
 /// Why two cells do not connect.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 pub enum Reason {
     /// No path within the rules.
     NoPath,
@@ -79,13 +80,7 @@ pub enum Reason {
 impl Reason {
     /// The name used on the wire and in metrics.
     pub fn name(self) -> &'static str {
-        match self {
-            Reason::NoPath => "no_path",
-            Reason::TypeMismatch => "type_mismatch",
-            Reason::NotATile => "not_a_tile",
-            Reason::Blocked => "blocked",
-            Reason::SameCell => "same_cell",
-        }
+        self.into()
     }
 }
 

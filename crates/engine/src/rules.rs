@@ -36,7 +36,8 @@ pub struct Rules {
 }
 
 /// The named rule sets of the classic puzzles.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Preset {
     /// "The Game", POJ 1101: any turns, may leave the board, any two tiles.
     Mahjong,
@@ -57,12 +58,7 @@ impl Preset {
     ];
 
     pub fn name(self) -> &'static str {
-        match self {
-            Preset::Mahjong => "mahjong",
-            Preset::ShisenSho => "shisen-sho",
-            Preset::Lianliankan => "lianliankan",
-            Preset::Curling => "curling",
-        }
+        self.into()
     }
 
     pub fn rules(self) -> Rules {

@@ -3,7 +3,8 @@
 use crate::EMPTY;
 
 /// Where tiles fall after a removal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub enum Gravity {
     /// Tiles stay where they are.
     #[default]
@@ -29,13 +30,7 @@ impl Gravity {
 
     /// The name used on the wire.
     pub fn name(self) -> &'static str {
-        match self {
-            Gravity::None => "none",
-            Gravity::Down => "down",
-            Gravity::Up => "up",
-            Gravity::Left => "left",
-            Gravity::Right => "right",
-        }
+        self.into()
     }
 }
 

@@ -25,7 +25,8 @@ const LIANLIANKAN_BYTES_PER_CELL: u64 = 8;
 const CURLING_BYTES_PER_CELL: u64 = 8;
 
 /// The judge formats `linkpath judge` reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub enum Format {
     /// One Mahjong board (`w h`, rows, pairs ended by `0 0 0 0`); prints each
     /// pair's segment count, or 0.
@@ -47,12 +48,7 @@ impl Format {
     ];
 
     pub fn name(self) -> &'static str {
-        match self {
-            Format::Mahjong => "mahjong",
-            Format::Poj1101 => "poj1101",
-            Format::Hdu1175 => "hdu1175",
-            Format::Poj3009 => "poj3009",
-        }
+        self.into()
     }
 }
 
