@@ -80,7 +80,7 @@ impl SolveRequest {
     /// Whether the answers need no unbounded search: a caller may then
     /// answer on the spot rather than on a worker pool.
     pub fn is_quick(&self) -> bool {
-        self.rules.movement == Movement::Line && self.rules.max_segments.is_some_and(|m| m <= 3)
+        self.rules.needs_no_search()
     }
 
     /// The answers, with the engine's own types.

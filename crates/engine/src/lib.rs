@@ -178,11 +178,7 @@ struct Scratch {
 /// may search the board (not just check shapes), on a board whose searches
 /// cost more than handing queries to another thread.
 fn worth_threads(board: &Board, rules: &Rules, queries: usize) -> bool {
-    let searches = match rules.movement {
-        Movement::Line => rules.max_segments.is_none_or(|m| m > 3),
-        Movement::Slide => true,
-    };
-    searches && queries > 1 && board.width() * board.height() * queries >= 1 << 14
+    !rules.needs_no_search() && queries > 1 && board.width() * board.height() * queries >= 1 << 14
 }
 
 impl<'b> Solver<'b> {

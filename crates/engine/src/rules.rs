@@ -35,6 +35,14 @@ pub struct Rules {
     pub matching: Match,
 }
 
+impl Rules {
+    /// Whether every query is answered by checking path shapes, with no
+    /// search: `line` movement with at most three segments (two turns).
+    pub fn needs_no_search(&self) -> bool {
+        self.movement == Movement::Line && self.max_segments.is_some_and(|m| m <= 3)
+    }
+}
+
 /// The named rule sets of the classic puzzles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::IntoStaticStr)]
 #[strum(serialize_all = "kebab-case")]
