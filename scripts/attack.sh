@@ -279,8 +279,8 @@ def described(status, head, size):
             answer = json.loads(head)
         except ValueError:
             answer = None
-        if isinstance(answer, dict) and "solvable" in answer:
-            text += f" solvable={json.dumps(answer['solvable'])}"
+        if isinstance(answer, dict) and "outcome" in answer:
+            text += f" outcome={answer['outcome']}"
     return text
 
 
