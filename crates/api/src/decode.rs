@@ -31,12 +31,30 @@ pub fn decode<T: DeserializeOwned>(body: &[u8], limits: &Limits) -> Result<T, Ap
     });
     let _pop = Pop;
     let mut json = serde_json::Deserializer::from_slice(body);
-    let value = serde_path_to_error::deserialize(&mut json).map_err(|e| {
-        let path = e.path().to_string();
-        explain(e.into_inner(), &path, body)
-    })?;
-    json.end().map_err(|e| explain(e, ".", body))?;
-    Ok(value)
+    let first = T::deserialize(&mut json).and_then(|value| json.end().map(|()| value));
+    first.map_err(|e| locate::<T>(e, body))
+}
+
+/// The API error for a failed decode. A data error is located by decoding
+/// again with `serde_path_to_error`: tracking the path costs about as much
+/// as the parse itself on a million-cell board, so only a body that failed
+/// pays for it.
+fn locate<T: DeserializeOwned>(error: serde_json::Error, body: &[u8]) -> ApiError {
+    if let Some(ours) = take_failure() {
+        return ours;
+    }
+    if error.is_data() || is_json(body) {
+        let mut json = serde_json::Deserializer::from_slice(body);
+        if let Err(e) = serde_path_to_error::deserialize::<_, T>(&mut json) {
+            let path = e.path().to_string();
+            return explain(e.into_inner(), &path, body);
+        }
+    }
+    explain(error, ".", body)
+}
+
+fn take_failure() -> Option<ApiError> {
+    CONTEXT.with_borrow_mut(|stack| stack.last_mut()?.failure.take())
 }
 
 struct Pop;
@@ -67,7 +85,7 @@ pub(crate) fn fail<E: serde::de::Error>(error: ApiError) -> E {
 /// Turns a serde_json error at `path` into an API error: ours if we made
 /// it, 400 for broken JSON, 422 naming the field otherwise.
 fn explain(error: serde_json::Error, path: &str, body: &[u8]) -> ApiError {
-    if let Some(ours) = CONTEXT.with_borrow_mut(|stack| stack.last_mut()?.failure.take()) {
+    if let Some(ours) = take_failure() {
         return ours;
     }
     // serde_json calls an array with more items than a struct has fields
