@@ -163,6 +163,7 @@ fn tidy(value: &mut Value) {
     match value {
         Value::Object(map) => {
             map.remove("default");
+            unsigned(map);
             if let Some(Value::String(text)) = map.get_mut("description") {
                 *text = paragraphs(text);
             }
@@ -170,6 +171,21 @@ fn tidy(value: &mut Value) {
         }
         Value::Array(items) => items.iter_mut().for_each(tidy),
         _ => {}
+    }
+}
+
+/// utoipa writes a `u32` or `u64` as `int32` or `int64` from 0, which
+/// tools then cap at the signed maximum: state the real one instead.
+fn unsigned(map: &mut Map<String, Value>) {
+    let from_zero = map.get("minimum").and_then(Value::as_f64).is_some_and(|m| m >= 0.0);
+    let max = match map.get("format").and_then(Value::as_str) {
+        Some("int32") => u64::from(u32::MAX),
+        Some("int64") => u64::MAX,
+        _ => return,
+    };
+    if from_zero {
+        map.remove("format");
+        map.entry("maximum").or_insert(Value::from(max));
     }
 }
 
