@@ -49,7 +49,11 @@ impl Drop for Pop {
 /// The limits of the body being decoded; the server's defaults outside
 /// [`decode`] (a board read by a test straight from serde_json, say).
 pub(crate) fn limits() -> Limits {
-    CONTEXT.with_borrow(|stack| stack.last().map_or_else(Limits::default, |c| c.limits.clone()))
+    CONTEXT.with_borrow(|stack| {
+        stack
+            .last()
+            .map_or_else(Limits::default, |c| c.limits.clone())
+    })
 }
 
 /// Keeps `error` as the reason for the serde error it becomes.
@@ -76,9 +80,14 @@ fn explain(error: serde_json::Error, path: &str) -> ApiError {
         );
     }
     let message = strip_position(&error.to_string());
-    let mut field = if path == "." { String::new() } else { path.to_owned() };
-    // serde names a missing or unknown field in its message, at the path
-    // of the object that holds it.
+    let mut field = if path == "." {
+        String::new()
+    } else {
+        path.to_owned()
+    };
+    // serde names a missing or repeated field in its message, at the path
+    // of the object that holds it; an unknown field's key is on the path
+    // already.
     if let Some(name) = named_field(&message) {
         if !field.is_empty() {
             field.push('.');
@@ -86,21 +95,28 @@ fn explain(error: serde_json::Error, path: &str) -> ApiError {
         field.push_str(name);
     }
     let code = match field.split(['[', '.']).next().unwrap_or("") {
+        // A top-level field given twice is a mistake in the request, not
+        // in the field's value.
+        _ if path == "." && message.starts_with("duplicate field") => ErrorCode::InvalidRequest,
         "board" => ErrorCode::InvalidBoard,
         "rules" => ErrorCode::InvalidRules,
         "queries" | "moves" => ErrorCode::InvalidQuery,
         _ => ErrorCode::InvalidRequest,
     };
     let error = ApiError::new(code, message);
-    if field.is_empty() { error } else { error.at(field) }
+    if field.is_empty() {
+        error
+    } else {
+        error.at(field)
+    }
 }
 
-/// The field serde's "missing field `x`" and "unknown field `x`, expected
-/// ..." messages are about.
+/// The field serde's "missing field `x`" and "duplicate field `x`"
+/// messages are about.
 fn named_field(message: &str) -> Option<&str> {
     let rest = message
         .strip_prefix("missing field `")
-        .or_else(|| message.strip_prefix("unknown field `"))?;
+        .or_else(|| message.strip_prefix("duplicate field `"))?;
     rest.split_once('`').map(|(name, _)| name)
 }
 
