@@ -72,13 +72,7 @@ fn pick(rng: &mut Rng, from: &[Point]) -> Point {
 
 /// A tile at most `radius` steps (in each axis) from `a`, of `a`'s type when
 /// `same_type`, and not `a` itself; `None` if random tries find none.
-fn near(
-    rng: &mut Rng,
-    board: &Board,
-    a: Point,
-    radius: i32,
-    same_type: bool,
-) -> Option<Point> {
+fn near(rng: &mut Rng, board: &Board, a: Point, radius: i32, same_type: bool) -> Option<Point> {
     for _ in 0..200 {
         let dx = rng.below(2 * radius as usize + 1) as i32 - radius;
         let dy = rng.below(2 * radius as usize + 1) as i32 - radius;

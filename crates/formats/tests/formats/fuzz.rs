@@ -11,23 +11,47 @@ fn samples() -> [(Format, &'static [u8], &'static str); 4] {
     [
         (
             Format::Mahjong,
-            include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/mahjong.in")),
-            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/mahjong.out")),
+            include_bytes!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../tests/data/mahjong.in"
+            )),
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../tests/data/mahjong.out"
+            )),
         ),
         (
             Format::Poj1101,
-            include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/poj1101.in")),
-            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/poj1101.out")),
+            include_bytes!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../tests/data/poj1101.in"
+            )),
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../tests/data/poj1101.out"
+            )),
         ),
         (
             Format::Hdu1175,
-            include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/hdu1175.in")),
-            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/hdu1175.out")),
+            include_bytes!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../tests/data/hdu1175.in"
+            )),
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../tests/data/hdu1175.out"
+            )),
         ),
         (
             Format::Poj3009,
-            include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/poj3009.in")),
-            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/poj3009.out")),
+            include_bytes!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../tests/data/poj3009.in"
+            )),
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../tests/data/poj3009.out"
+            )),
         ),
     ]
 }

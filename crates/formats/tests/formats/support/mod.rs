@@ -8,8 +8,10 @@ pub const MAHJONG_SAMPLE: &str =
     "5 4\nXXXXX\nX   X\nXXX X\n XXX \n2 3 5 3\n1 3 4 4\n2 3 3 4\n0 0 0 0\n";
 
 /// Each malformed input, its format and the line the error must name.
-pub const MALFORMED: &[(&str, &str, usize)] =
-    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/malformed.rs"));
+pub const MALFORMED: &[(&str, &str, usize)] = include!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/data/malformed.rs"
+));
 
 /// A file of `tests/data`.
 pub fn data(name: &str) -> Vec<u8> {
