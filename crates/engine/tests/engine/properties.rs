@@ -1,6 +1,7 @@
-//! The engine against the brute-force reference in `support::reference`: thousands of
-//! random small boards under every preset and random custom rules, then a
-//! few large boards that exercise the two-turn shapes and the full search.
+//! The engine against the brute-force reference in `support::reference`:
+//! thousands of random small boards under every preset and random custom
+//! rules, then a few large boards that exercise the two-turn shapes and the
+//! full search.
 
 use crate::support::random::{Rng, random_board};
 use crate::support::reference::{
