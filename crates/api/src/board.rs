@@ -12,8 +12,10 @@ use linkpath_engine::{Board, EMPTY};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type};
 use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{
+    ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type,
+};
 
 /// How the board came in, so answers that return a board use the same form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
@@ -172,9 +174,8 @@ impl<'de> Visitor<'de> for BoardSeed<'_> {
                 .at("board"),
             ));
         }
-        let board = Board::new(width, rows.height, rows.cells).map_err(|e| {
-            fail(ApiError::new(ErrorCode::InvalidBoard, e.to_string()).at("board"))
-        })?;
+        let board = Board::new(width, rows.height, rows.cells)
+            .map_err(|e| fail(ApiError::new(ErrorCode::InvalidBoard, e.to_string()).at("board")))?;
         Ok((board, rows.encoding.unwrap_or(BoardEncoding::Text)))
     }
 }
@@ -441,4 +442,3 @@ impl<'de> Visitor<'de> for CellVisitor {
         Ok(Cell::Bad("an object".into()))
     }
 }
-

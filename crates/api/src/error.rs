@@ -7,7 +7,15 @@ use utoipa::ToSchema;
 
 /// What went wrong with a request, named by its wire `code`.
 #[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema, strum::IntoStaticStr, strum::VariantArray,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    ToSchema,
+    strum::IntoStaticStr,
+    strum::VariantArray,
 )]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
@@ -187,19 +195,6 @@ fn end_of(text: &str, chars: usize) -> Option<usize> {
     text.char_indices().nth(chars).map(|(end, _)| end)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn excerpt_keeps_100_characters() {
-        assert_eq!(excerpt("gzip"), "gzip");
-        let long = "é".repeat(150);
-        assert_eq!(excerpt(&long), format!("{}…", "é".repeat(100)));
-        assert_eq!(excerpt(&"x".repeat(100)), "x".repeat(100));
-    }
-}
-
 /// The error for a search stopped by its deadline or cancelled.
 pub fn interrupted(e: linkpath_engine::Interrupted) -> ApiError {
     match e {
@@ -210,5 +205,18 @@ pub fn interrupted(e: linkpath_engine::Interrupted) -> ApiError {
         linkpath_engine::Interrupted::Cancelled => {
             ApiError::new(ErrorCode::DeadlineExceeded, "the solve was cancelled")
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn excerpt_keeps_100_characters() {
+        assert_eq!(excerpt("gzip"), "gzip");
+        let long = "é".repeat(150);
+        assert_eq!(excerpt(&long), format!("{}…", "é".repeat(100)));
+        assert_eq!(excerpt(&"x".repeat(100)), "x".repeat(100));
     }
 }

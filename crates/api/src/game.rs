@@ -8,7 +8,7 @@ use crate::decode::decode;
 use crate::error::{ApiError, ErrorCode, interrupted};
 use crate::limits::Limits;
 use crate::solve::Reason;
-use crate::wire::{Gravity, Move, Point, Query, WireRules, within};
+use crate::wire::{Gravity, Move, Point, Query, WireRules, name, within};
 use linkpath_engine::game::{self, Clearing, DealError, ShuffleError};
 use linkpath_engine::{Movement, Rules, Stop};
 use serde::{Deserialize, Serialize};
@@ -99,7 +99,10 @@ pub fn moves(body: &[u8], limits: &Limits, stop: &Stop) -> Result<MovesResponse,
     let request: MovesRequest = decode(body, limits)?;
     let board = request.board.board;
     let rules = game_rules(request.rules, limits)?;
-    let limit = request.limit.map(|l| at_least_one(l, "limit")).transpose()?;
+    let limit = request
+        .limit
+        .map(|l| at_least_one(l, "limit"))
+        .transpose()?;
     let include_path = request.include_path.unwrap_or(true);
     // A board of n tiles may have n^2 / 2 moves: past the server's limit
     // the list is cut, and one move more is looked for to tell so.
@@ -133,7 +136,7 @@ pub struct PlayRequest {
     #[serde(default)]
     pub rules: Option<WireRules>,
     /// Where tiles fall after each removal; none when absent.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "name")]
     pub gravity: Option<Gravity>,
     /// The pairs to remove, in order.
     pub moves: Vec<Query>,
@@ -223,7 +226,7 @@ pub struct ClearRequest {
     #[serde(default)]
     pub rules: Option<WireRules>,
     /// Where tiles fall after each removal; none when absent.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "name")]
     pub gravity: Option<Gravity>,
     /// How long to search before answering `unknown`, in milliseconds,
     /// from 1; 1000 when absent. It always ends before the server's
@@ -284,8 +287,8 @@ pub fn clear(
     let budget = at_least_one(request.budget_ms.unwrap_or(DEFAULT_BUDGET_MS), "budget_ms")?;
     let budget = Duration::from_millis(budget).min(timeout.mul_f64(0.9));
     let gravity = request.gravity.unwrap_or_default().into();
-    let found = game::clear(&board, &rules, gravity, Some(started + budget), stop)
-        .map_err(interrupted)?;
+    let found =
+        game::clear(&board, &rules, gravity, Some(started + budget), stop).map_err(interrupted)?;
     let (outcome, moves) = match found.result {
         Clearing::Solved(sequence) => (
             ClearOutcome::Solvable,
@@ -324,13 +327,13 @@ pub struct DealRequest {
     #[serde(default)]
     pub rules: Option<WireRules>,
     /// Where tiles fall after each removal; none when absent.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "name")]
     pub gravity: Option<Gravity>,
     /// The same seed deals the same board; 0 when absent.
     #[serde(default)]
     pub seed: Option<u64>,
     /// The form of the dealt board; text when absent.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "name")]
     pub encoding: Option<BoardEncoding>,
 }
 
@@ -449,7 +452,7 @@ pub struct ShuffleRequest {
     pub rules: Option<WireRules>,
     /// Where tiles fall after each removal (for `solvable`); none when
     /// absent.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "name")]
     pub gravity: Option<Gravity>,
     /// The same seed shuffles the same way; 0 when absent.
     #[serde(default)]
@@ -482,10 +485,14 @@ pub fn shuffle(body: &[u8], limits: &Limits, stop: &Stop) -> Result<ShuffleRespo
         other => ApiError::new(ErrorCode::InvalidRequest, other.to_string()).at("board"),
     };
     let (shuffled, sequence) = if request.solvable.unwrap_or(false) {
-        let (b, s) = game::shuffle_solvable(&board, &rules, gravity, seed, stop).map_err(refused)?;
+        let (b, s) =
+            game::shuffle_solvable(&board, &rules, gravity, seed, stop).map_err(refused)?;
         (b, Some(s))
     } else {
-        (game::shuffle(&board, &rules, seed, stop).map_err(refused)?, None)
+        (
+            game::shuffle(&board, &rules, seed, stop).map_err(refused)?,
+            None,
+        )
     };
     Ok(ShuffleResponse {
         board: BoardRows::new(&shuffled, encoding),

@@ -98,7 +98,10 @@ impl Query {
         board: &Board,
         field: &str,
     ) -> Result<(linkpath_engine::Point, linkpath_engine::Point), ApiError> {
-        let from = self.from.on(board).map_err(|e| e.at(format!("{field}.from")))?;
+        let from = self
+            .from
+            .on(board)
+            .map_err(|e| e.at(format!("{field}.from")))?;
         let to = self.to.on(board).map_err(|e| e.at(format!("{field}.to")))?;
         Ok((from, to))
     }
@@ -209,8 +212,9 @@ pub enum MatchName {
 #[serde(deny_unknown_fields)]
 pub struct RulesObject {
     /// The preset the other fields change; mahjong when absent.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "name")]
     pub preset: Option<PresetName>,
+    #[serde(default, deserialize_with = "name")]
     pub movement: Option<MovementName>,
     /// Most straight segments a path may have (a throw, for slide), from
     /// 1; `null` for no limit.
@@ -219,8 +223,23 @@ pub struct RulesObject {
     pub max_segments: Option<Option<u32>>,
     /// Whether paths may use the ring of cells around the board.
     pub outside: Option<bool>,
-    #[serde(rename = "match")]
+    #[serde(rename = "match", default, deserialize_with = "name")]
     pub matching: Option<MatchName>,
+}
+
+/// A name (an enum of unit variants) read from a string, `null` being
+/// absent. serde_json takes any other value where an enum should be for
+/// broken JSON (a 400); read as a string first, it is the 422 "invalid
+/// type" it is.
+pub(crate) fn name<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    match Option::<String>::deserialize(d)? {
+        Some(name) => {
+            T::deserialize(de::value::StringDeserializer::<D::Error>::new(name)).map(Some)
+        }
+        None => Ok(None),
+    }
 }
 
 /// Tells a field given as `null` (`Some(None)`) from an absent one.
@@ -254,7 +273,9 @@ impl<'de> Deserialize<'de> for WireRules {
             type Value = WireRules;
 
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a preset name or an object {preset, movement, max_segments, outside, match}")
+                f.write_str(
+                    "a preset name or an object {preset, movement, max_segments, outside, match}",
+                )
             }
 
             fn visit_str<E: de::Error>(self, name: &str) -> Result<WireRules, E> {
@@ -294,12 +315,17 @@ impl ToSchema for WireRules {
     }
 
     fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        schemas.push((PresetName::name().into(), <PresetName as utoipa::PartialSchema>::schema()));
-        schemas.push((RulesObject::name().into(), <RulesObject as utoipa::PartialSchema>::schema()));
+        schemas.push((
+            PresetName::name().into(),
+            <PresetName as utoipa::PartialSchema>::schema(),
+        ));
+        schemas.push((
+            RulesObject::name().into(),
+            <RulesObject as utoipa::PartialSchema>::schema(),
+        ));
         <RulesObject as ToSchema>::schemas(schemas);
     }
 }
-
 
 impl RulesObject {
     /// The preset with these overrides, checked.

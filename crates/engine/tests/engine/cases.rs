@@ -1,6 +1,6 @@
 //! Hand-made edge cases for the engine, each with its exact answer.
 
-use linkpath::solver::{
+use linkpath_engine::{
     Answer, Board, Interrupted, Match, Movement, Path, Point, Preset, Query, Reason, Rules,
     SolveError, Solver, Stop, solve,
 };
@@ -865,7 +865,7 @@ fn solver_panics_on_an_off_board_point() {
 
 #[test]
 fn board_construction_errors() {
-    use linkpath::solver::BoardError;
+    use linkpath_engine::BoardError;
     assert_eq!(
         Board::from_rows(&["AAA", "AA"]),
         Err(BoardError::Ragged {

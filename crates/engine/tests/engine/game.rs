@@ -1,44 +1,13 @@
-//! The game engine (`linkpath::solver::game`) with exact answers: moves
+//! The game engine (`linkpath_engine::game`) with exact answers: moves
 //! against the solver asked about every pair, deals and clearing sequences
 //! replayed to an empty board, the crossed pairs that cannot be cleared,
 //! and every reason a played move can stop.
 
-use linkpath::solver::game::{self, Clearing, Gravity};
-use linkpath::solver::{
+use crate::support::random::{Rng, random_board};
+use linkpath_engine::game::{self, Clearing, Gravity};
+use linkpath_engine::{
     Answer, Board, EMPTY, Match, Movement, Point, Preset, Query, Reason, Rules, Solver, Stop,
 };
-
-/// A small seeded generator for the test boards (SplitMix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-/// A `width × height` board with about `fill` percent tiles of `types`
-/// types.
-fn random_board(rng: &mut Rng, width: usize, height: usize, fill: u64, types: u64) -> Board {
-    let cells = (0..width * height)
-        .map(|_| {
-            if rng.below(100) < fill {
-                1 + rng.below(types) as u32
-            } else {
-                EMPTY
-            }
-        })
-        .collect();
-    Board::new(width, height, cells).unwrap()
-}
 
 fn rule_sets() -> Vec<Rules> {
     let line = |max_segments, outside, matching| Rules {
@@ -81,10 +50,10 @@ fn all_pairs(board: &Board, rules: &Rules) -> Vec<(Point, Point, Answer)> {
 
 #[test]
 fn moves_are_exactly_the_pairs_the_solver_connects() {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let mut compared = 0;
     for round in 0..120 {
-        let (w, h) = (2 + rng.below(9) as usize, 1 + rng.below(7) as usize);
+        let (w, h) = (2 + rng.below(9), 1 + rng.below(7));
         let (fill, types) = (30 + rng.below(60), 1 + rng.below(5));
         let board = random_board(&mut rng, w, h, fill, types);
         for rules in rule_sets() {
@@ -282,7 +251,7 @@ fn gravity_moves_the_tiles_that_the_next_move_uses() {
 
 #[test]
 fn shuffles_keep_the_cells_and_tiles_and_give_a_move() {
-    let mut rng = Rng(11);
+    let mut rng = Rng::new(11);
     let rules = Preset::Lianliankan.rules();
     for seed in 0..40 {
         let board = random_board(&mut rng, 6, 5, 60, 8);

@@ -1,13 +1,13 @@
-//! The engine against the brute-force reference in `common`: thousands of
-//! random small boards under every preset and random custom rules, then a
-//! few large boards that exercise the two-turn shapes and the full search.
+//! The engine against the brute-force reference in `support::reference`:
+//! thousands of random small boards under every preset and random custom
+//! rules, then a few large boards that exercise the two-turn shapes and the
+//! full search.
 
-mod common;
-
-use common::{
-    Expected, SplitMix, check_line_path, check_slide_path, path_length, random_board, reference,
+use crate::support::random::{Rng, random_board};
+use crate::support::reference::{
+    Expected, check_line_path, check_slide_path, path_length, reference,
 };
-use linkpath::solver::{
+use linkpath_engine::{
     Answer, Board, EMPTY, Match, Movement, Point, Preset, Query, Rules, Solver, Stop, solve,
 };
 use proptest::prelude::*;
@@ -145,8 +145,9 @@ fn check_answer(
     Ok(())
 }
 
-// Case counts keep the whole file near 20 s in an unoptimized build on two
-// cores (`CARGO_PROFILE_TEST_OPT_LEVEL=0 cargo test --test properties`).
+// Case counts keep this module near 20 s in an unoptimized build on two
+// cores (`CARGO_PROFILE_TEST_OPT_LEVEL=0 cargo test -p linkpath-engine --test
+// engine properties`).
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
 
@@ -194,7 +195,7 @@ proptest! {
 /// ends of the same type when `same_type`. Every other query joins two
 /// cells at most 10 steps apart, which the few-segment shapes can reach.
 fn random_queries(
-    rng: &mut SplitMix,
+    rng: &mut Rng,
     board: &Board,
     count: usize,
     same_type: bool,
@@ -246,7 +247,7 @@ fn large_line_boards_match_reference() {
         custom,
     ];
     for seed in 1..=3u64 {
-        let mut rng = SplitMix(seed);
+        let mut rng = Rng::new(seed);
         for density in [10, 25, 40, 60] {
             let board = random_board(&mut rng, 60, 60, density, 4);
             for rules in &rule_sets {
@@ -276,7 +277,7 @@ fn large_line_boards_match_reference() {
 fn large_curling_boards_match_reference() {
     let mut connected = 0;
     for seed in 1..=4u64 {
-        let mut rng = SplitMix(100 + seed);
+        let mut rng = Rng::new(100 + seed);
         for density in [10, 20, 30] {
             let board = random_board(&mut rng, 20, 20, density, 1);
             let queries = random_queries(&mut rng, &board, 10, false, |c| c == EMPTY);

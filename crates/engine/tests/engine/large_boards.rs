@@ -1,5 +1,5 @@
-//! The engine's fast paths against the brute-force reference in `common`,
-//! on boards far larger than the property tests use.
+//! The engine's fast paths against the brute-force reference in
+//! `support::reference`, on boards far larger than the property tests use.
 //!
 //! - `line` movement on 200 × 200 boards (and one non-square one) at tile
 //!   densities of 30%, 45% and 58%, under mahjong, shisen-sho, lianliankan
@@ -17,12 +17,11 @@
 //! Seeds are fixed, so every failure names the seed, board and query that
 //! reproduce it.
 
-mod common;
-
-use common::{
-    Expected, SplitMix, check_line_path, check_slide_path, path_length, random_board, reference,
+use crate::support::random::{Rng, random_board};
+use crate::support::reference::{
+    Expected, check_line_path, check_slide_path, path_length, reference,
 };
-use linkpath::solver::{
+use linkpath_engine::{
     Answer, Board, EMPTY, Match, Movement, Point, Preset, Query, Reason, Rules, Solver, Stop, solve,
 };
 use std::sync::OnceLock;
@@ -67,19 +66,13 @@ impl Cells {
     }
 }
 
-fn pick(rng: &mut SplitMix, from: &[Point]) -> Point {
+fn pick(rng: &mut Rng, from: &[Point]) -> Point {
     from[rng.below(from.len())]
 }
 
 /// A tile at most `radius` steps (in each axis) from `a`, of `a`'s type when
 /// `same_type`, and not `a` itself; `None` if random tries find none.
-fn near(
-    rng: &mut SplitMix,
-    board: &Board,
-    a: Point,
-    radius: i32,
-    same_type: bool,
-) -> Option<Point> {
+fn near(rng: &mut Rng, board: &Board, a: Point, radius: i32, same_type: bool) -> Option<Point> {
     for _ in 0..200 {
         let dx = rng.below(2 * radius as usize + 1) as i32 - radius;
         let dy = rng.below(2 * radius as usize + 1) as i32 - radius;
@@ -93,7 +86,7 @@ fn near(
 }
 
 /// A tile on `a`'s row or column, of `a`'s type when `same_type`.
-fn aligned(rng: &mut SplitMix, board: &Board, a: Point, same_type: bool) -> Option<Point> {
+fn aligned(rng: &mut Rng, board: &Board, a: Point, same_type: bool) -> Option<Point> {
     for _ in 0..200 {
         let b = if rng.chance(50) {
             Point::new(rng.below(board.width()) as i32, a.y)
@@ -113,7 +106,7 @@ fn aligned(rng: &mut SplitMix, board: &Board, a: Point, same_type: bool) -> Opti
 /// when the rules want that, and a few refusals (an empty end, one cell
 /// twice).
 fn line_queries(
-    rng: &mut SplitMix,
+    rng: &mut Rng,
     board: &Board,
     cells: &Cells,
     count: usize,
@@ -131,7 +124,7 @@ fn line_queries(
             rng.chance(30)
         };
         let a = pick(rng, &cells.tiles);
-        let partner = |rng: &mut SplitMix, pool: &[Point]| -> Point {
+        let partner = |rng: &mut Rng, pool: &[Point]| -> Point {
             if same_type {
                 let tile = board.get(a).expect("on the board") as usize;
                 pick(rng, &cells.by_type[tile])
@@ -318,7 +311,7 @@ fn line_density(density: usize) -> Tally {
     let mut tally = Tally::default();
     let mut failures = Vec::new();
     for (seed, w, h) in boards {
-        let mut rng = SplitMix(seed * 1000 + density as u64);
+        let mut rng = Rng::new(seed * 1000 + density as u64);
         let board = random_board(&mut rng, w, h, density, TYPES);
         let cells = Cells::new(&board, TYPES);
         for rules in &rule_sets {
@@ -376,7 +369,7 @@ fn line_density_58_matches_reference() {
 /// `count` (start, goal) pairs of empty cells: any two, two on one row or
 /// column (one throw, or a lookahead shortcut), two near each other, and a
 /// few refusals (a block at one end, one cell twice).
-fn slide_queries(rng: &mut SplitMix, board: &Board, cells: &Cells, count: usize) -> Vec<Query> {
+fn slide_queries(rng: &mut Rng, board: &Board, cells: &Cells, count: usize) -> Vec<Query> {
     let mut queries = Vec::with_capacity(count);
     let mut kind = 0;
     while queries.len() < count && cells.empty.len() >= 2 {
@@ -435,7 +428,7 @@ fn curling_20_by_20_matches_reference() {
     ];
     for seed in 1..=4u64 {
         for density in [10, 20, 30, 40] {
-            let mut rng = SplitMix(500 + seed * 1000 + density as u64);
+            let mut rng = Rng::new(500 + seed * 1000 + density as u64);
             let board = random_board(&mut rng, 20, 20, density, 1);
             let cells = Cells::new(&board, 1);
             for rules in &rule_sets {
@@ -461,7 +454,7 @@ fn curling_60_by_60_matches_reference() {
     let mut tally = Tally::default();
     let mut failures = Vec::new();
     for (seed, density) in [(1u64, 8), (2, 15), (3, 25)] {
-        let mut rng = SplitMix(700 + seed * 1000 + density as u64);
+        let mut rng = Rng::new(700 + seed * 1000 + density as u64);
         let board = random_board(&mut rng, 60, 60, density, 1);
         let cells = Cells::new(&board, 1);
         let rules = Preset::Curling.rules();
@@ -500,7 +493,7 @@ fn curling_rinks_across_the_word_boundary_match_reference() {
         (8, 20, 70, 25),
         (9, 130, 66, 12),
     ] {
-        let mut rng = SplitMix(800 + seed * 1000 + density as u64);
+        let mut rng = Rng::new(800 + seed * 1000 + density as u64);
         let board = random_board(&mut rng, w, h, density, 1);
         let cells = Cells::new(&board, 1);
         let rules = Preset::Curling.rules();
@@ -526,7 +519,7 @@ fn curling_rinks_across_the_word_boundary_match_reference() {
 
 /// Curling queries with one end in the last column or row of the rink
 /// (and the other anywhere, or there too).
-fn last_line_queries(rng: &mut SplitMix, board: &Board, cells: &Cells, count: usize) -> Vec<Query> {
+fn last_line_queries(rng: &mut Rng, board: &Board, cells: &Cells, count: usize) -> Vec<Query> {
     let (w, h) = (board.width() as i32, board.height() as i32);
     let last: Vec<Point> = (cells.empty.iter().copied())
         .filter(|p| p.x == w - 1 || p.y == h - 1)
@@ -561,7 +554,7 @@ fn run_graph_numbered_in_bands_answers_as_in_one() {
     let (one, four) = (pool(1), pool(4));
     let mut searched = 0;
     for (seed, w, h, density) in [(1u64, 520, 520, 12), (2, 700, 400, 35)] {
-        let mut rng = SplitMix(9000 + seed);
+        let mut rng = Rng::new(9000 + seed);
         let board = random_board(&mut rng, w, h, density, 1);
         let cells = Cells::new(&board, 1);
         let queries = line_queries(&mut rng, &board, &cells, 12, false);

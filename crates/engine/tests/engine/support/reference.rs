@@ -8,7 +8,7 @@
 //! - `slide` movement: a plain depth-first search over every throw
 //!   sequence up to the limit, breaking and restoring blocks as it goes.
 
-use linkpath::solver::{Board, EMPTY, Match, Movement, Point, Reason, Rules};
+use linkpath_engine::{Board, EMPTY, Match, Movement, Point, Reason, Rules};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -300,41 +300,4 @@ pub fn check_slide_path(
         }
     }
     Ok(())
-}
-
-/// A small deterministic generator (SplitMix64), so the randomly built
-/// boards of a test are the same on every run.
-pub struct SplitMix(pub u64);
-
-impl SplitMix {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    /// True `percent` times in a hundred.
-    pub fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-}
-
-/// A `w × h` board, `density` percent tiles of `1..=types` types.
-pub fn random_board(rng: &mut SplitMix, w: usize, h: usize, density: usize, types: usize) -> Board {
-    let cells = (0..w * h)
-        .map(|_| {
-            if rng.chance(density) {
-                1 + rng.below(types) as u32
-            } else {
-                EMPTY
-            }
-        })
-        .collect();
-    Board::new(w, h, cells).expect("a valid board")
 }

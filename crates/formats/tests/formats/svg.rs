@@ -1,61 +1,29 @@
-//! `POST /v1/render` and `linkpath render`: the picture parses as XML, its
-//! polylines are exactly the paths `/v1/solve` answers, text is escaped, and
-//! large boards are scaled.
+//! SVG pictures (`svg::svg`): the picture parses as XML, its polylines are
+//! exactly the paths the engine answers, text is escaped, and large boards
+//! are scaled.
 
-use axum::body::{Body, Bytes};
-use axum::http::{Request, StatusCode, header};
-use http_body_util::BodyExt;
-use linkpath::http::{AppState, Config, app};
-use linkpath::render::CELL;
-use serde_json::{Value, json};
-use tower::ServiceExt;
+use linkpath_engine::{Board, Point, Preset, Query, Rules, Stop, solve};
+use linkpath_formats::svg::{self, CELL, Labels};
 
-struct Answer {
-    status: StatusCode,
-    content_type: String,
-    body: Bytes,
+/// The picture of `queries` on `board`, each answered by the engine.
+fn draw(board: &Board, labels: Labels, rules: Rules, queries: &[([i32; 2], [i32; 2])]) -> String {
+    let queries: Vec<Query> = queries
+        .iter()
+        .map(|&([fx, fy], [tx, ty])| Query::new(Point::new(fx, fy), Point::new(tx, ty)))
+        .collect();
+    let answers = solve(board, &rules, &queries, &Stop::never()).expect("on the board");
+    svg::svg(board, labels, &rules, &queries, &answers)
 }
 
-async fn post(path: &str, body: &Value) -> Answer {
-    let request = Request::post(path)
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(Body::from(body.to_string()))
-        .expect("a valid request");
-    let response = app(AppState::new(Config::default()))
-        .oneshot(request)
-        .await
-        .expect("infallible");
-    let (parts, body) = response.into_parts();
-    Answer {
-        status: parts.status,
-        content_type: parts
-            .headers
-            .get(header::CONTENT_TYPE)
-            .map(|v| v.to_str().expect("ASCII").to_owned())
-            .unwrap_or_default(),
-        body: body.collect().await.expect("the body").to_bytes(),
-    }
+fn rows(rows: &[&str]) -> Board {
+    Board::from_rows(rows).expect("a valid board")
 }
 
-async fn render(body: &Value) -> String {
-    let answer = post("/v1/render", body).await;
-    assert_eq!(
-        answer.status,
-        StatusCode::OK,
-        "{}",
-        String::from_utf8_lossy(&answer.body)
-    );
-    assert_eq!(answer.content_type, "image/svg+xml");
-    String::from_utf8(answer.body.to_vec()).expect("UTF-8")
+fn sample() -> Board {
+    rows(&["XXXXX", "X   X", "XXX X", " XXX "])
 }
 
-fn sample() -> Value {
-    json!({
-        "board": ["XXXXX", "X   X", "XXX X", " XXX "],
-        "rules": "mahjong",
-        "queries": [{"from": [1, 2], "to": [4, 2]}, {"from": [0, 2], "to": [3, 3]}]
-    })
-}
+const SAMPLE_QUERIES: [([i32; 2], [i32; 2]); 2] = [([1, 2], [4, 2]), ([0, 2], [3, 3])];
 
 /// A pixel coordinate back to the cell coordinate it is the centre of.
 fn cell(pixel: f64) -> i32 {
@@ -130,9 +98,10 @@ fn drawn(svg: &str) -> Vec<Drawn> {
         .collect()
 }
 
-#[tokio::test]
-async fn the_rules_md_sample_is_drawn_with_the_exact_paths() {
-    let svg = render(&sample()).await;
+#[test]
+fn the_rules_md_sample_is_drawn_with_the_exact_paths() {
+    let rules = Preset::Mahjong.rules();
+    let svg = draw(&sample(), Labels::Chars, rules, &SAMPLE_QUERIES);
     assert_eq!(
         drawn(&svg),
         [
@@ -140,14 +109,21 @@ async fn the_rules_md_sample_is_drawn_with_the_exact_paths() {
             Ok((vec![[0, 2], [0, 4], [3, 4], [3, 3]], "3".to_owned())),
         ]
     );
-    // The same paths /v1/solve answers.
-    let solved: Value = serde_json::from_slice(&post("/v1/solve", &sample()).await.body).unwrap();
-    for (i, result) in solved["results"].as_array().unwrap().iter().enumerate() {
-        let Ok((path, segments)) = &drawn(&svg)[i] else {
+    // The same paths the engine answers.
+    let queries: Vec<Query> = SAMPLE_QUERIES
+        .iter()
+        .map(|&([fx, fy], [tx, ty])| Query::new(Point::new(fx, fy), Point::new(tx, ty)))
+        .collect();
+    let answers = solve(&sample(), &rules, &queries, &Stop::never()).unwrap();
+    for (i, answer) in answers.iter().enumerate() {
+        let (Ok((path, segments)), linkpath_engine::Answer::Connected(solved)) =
+            (&drawn(&svg)[i], answer)
+        else {
             panic!("query {i} connects")
         };
-        assert_eq!(json!(path), result["path"]);
-        assert_eq!(segments, &result["segments"].to_string());
+        let corners: Vec<[i32; 2]> = solved.corners.iter().map(|p| [p.x, p.y]).collect();
+        assert_eq!(path, &corners);
+        assert_eq!(segments, &solved.segments.to_string());
     }
     let doc = roxmltree::Document::parse(&svg).unwrap();
     assert_eq!(with_class(&doc, "tile").count(), 14);
@@ -169,20 +145,19 @@ async fn the_rules_md_sample_is_drawn_with_the_exact_paths() {
     );
 }
 
-#[tokio::test]
-async fn queries_that_do_not_connect_are_marked_with_their_reason() {
-    let svg = render(&json!({
-        "board": ["X X", "XYX"],
-        "rules": "lianliankan",
-        "queries": [
-            {"from": [0, 0], "to": [0, 0]},
-            {"from": [0, 0], "to": [1, 0]},
-            {"from": [0, 0], "to": [1, 1]},
-            {"from": [0, 0], "to": [2, 0]}
+#[test]
+fn queries_that_do_not_connect_are_marked_with_their_reason() {
+    let svg = draw(
+        &rows(&["X X", "XYX"]),
+        Labels::Chars,
+        Preset::Lianliankan.rules(),
+        &[
+            ([0, 0], [0, 0]),
+            ([0, 0], [1, 0]),
+            ([0, 0], [1, 1]),
+            ([0, 0], [2, 0]),
         ],
-        "include_path": false
-    }))
-    .await;
+    );
     assert_eq!(
         drawn(&svg),
         [
@@ -200,13 +175,14 @@ async fn queries_that_do_not_connect_are_marked_with_their_reason() {
     );
 }
 
-#[tokio::test]
-async fn tile_text_is_escaped() {
-    let svg = render(&json!({
-        "board": ["<&\"'\u{1}>", "]]>é.."],
-        "queries": [{"from": [0, 0], "to": [5, 0]}]
-    }))
-    .await;
+#[test]
+fn tile_text_is_escaped() {
+    let svg = draw(
+        &rows(&["<&\"'\u{1}>", "]]>é.."]),
+        Labels::Chars,
+        Preset::Mahjong.rules(),
+        &[([0, 0], [5, 0])],
+    );
     let doc = roxmltree::Document::parse(&svg).expect("well-formed despite the tile text");
     let labels: Vec<_> = with_class(&doc, "tile")
         .map(|tile| {
@@ -222,14 +198,15 @@ async fn tile_text_is_escaped() {
     );
 }
 
-#[tokio::test]
-async fn number_boards_show_their_numbers() {
-    let svg = render(&json!({
-        "board": [[0, 0, 1], [0, 1, 4294967295_u32]],
-        "rules": "curling",
-        "queries": [{"from": [0, 0], "to": [0, 1]}]
-    }))
-    .await;
+#[test]
+fn number_boards_show_their_numbers() {
+    let board = Board::new(3, 2, vec![0, 0, 1, 0, 1, u32::MAX]).unwrap();
+    let svg = draw(
+        &board,
+        Labels::Numbers,
+        Preset::Curling.rules(),
+        &[([0, 0], [0, 1])],
+    );
     let doc = roxmltree::Document::parse(&svg).unwrap();
     let labels: Vec<_> = with_class(&doc, "tile")
         .filter_map(|tile| tile.descendants().find(|n| n.has_tag_name("text"))?.text())
@@ -238,10 +215,15 @@ async fn number_boards_show_their_numbers() {
     assert_eq!(drawn(&svg), [Ok((vec![[0, 0], [0, 1]], "1".to_owned()))]);
 }
 
-#[tokio::test]
-async fn small_boards_are_full_size_and_large_ones_scaled() {
-    let small =
-        render(&json!({"board": ["AB", "BA"], "queries": [{"from": [0, 0], "to": [1, 1]}]})).await;
+#[test]
+fn small_boards_are_full_size_and_large_ones_scaled() {
+    let mahjong = Preset::Mahjong.rules();
+    let small = draw(
+        &rows(&["AB", "BA"]),
+        Labels::Chars,
+        mahjong,
+        &[([0, 0], [1, 1])],
+    );
     let doc = roxmltree::Document::parse(&small).unwrap();
     let root = doc.root_element();
     // 2 cells and a margin each side, widened for the legend's line, and
@@ -257,13 +239,15 @@ async fn small_boards_are_full_size_and_large_ones_scaled() {
         ))]
     );
 
-    let mut rows = vec!["X".repeat(100); 100];
-    rows[50] = format!("X{}X", ".".repeat(98));
-    let large = render(&json!({
-        "board": rows,
-        "queries": [{"from": [0, 50], "to": [99, 50]}, {"from": [0, 0], "to": [99, 99]}]
-    }))
-    .await;
+    let mut large = vec!["X".repeat(100); 100];
+    large[50] = format!("X{}X", ".".repeat(98));
+    let large = Board::from_rows(&large).unwrap();
+    let large = draw(
+        &large,
+        Labels::Chars,
+        mahjong,
+        &[([0, 50], [99, 50]), ([0, 0], [99, 99])],
+    );
     let doc = roxmltree::Document::parse(&large).unwrap();
     let root = doc.root_element();
     assert_eq!(root.attribute("viewBox"), Some("0 0 4080 4120"));
@@ -285,60 +269,4 @@ async fn small_boards_are_full_size_and_large_ones_scaled() {
         let width: f64 = line.attribute("stroke-width").unwrap().parse().unwrap();
         assert!(width >= CELL / 10.0, "{width}");
     }
-}
-
-#[tokio::test]
-async fn errors_are_those_of_solve() {
-    for body in [
-        json!({"board": ["XX", "X"], "queries": []}),
-        json!({"board": ["XX"], "queries": [{"from": [0, 0], "to": [2, 0]}]}),
-        json!({"board": ["XX"], "rules": "go", "queries": []}),
-    ] {
-        let rendered = post("/v1/render", &body).await;
-        let solved = post("/v1/solve", &body).await;
-        assert_eq!(rendered.status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-        assert_eq!(rendered.content_type, "application/json");
-        assert_eq!(rendered.body, solved.body, "{body}");
-    }
-}
-
-#[tokio::test]
-async fn the_command_line_draws_what_the_route_draws() {
-    let file = std::env::temp_dir().join(format!("linkpath-render-{}.json", std::process::id()));
-    std::fs::write(&file, sample().to_string()).unwrap();
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_linkpath"))
-        .arg("render")
-        .arg(&file)
-        .output()
-        .expect("linkpath runs");
-    std::fs::remove_file(&file).ok();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert_eq!(
-        String::from_utf8(output.stdout).unwrap(),
-        render(&sample()).await
-    );
-
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_linkpath"))
-        .args(["render", "/nonexistent/board.json"])
-        .output()
-        .expect("linkpath runs");
-    assert_eq!(output.status.code(), Some(2));
-    assert!(output.stdout.is_empty());
-}
-
-#[tokio::test]
-async fn the_readme_picture_is_current() {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let request = std::fs::read_to_string(format!("{root}/docs/render.json")).unwrap();
-    let picture = std::fs::read_to_string(format!("{root}/docs/render.svg")).unwrap();
-    let request: Value = serde_json::from_str(&request).unwrap();
-    assert_eq!(
-        render(&request).await,
-        picture,
-        "regenerate: cargo run --release -- render docs/render.json > docs/render.svg"
-    );
 }

@@ -3,10 +3,13 @@
 //! (and its `#anchor` names a heading, where it points into Markdown), and
 //! the files the README's shell commands read exist.
 //!
-//! Plain std: a small reader for the parts of Markdown and shell the
-//! documents use, with tests of its own that show it catches what it is
-//! for.
+//! A small reader for the parts of Markdown and shell the documents use,
+//! with tests of its own that show it catches what it is for; and the
+//! README's picture, drawn again from its request.
 
+use linkpath_api::Limits;
+use linkpath_api::render::render_body;
+use linkpath_engine::Stop;
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
@@ -552,6 +555,18 @@ fn the_readmes_commands_read_files_that_exist() {
             "{expected} not seen among the files README commands read: {read:?}"
         );
     }
+}
+
+#[test]
+fn the_readme_picture_is_current() {
+    let root = root();
+    let request = fs::read(root.join("docs/render.json")).unwrap();
+    let picture = fs::read_to_string(root.join("docs/render.svg")).unwrap();
+    assert_eq!(
+        render_body(&request, &Limits::default(), &Stop::never()).unwrap(),
+        picture,
+        "regenerate: cargo run --release -- render docs/render.json > docs/render.svg"
+    );
 }
 
 // ---- The reader itself ----

@@ -1,14 +1,10 @@
-//! The classic judge formats: the docs/rules.md samples through
-//! `linkpath::judge::run` and through the built binary, malformed inputs,
-//! lenient layouts, and boards beyond the original judges' limits.
+//! The classic judge formats through `judge::run`: the docs/rules.md
+//! samples, malformed inputs, lenient layouts, and boards beyond the
+//! original judges' limits. The built binary on the same inputs is tested
+//! at the top of the workspace (`tests/linkpath/cli.rs`).
 
-use linkpath::judge::{Format, JudgeError, run};
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Stdio};
-
-const MAHJONG_SAMPLE: &str =
-    "5 4\nXXXXX\nX   X\nXXX X\n XXX \n2 3 5 3\n1 3 4 4\n2 3 3 4\n0 0 0 0\n";
+use crate::support::{MAHJONG_SAMPLE, MALFORMED, data};
+use linkpath_formats::judge::{Format, JudgeError, run};
 
 fn ok(format: Format, input: &str) -> String {
     match run(format, input.as_bytes()) {
@@ -25,35 +21,7 @@ fn error_line(format: Format, input: &str) -> usize {
     }
 }
 
-/// Runs `linkpath judge FORMAT` with `input` on stdin: exit code, stdout,
-/// stderr.
-fn judge_binary(format: &str, input: &[u8]) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_linkpath"))
-        .args(["judge", format])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    stdin.write_all(input).expect("the binary reads its input");
-    drop(stdin);
-    let out = child.wait_with_output().expect("the binary ends");
-    (
-        out.status.code().expect("exited, not killed by a signal"),
-        String::from_utf8(out.stdout).expect("UTF-8 stdout"),
-        String::from_utf8(out.stderr).expect("UTF-8 stderr"),
-    )
-}
-
-fn data(name: &str) -> Vec<u8> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-// ---- The docs/rules.md samples through the library ----
+// ---- The docs/rules.md samples ----
 
 #[test]
 fn mahjong_sample() {
@@ -99,63 +67,8 @@ fn format_names() {
     assert!("POJ1101".parse::<Format>().is_err());
 }
 
-// ---- The built binary on the sample files ----
-
 #[test]
-fn binary_answers_every_sample_file() {
-    for format in ["mahjong", "poj1101", "hdu1175", "poj3009"] {
-        let input = data(&format!("{format}.in"));
-        let expected = String::from_utf8(data(&format!("{format}.out"))).unwrap();
-        let (code, stdout, stderr) = judge_binary(format, &input);
-        assert_eq!((code, stderr.as_str()), (0, ""), "{format}");
-        assert_eq!(stdout, expected, "{format}");
-    }
-}
-
-#[test]
-fn binary_reads_a_redirected_file_from_where_it_stands_and_an_empty_stdin() {
-    // `judge < FILE` reads through the file itself (its size known up
-    // front), a pipe through `Stdin`: the answers must not depend on it,
-    // nor on a file handed over part-read (the judge reads from there on).
-    for format in ["mahjong", "hdu1175"] {
-        let expected = String::from_utf8(data(&format!("{format}.out"))).unwrap();
-        let path =
-            std::env::temp_dir().join(format!("linkpath-judge-{format}-{}.in", std::process::id()));
-        const PREFIX: &[u8] = b"a line the judge never sees\n";
-        std::fs::write(&path, [PREFIX, &data(&format!("{format}.in"))].concat()).unwrap();
-        let run_from = |offset: u64| {
-            let mut stdin = std::fs::File::open(&path).expect("the input file opens");
-            std::io::Seek::seek(&mut stdin, std::io::SeekFrom::Start(offset)).unwrap();
-            let out = Command::new(env!("CARGO_BIN_EXE_linkpath"))
-                .args(["judge", format])
-                .stdin(stdin)
-                .output()
-                .expect("the binary runs");
-            (out.status.code(), String::from_utf8(out.stdout).unwrap())
-        };
-        assert_eq!(
-            run_from(PREFIX.len() as u64),
-            (Some(0), expected),
-            "{format}"
-        );
-        // From the start, the prefix stands where the board header should.
-        assert_eq!(run_from(0), (Some(2), String::new()), "{format}");
-        std::fs::remove_file(&path).unwrap();
-    }
-    // /dev/null: an empty judge input, answered with nothing.
-    let out = Command::new(env!("CARGO_BIN_EXE_linkpath"))
-        .args(["judge", "poj3009"])
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary runs");
-    assert_eq!(
-        (out.status.code(), out.stdout.as_slice()),
-        (Some(0), &b""[..])
-    );
-}
-
-#[test]
-fn binary_and_library_agree_on_the_sample_files() {
+fn the_library_answers_every_sample_file() {
     for format in Format::ALL {
         let input = data(&format!("{}.in", format.name()));
         let expected = String::from_utf8(data(&format!("{}.out", format.name()))).unwrap();
@@ -164,50 +77,6 @@ fn binary_and_library_agree_on_the_sample_files() {
 }
 
 // ---- Malformed input ----
-
-/// Each malformed input, its format and the line the error must name.
-const MALFORMED: &[(&str, &str, usize)] = &[
-    // A row longer than the width.
-    ("mahjong", "3 2\nXXXX\nXX\n1 1 2 1\n0 0 0 0\n", 2),
-    (
-        "poj1101",
-        "3 2\nXXX\nXX\n1 1 2 1\n0 0 0 0\n2 2\nXX\nXXX\n0 0 0 0\n0 0\n",
-        8,
-    ),
-    // A token that is not a number.
-    ("mahjong", "2 1\nXX\n1 a 2 1\n0 0 0 0\n", 3),
-    ("mahjong", "2 1\nXX\n1 1 2 1x\n0 0 0 0\n", 3),
-    ("mahjong", "five 4\n", 1),
-    ("hdu1175", "2 2\n1 x\n1 1\n1\n1 1 2 2\n0 0\n", 2),
-    ("poj3009", "3 1\n2 0 3\n2 1\n2 three\n0 0\n", 4),
-    // A square code out of range.
-    ("poj3009", "3 1\n2 4 3\n0 0\n", 2),
-    // A board without a goal, or with two starts.
-    ("poj3009", "3 1\n2 0 0\n0 0\n", 1),
-    ("poj3009", "1 1\n0 0\n", 1),
-    ("poj3009", "3 1\n2 2 3\n0 0\n", 2),
-    // A pair off the board (coordinates are 1-based).
-    ("mahjong", "2 1\nXX\n1 1 3 1\n0 0 0 0\n", 3),
-    ("mahjong", "2 1\nXX\n0 1 2 1\n0 0 0 0\n", 3),
-    ("poj1101", "2 1\nXX\n1 1 2 2\n0 0 0 0\n0 0\n", 3),
-    ("hdu1175", "1 2\n1 1\n1\n1 1 1 3\n0 0\n", 4),
-    ("hdu1175", "1 2\n1 1\n1\n1 1 2 1\n0 0\n", 4),
-    // A board with no rows or no columns.
-    ("mahjong", "0 3\n", 1),
-    ("hdu1175", "2 0\n", 1),
-    // Truncated input.
-    ("mahjong", "5 4\nXXXXX\nX   X\n", 4),
-    ("mahjong", "3 2\nXXX\n", 3),
-    ("mahjong", "3 2\nXXX", 2),
-    ("mahjong", "2 1\nXX\n1 1 2", 3),
-    ("poj1101", "2 1\nXX\n1 1 2 1\n0 0 0 0\n2 1\n", 6),
-    ("hdu1175", "2 2\n1 0\n", 3),
-    ("hdu1175", "2 2\n1 0\n0 1\n2\n1 1 2 2\n", 6),
-    ("poj3009", "3 2\n2 0 3\n", 3),
-    // Negative sizes, and text after the single Mahjong board.
-    ("poj3009", "-3 1\n2 0 3\n0 0\n", 1),
-    ("mahjong", "2 1\nXX\n1 1 2 1\n0 0 0 0\n5\n", 5),
-];
 
 fn format_named(name: &str) -> Format {
     name.parse().expect("a judge format")
@@ -221,20 +90,6 @@ fn malformed_input_names_its_line() {
             line,
             "{format} {input:?}"
         );
-    }
-}
-
-#[test]
-fn binary_rejects_malformed_input_with_exit_code_2() {
-    for &(format, input, line) in MALFORMED {
-        let (code, stdout, stderr) = judge_binary(format, input.as_bytes());
-        let context = format!("{format} {input:?}: stderr {stderr:?}");
-        assert_eq!(code, 2, "{context}");
-        assert_eq!(stdout, "", "{context}");
-        assert_eq!(stderr.lines().count(), 1, "{context}");
-        assert!(stderr.ends_with('\n'), "{context}");
-        assert!(stderr.contains(&format!("line {line}: ")), "{context}");
-        assert!(!stderr.contains("panicked"), "{context}");
     }
 }
 
@@ -272,22 +127,6 @@ fn a_row_is_counted_in_characters_not_bytes() {
     // Each tile is two bytes: the row fits its three columns.
     let input = "3 2\né é\n é \n1 1 3 1\n1 1 2 2\n0 0 0 0\n";
     assert_eq!(run(Format::Mahjong, input.as_bytes()).unwrap(), "1\n2\n");
-}
-
-#[test]
-fn binary_survives_binary_garbage() {
-    let (code, stdout, stderr) = judge_binary("mahjong", b"2 1\n\xff\xfe\n0 0 0 0\n");
-    assert_eq!((code, stdout.as_str()), (2, ""));
-    assert!(
-        stderr.contains("line 2: row 1 of the board is not valid UTF-8"),
-        "{stderr:?}"
-    );
-    let (code, _, stderr) = judge_binary("hdu1175", b"\x00\x01");
-    assert_eq!(code, 2);
-    assert!(
-        stderr.contains("line 1: expected the row count n"),
-        "{stderr:?}"
-    );
 }
 
 // ---- Lenient layouts ----
@@ -382,8 +221,8 @@ fn mahjong_board_of_100_by_100() {
     }
     input.push_str("0 0 0 0\n");
     assert_eq!(ok(Format::Mahjong, &input), "3\n3\n1\n3\n0\n5\n5\n0\n3\n");
-    let (code, stdout, _) = judge_binary("mahjong", input.as_bytes());
-    assert_eq!((code, stdout.as_str()), (0, "3\n3\n1\n3\n0\n5\n5\n0\n3\n"));
+    // The binary is run on the same board from the file.
+    assert_eq!(input.as_bytes(), data("mahjong-100x100.in"));
 }
 
 /// 30 x 30 Curling rinks (the original allows 20 x 20).
@@ -427,8 +266,8 @@ fn curling_rinks_of_30_by_30() {
     });
     input += "0 0\n";
     assert_eq!(ok(Format::Poj3009, &input), "1\n10\n-1\n2\n");
-    let (code, stdout, _) = judge_binary("poj3009", input.as_bytes());
-    assert_eq!((code, stdout.as_str()), (0, "1\n10\n-1\n2\n"));
+    // The binary is run on the same rinks from the file.
+    assert_eq!(input.as_bytes(), data("poj3009-30x30.in"));
 }
 
 /// A Lianliankan board of 300 x 400 (rows x columns).
@@ -461,14 +300,8 @@ fn lianliankan_board_of_300_by_400() {
 #[test]
 fn a_board_too_large_for_memory_is_an_error_not_a_crash() {
     // 10^10 cells of four bytes: no machine this runs on has 40 GB to give.
-    // The binary's allocator would reserve the address space all the same
-    // (jemalloc maps with MAP_NORESERVE): the judge must ask the kernel.
-    let (code, stdout, stderr) = judge_binary("mahjong", b"100000 100000\n\n\n");
-    assert_eq!((code, stdout.as_str()), (2, ""));
-    assert_eq!(
-        stderr,
-        "linkpath judge mahjong: line 1: a 100000 x 100000 board does not fit in memory\n"
-    );
+    // The binary, whose allocator reserves address space all the same, is
+    // tested on the same board at the top of the workspace.
     assert_eq!(
         run(Format::Poj3009, b"100000 100000\n0 0 0\n"),
         Err(JudgeError {

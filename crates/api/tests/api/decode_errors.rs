@@ -1,0 +1,253 @@
+//! The decoder's errors, each with its exact body: the code, the message
+//! and the field path (`board[3]`, `queries[2].to`, `rules.max_segments`).
+//! Board errors, off-board points and the rules' own checks have messages
+//! of their own; fields that serde derive reads have serde's wording.
+
+use crate::support::body;
+use linkpath_api::Limits;
+use linkpath_api::solve::SolveRequest;
+
+/// The status and error body `request` is refused with, under the
+/// server's defaults.
+fn refusal(request: &str) -> (u16, String) {
+    match SolveRequest::decode(request.as_bytes(), &Limits::default()) {
+        Ok(decoded) => panic!("{request} was accepted: {decoded:?}"),
+        Err(e) => (e.status(), body(&e)),
+    }
+}
+
+fn check(cases: &[(&str, u16, &str)]) {
+    for &(request, status, expected) in cases {
+        assert_eq!(refusal(request), (status, expected.to_owned()), "{request}");
+    }
+}
+
+/// Three queries, the last one as given.
+fn third_query(query: &str) -> String {
+    format!(
+        r#"{{"board": ["XX"], "queries": [{{"from": [0, 0], "to": [1, 0]}}, {{"from": [1, 0], "to": [0, 0]}}, {query}]}}"#
+    )
+}
+
+#[test]
+fn board_errors_name_the_row_or_cell() {
+    check(&[
+        (
+            r#"{"board": ["XX", "XX", "XX", "X"], "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_board","message":"row 3 has 1 cell, expected 2","field":"board[3]"}}"#,
+        ),
+        (
+            r#"{"board": ["XX", "XX", "XX", ""], "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_board","message":"row 3 is empty, expected at least one cell","field":"board[3]"}}"#,
+        ),
+        (
+            r#"{"board": ["XX", "XX", "XX", [1, 2]], "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_board","message":"row 3 is an array of numbers, expected a string like row 0","field":"board[3]"}}"#,
+        ),
+        (
+            r#"{"board": [[1, 2], [1, 2], [1, 2], [1, 2, 3]], "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_board","message":"row 3 has more than 2 cells, expected 2","field":"board[3]"}}"#,
+        ),
+        (
+            r#"{"board": [[1, 2], [1, 2], [1, 2], [1, -2]], "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_board","message":"-2 is not a cell, expected 0 (empty) or a tile type from 1 to 4294967295","field":"board[3][1]"}}"#,
+        ),
+        (
+            r#"{"board": ["XX", "XX", "XX", 7], "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_board","message":"invalid type: integer `7`, expected a row: a string, or an array of non-negative integers","field":"board[3]"}}"#,
+        ),
+        (
+            r#"{"board": [], "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_board","message":"the board is empty, expected at least one row and one column","field":"board"}}"#,
+        ),
+        (
+            r#"{"board": "XX", "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_board","message":"invalid type: string \"XX\", expected an array of rows: strings, or arrays of non-negative integers","field":"board"}}"#,
+        ),
+        (
+            r#"{"queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_board","message":"missing field `board`","field":"board"}}"#,
+        ),
+    ]);
+}
+
+#[test]
+fn query_errors_name_the_query_and_its_end() {
+    let cases = [
+        (
+            third_query(r#"{"from": [0, 0], "to": [2, 0]}"#),
+            r#"{"error":{"code":"invalid_query","message":"[2, 0] is off the 2 x 1 board, expected x from 0 to 1 and y from 0 to 0","field":"queries[2].to"}}"#,
+        ),
+        (
+            third_query(r#"{"from": [-1, 0], "to": [1, 0]}"#),
+            r#"{"error":{"code":"invalid_query","message":"[-1, 0] is off the 2 x 1 board, expected x from 0 to 1 and y from 0 to 0","field":"queries[2].from"}}"#,
+        ),
+        (
+            third_query(r#"{"from": [0, 0], "to": [1]}"#),
+            r#"{"error":{"code":"invalid_query","message":"invalid length 1, expected tuple struct Point with 2 elements","field":"queries[2].to"}}"#,
+        ),
+        (
+            third_query(r#"{"from": [0, 0], "to": "a"}"#),
+            r#"{"error":{"code":"invalid_query","message":"invalid type: string \"a\", expected tuple struct Point","field":"queries[2].to"}}"#,
+        ),
+        (
+            third_query(r#"{"from": [0, 0], "to": [1, 0.5]}"#),
+            r#"{"error":{"code":"invalid_query","message":"invalid type: floating point `0.5`, expected i64","field":"queries[2].to[1]"}}"#,
+        ),
+        (
+            third_query(r#"{"from": [0, 0]}"#),
+            r#"{"error":{"code":"invalid_query","message":"missing field `to`","field":"queries[2].to"}}"#,
+        ),
+        (
+            third_query(r#"{"from": [0, 0], "to": [1, 0], "via": [0, 1]}"#),
+            r#"{"error":{"code":"invalid_query","message":"unknown field `via`, expected `from` or `to`","field":"queries[2].via"}}"#,
+        ),
+        (
+            third_query(r#"{"from": [0, 0], "to": [1, 0], "from": [1, 0]}"#),
+            r#"{"error":{"code":"invalid_query","message":"duplicate field `from`","field":"queries[2].from"}}"#,
+        ),
+        (
+            r#"{"board": ["XX"]}"#.to_owned(),
+            r#"{"error":{"code":"invalid_query","message":"missing field `queries`","field":"queries"}}"#,
+        ),
+    ];
+    for (request, expected) in cases {
+        assert_eq!(refusal(&request), (422, expected.to_owned()), "{request}");
+    }
+}
+
+#[test]
+fn rules_errors_name_the_rules_field() {
+    check(&[
+        (
+            r#"{"board": ["XX"], "rules": {"max_segments": 0}, "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_rules","message":"max_segments is 0, expected at least 1 or null for no limit","field":"rules.max_segments"}}"#,
+        ),
+        (
+            r#"{"board": ["XX"], "rules": {"max_segments": 100001}, "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_rules","message":"max_segments is 100001, over this server's limit of 100000","field":"rules.max_segments"}}"#,
+        ),
+        (
+            r#"{"board": ["XX"], "rules": {"max_segments": "3"}, "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_rules","message":"invalid type: string \"3\", expected u32","field":"rules.max_segments"}}"#,
+        ),
+        (
+            r#"{"board": ["XX"], "rules": {"max_segments": -1}, "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_rules","message":"invalid value: integer `-1`, expected u32","field":"rules.max_segments"}}"#,
+        ),
+        (
+            r#"{"board": ["XX"], "rules": {"movement": "fly"}, "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_rules","message":"unknown variant `fly`, expected `line` or `slide`","field":"rules.movement"}}"#,
+        ),
+        (
+            r#"{"board": ["XX"], "rules": {"match": 7}, "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_rules","message":"invalid type: integer `7`, expected a string","field":"rules.match"}}"#,
+        ),
+        (
+            r#"{"board": ["XX"], "rules": {"preset": 7}, "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_rules","message":"invalid type: integer `7`, expected a string","field":"rules.preset"}}"#,
+        ),
+        (
+            r#"{"board": ["XX"], "rules": {"movement": "slide", "outside": true}, "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_rules","message":"outside is true with slide movement, expected false: a sliding stone that leaves the board is lost","field":"rules.outside"}}"#,
+        ),
+        (
+            r#"{"board": ["XX"], "rules": {"speed": 1}, "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_rules","message":"unknown field `speed`, expected one of `preset`, `movement`, `max_segments`, `outside`, `match`","field":"rules.speed"}}"#,
+        ),
+        (
+            r#"{"board": ["XX"], "rules": {"preset": "mahjong", "preset": "curling"}, "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_rules","message":"duplicate field `preset`","field":"rules.preset"}}"#,
+        ),
+        (
+            r#"{"board": ["XX"], "rules": "go", "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_rules","message":"unknown variant `go`, expected one of `mahjong`, `shisen-sho`, `lianliankan`, `curling`","field":"rules"}}"#,
+        ),
+        (
+            r#"{"board": ["XX"], "rules": 7, "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_rules","message":"invalid type: integer `7`, expected a preset name or an object {preset, movement, max_segments, outside, match}","field":"rules"}}"#,
+        ),
+    ]);
+    // A rink of 1001 blocks with no throw limit: deeper than the stack.
+    let rink = format!(
+        r#"{{"board": ["{}"], "rules": {{"movement": "slide", "max_segments": null}}, "queries": []}}"#,
+        "X".repeat(1001)
+    );
+    assert_eq!(
+        refusal(&rink),
+        (
+            422,
+            r#"{"error":{"code":"invalid_rules","message":"slide rules allow 1002 throws on this board of 1001 blocks, over the limit of 1000: set max_segments to at most 1000","field":"rules.max_segments"}}"#.to_owned()
+        )
+    );
+}
+
+#[test]
+fn other_mistakes_are_invalid_request_or_malformed_json() {
+    check(&[
+        (
+            r#"{"board": ["XX"], "queries": [], "extra": 1}"#,
+            422,
+            r#"{"error":{"code":"invalid_request","message":"unknown field `extra`, expected one of `board`, `rules`, `queries`, `include_path`","field":"extra"}}"#,
+        ),
+        (
+            r#"{"board": ["XX"], "queries": [], "include_path": 1}"#,
+            422,
+            r#"{"error":{"code":"invalid_request","message":"invalid type: integer `1`, expected a boolean","field":"include_path"}}"#,
+        ),
+        (
+            r#"{"board": ["XX"], "board": ["XX"], "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_request","message":"duplicate field `board`","field":"board"}}"#,
+        ),
+        (
+            r#"{"board": ["XX"], "queries": []"#,
+            400,
+            r#"{"error":{"code":"malformed_json","message":"the body is not valid JSON: EOF while parsing an object at line 1 column 31"}}"#,
+        ),
+        (
+            r#"{"board": ["XX"], "queries": []} x"#,
+            400,
+            r#"{"error":{"code":"malformed_json","message":"the body is not valid JSON: trailing characters at line 1 column 34"}}"#,
+        ),
+    ]);
+}
+
+#[test]
+fn null_is_an_absent_field_and_a_null_max_segments_no_limit() {
+    let decode = |request: &str| SolveRequest::decode(request.as_bytes(), &Limits::default());
+    let request = decode(
+        r#"{"board": ["XX"], "rules": {"movement": null, "match": null}, "queries": [], "include_path": null}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        (request.rules, request.include_path),
+        (linkpath_engine::Preset::Mahjong.rules(), true)
+    );
+    let request = decode(
+        r#"{"board": ["XX"], "rules": {"preset": "shisen-sho", "max_segments": null}, "queries": []}"#,
+    )
+    .unwrap();
+    assert_eq!(request.rules.max_segments, None);
+}

@@ -1,0 +1,91 @@
+//! `/v1/render`'s work (`render::render_body`): the picture of a body is
+//! the one the formats draw from the engine's answers, with the paths
+//! `/v1/solve` answers, and its errors are those of `/v1/solve`.
+
+use crate::support::body;
+use linkpath_api::Limits;
+use linkpath_api::render::render_body;
+use linkpath_api::solve::solve_body;
+use linkpath_engine::{Answer, Board, Point, Preset, Query, Rules, Stop, solve};
+use linkpath_formats::svg::{self, Labels};
+use serde_json::{Value, json};
+
+fn sample() -> Value {
+    json!({
+        "board": ["XXXXX", "X   X", "XXX X", " XXX "],
+        "rules": "mahjong",
+        "queries": [{"from": [1, 2], "to": [4, 2]}, {"from": [0, 2], "to": [3, 3]}]
+    })
+}
+
+fn render(body: &Value) -> String {
+    let body = body.to_string();
+    render_body(body.as_bytes(), &Limits::default(), &Stop::never()).expect("a picture")
+}
+
+/// What the formats draw for `queries` on `board`, answered by the engine.
+fn drawn(board: &Board, labels: Labels, rules: Rules, queries: &[Query]) -> String {
+    let answers = solve(board, &rules, queries, &Stop::never()).unwrap();
+    svg::svg(board, labels, &rules, queries, &answers)
+}
+
+fn query(from: (i32, i32), to: (i32, i32)) -> Query {
+    Query::new(Point::new(from.0, from.1), Point::new(to.0, to.1))
+}
+
+#[test]
+fn the_picture_draws_the_paths_solve_answers() {
+    let board = Board::from_rows(&["XXXXX", "X   X", "XXX X", " XXX "]).unwrap();
+    let rules = Preset::Mahjong.rules();
+    let queries = [query((1, 2), (4, 2)), query((0, 2), (3, 3))];
+    assert_eq!(
+        render(&sample()),
+        drawn(&board, Labels::Chars, rules, &queries)
+    );
+    // Paths are drawn whatever `include_path` says.
+    let mut without = sample();
+    without["include_path"] = json!(false);
+    assert_eq!(render(&without), render(&sample()));
+
+    let sample = sample().to_string();
+    let solved = solve_body(sample.as_bytes(), &Limits::default(), &Stop::never()).unwrap();
+    let solved: Value = serde_json::from_slice(&solved).unwrap();
+    let answers = solve(&board, &rules, &queries, &Stop::never()).unwrap();
+    for (i, answer) in answers.iter().enumerate() {
+        let Answer::Connected(path) = answer else {
+            panic!("query {i} connects")
+        };
+        let corners: Vec<[i32; 2]> = path.corners.iter().map(|p| [p.x, p.y]).collect();
+        assert_eq!(solved["results"][i]["path"], json!(corners));
+        assert_eq!(solved["results"][i]["segments"], json!(path.segments));
+    }
+}
+
+#[test]
+fn number_boards_are_labelled_with_their_numbers() {
+    let picture = render(&json!({
+        "board": [[0, 0, 1], [0, 1, 4294967295_u32]],
+        "rules": "curling",
+        "queries": [{"from": [0, 0], "to": [0, 1]}]
+    }));
+    let board = Board::new(3, 2, vec![0, 0, 1, 0, 1, u32::MAX]).unwrap();
+    let queries = [query((0, 0), (0, 1))];
+    let rules = Preset::Curling.rules();
+    assert_eq!(picture, drawn(&board, Labels::Numbers, rules, &queries));
+}
+
+#[test]
+fn errors_are_those_of_solve() {
+    for request in [
+        json!({"board": ["XX", "X"], "queries": []}),
+        json!({"board": ["XX"], "queries": [{"from": [0, 0], "to": [2, 0]}]}),
+        json!({"board": ["XX"], "rules": "go", "queries": []}),
+    ] {
+        let text = request.to_string();
+        let limits = Limits::default();
+        let rendered = render_body(text.as_bytes(), &limits, &Stop::never()).unwrap_err();
+        let solved = solve_body(text.as_bytes(), &limits, &Stop::never()).unwrap_err();
+        assert_eq!(rendered.status(), 422, "{request}");
+        assert_eq!(body(&rendered), body(&solved), "{request}");
+    }
+}
