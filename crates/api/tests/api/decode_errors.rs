@@ -93,15 +93,15 @@ fn query_errors_name_the_query_and_its_end() {
         ),
         (
             third_query(r#"{"from": [0, 0], "to": [1]}"#),
-            r#"{"error":{"code":"invalid_query","message":"invalid length 1, expected tuple struct Point with 2 elements","field":"queries[2].to"}}"#,
+            r#"{"error":{"code":"invalid_query","message":"the point has one number, expected a point [x, y] of two integers","field":"queries[2].to"}}"#,
         ),
         (
             third_query(r#"{"from": [0, 0], "to": "a"}"#),
-            r#"{"error":{"code":"invalid_query","message":"invalid type: string \"a\", expected tuple struct Point","field":"queries[2].to"}}"#,
+            r#"{"error":{"code":"invalid_query","message":"invalid type: string \"a\", expected a sequence","field":"queries[2].to"}}"#,
         ),
         (
             third_query(r#"{"from": [0, 0], "to": [1, 0.5]}"#),
-            r#"{"error":{"code":"invalid_query","message":"invalid type: floating point `0.5`, expected i64","field":"queries[2].to[1]"}}"#,
+            r#"{"error":{"code":"invalid_query","message":"0.5 is not an integer, expected a point [x, y] of two integers","field":"queries[2].to"}}"#,
         ),
         (
             third_query(r#"{"from": [0, 0]}"#),
