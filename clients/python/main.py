@@ -51,7 +51,9 @@ from linkpath_client.models import (
 from linkpath_client.types import UNSET, Response
 
 base_url, render_svg_path = sys.argv[1:3]
-client = Client(base_url=base_url, raise_on_unexpected_status=True)
+# Statuses are checked by each check itself, the 200 of /v1/render included
+# (an SVG, which the generated client leaves unparsed).
+client = Client(base_url=base_url)
 failures: list[str] = []
 
 
