@@ -27,7 +27,7 @@ from linkpath_client.api.solve import render, solve
 from linkpath_client.models import (
     ClearRequest,
     ClearResponse,
-    ClearResponseOutcome,
+    ClearOutcome,
     Connected,
     DealRequest,
     DealResponse,
@@ -322,7 +322,7 @@ def _() -> str:
             "states": 5,
         },
     )
-    assert answer.outcome is ClearResponseOutcome.SOLVABLE
+    assert answer.outcome is ClearOutcome.SOLVABLE
     return f"{answer.outcome.value}, {describe_moves(answer.moves)}, {answer.states} states"
 
 
@@ -335,7 +335,7 @@ def _() -> str:
         ClearResponse,
         {"outcome": "unsolvable", "states": 1},
     )
-    assert answer.outcome is ClearResponseOutcome.UNSOLVABLE
+    assert answer.outcome is ClearOutcome.UNSOLVABLE
     return f"{answer.outcome.value}, {describe_moves(answer.moves)}, {answer.states} states"
 
 

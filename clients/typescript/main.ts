@@ -63,7 +63,7 @@ function describeBoard(board: Schemas["Board"]): string {
   return `${rows.length} rows [${rows.join(" | ")}]`;
 }
 
-function describeMoves(moves: Schemas["PlainMove"][] | undefined): string {
+function describeMoves(moves: Schemas["Move"][] | undefined): string {
   return moves === undefined ? "no moves" : `${moves.length} moves, first ${point(moves[0]!.from)}-${point(moves[0]!.to)}`;
 }
 

@@ -104,7 +104,11 @@ fn board_schema() -> RefOr<Schema> {
         .description(Some(
             "Rows of text: one character a cell; space or `.` is empty, any other character is a tile of that type.",
         ))
-        .items(ObjectBuilder::new().schema_type(SchemaType::Type(Type::String)))
+        .items(
+            ObjectBuilder::new()
+                .schema_type(SchemaType::Type(Type::String))
+                .min_length(Some(1)),
+        )
         .min_items(Some(1));
     let numbers = ArrayBuilder::new()
         .title(Some("NumberRows"))
@@ -112,7 +116,7 @@ fn board_schema() -> RefOr<Schema> {
             "Rows of numbers: one number a cell; 0 is empty, any other is a tile of that type.",
         ))
         .items(
-            ArrayBuilder::new().items(
+            ArrayBuilder::new().min_items(Some(1)).items(
                 ObjectBuilder::new()
                     .schema_type(SchemaType::Type(Type::Integer))
                     .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(

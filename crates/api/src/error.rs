@@ -164,6 +164,7 @@ pub struct ErrorDetail {
     pub message: String,
     /// The request field at fault, as a path: `board[3]`, `queries[2].to`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub field: Option<String>,
 }
 

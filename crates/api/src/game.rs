@@ -157,6 +157,7 @@ pub struct PlayResponse {
     /// The first move that could not be made; the moves after it were not
     /// tried.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub stopped_at: Option<StoppedAt>,
 }
 
@@ -255,6 +256,7 @@ pub struct ClearResponse {
     /// A sequence that clears the board, each pair given by its cells on
     /// the board of its turn; present when solvable.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub moves: Option<Vec<Move>>,
     /// Distinct board states searched.
     pub states: u64,
@@ -471,6 +473,7 @@ pub struct ShuffleResponse {
     /// A sequence that clears the board; present when `solvable` was
     /// asked.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub moves: Option<Vec<Move>>,
 }
 

@@ -8,6 +8,10 @@ use crate::wire::{Point, Query, WireRules, within};
 use linkpath_engine::{Answer, Board, Movement, Rules, Solver, Stop};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+use utoipa::openapi::schema::{
+    AdditionalProperties, ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type,
+};
+use utoipa::openapi::{Ref, RefOr};
 
 /// The most throws a slide search may look ahead. It holds a stack frame
 /// per throw on a 2 MiB worker stack (about 3,000 frames overflow it and
@@ -161,7 +165,7 @@ impl From<linkpath_engine::Reason> for Reason {
 
 /// One query's answer: connected with the fewest segments (and the path's
 /// corners when asked), or not connected with the reason.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct QueryResult {
     pub connected: bool,
     /// Fewest straight segments; present when connected.
@@ -174,6 +178,62 @@ pub struct QueryResult {
     /// Why not; present when not connected.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<Reason>,
+}
+
+impl utoipa::PartialSchema for QueryResult {
+    /// A union told apart by `connected`, so generated clients narrow on it.
+    fn schema() -> RefOr<Schema> {
+        OneOfBuilder::new()
+            .item(Ref::from_schema_name("Connected"))
+            .item(Ref::from_schema_name("NotConnected"))
+            .into()
+    }
+}
+
+impl ToSchema for QueryResult {
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        let connected = |value: bool| {
+            ObjectBuilder::new()
+                .schema_type(SchemaType::Type(Type::Boolean))
+                .enum_values(Some([value]))
+        };
+        let points = ArrayBuilder::new()
+            .items(Ref::from_schema_name("Point"))
+            .min_items(Some(2))
+            .description(Some(
+                "The corner points from `from` to `to` (start, every turn, end); absent when `include_path` is false.",
+            ));
+        schemas.push((
+            "Connected".into(),
+            ObjectBuilder::new()
+                .description(Some("The two cells connect."))
+                .property("connected", connected(true))
+                .property(
+                    "segments",
+                    ObjectBuilder::new()
+                        .schema_type(SchemaType::Type(Type::Integer))
+                        .minimum(Some(1))
+                        .description(Some("The fewest straight segments (throws, for slide).")),
+                )
+                .property("path", points)
+                .required("connected")
+                .required("segments")
+                .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+                .into(),
+        ));
+        schemas.push((
+            "NotConnected".into(),
+            ObjectBuilder::new()
+                .description(Some("The two cells do not connect: that is an answer, not an error."))
+                .property("connected", connected(false))
+                .property("reason", Ref::from_schema_name("Reason"))
+                .required("connected")
+                .required("reason")
+                .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+                .into(),
+        ));
+        schemas.push(("Reason".into(), <Reason as utoipa::PartialSchema>::schema()));
+    }
 }
 
 impl QueryResult {

@@ -74,6 +74,7 @@ impl utoipa::PartialSchema for Point {
             .description(Some(
                 "A cell [x, y]: x counts columns from the left, y rows from the top, both from 0.",
             ))
+            .items(integer())
             .prefix_items([integer(), integer()])
             .min_items(Some(2))
             .max_items(Some(2))
@@ -126,9 +127,11 @@ pub struct Move {
     pub to: Point,
     /// Straight segments of the path.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub segments: Option<u32>,
     /// The path's corner points, from `from` to `to`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub path: Option<Vec<Point>>,
 }
 

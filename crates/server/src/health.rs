@@ -9,7 +9,8 @@ use axum::response::IntoResponse;
 use axum::routing::get;
 use serde::Serialize;
 use std::sync::atomic::Ordering;
-use utoipa::ToSchema;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, Schema, SchemaType, Type};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -19,42 +20,68 @@ pub fn router() -> Router<AppState> {
         .route("/openapi.yaml", get(openapi))
 }
 
-/// What a health route says.
-#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Health {
-    /// The process serves HTTP.
-    Ok,
-    /// The server takes requests.
-    Ready,
-    /// Shutdown has begun: take this replica out of rotation.
-    ShuttingDown,
+/// The body of `/healthz` and `/readyz`: `{"status": ...}`, one schema
+/// for each status.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Status {
+    pub status: &'static str,
 }
 
-/// The body of `/healthz` and `/readyz`.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Status {
-    pub status: Health,
+/// The schema of a [`Status`] body with this `status`.
+fn status_schema(status: &str) -> RefOr<Schema> {
+    ObjectBuilder::new()
+        .property(
+            "status",
+            ObjectBuilder::new()
+                .schema_type(SchemaType::Type(Type::String))
+                .enum_values(Some([status])),
+        )
+        .required("status")
+        .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+        .into()
 }
+
+macro_rules! health_schema {
+    ($name:ident, $status:literal, $doc:literal) => {
+        #[doc = $doc]
+        pub struct $name;
+
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> RefOr<Schema> {
+                status_schema($status)
+            }
+        }
+
+        impl utoipa::ToSchema for $name {}
+    };
+}
+
+health_schema!(Health, "ok", "`/healthz`: the process serves HTTP.");
+health_schema!(Ready, "ready", "`/readyz`: the server takes requests.");
+health_schema!(
+    ShuttingDown,
+    "shutting_down",
+    "`/readyz` once shutdown has begun: send no more requests here."
+);
 
 #[utoipa::path(get, path = "/healthz", operation_id = "healthz", tag = "operations",
-    responses((status = 200, description = "The process is alive.", body = Status)))]
+    responses((status = 200, description = "The process is alive.", body = Health)))]
 async fn healthz() -> impl IntoResponse {
-    axum::Json(Status { status: Health::Ok })
+    axum::Json(Status { status: "ok" })
 }
 
 #[utoipa::path(get, path = "/readyz", operation_id = "readyz", tag = "operations",
     responses(
-        (status = 200, description = "Ready for requests.", body = Status),
-        (status = 503, description = "Shutting down: send no more requests here.", body = Status)))]
+        (status = 200, description = "Ready for requests.", body = Ready),
+        (status = 503, description = "Shutting down: send no more requests here.", body = ShuttingDown)))]
 async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
     if state.ready.load(Ordering::Relaxed) {
-        (StatusCode::OK, axum::Json(Status { status: Health::Ready }))
+        (StatusCode::OK, axum::Json(Status { status: "ready" }))
     } else {
         (
             StatusCode::SERVICE_UNAVAILABLE,
             axum::Json(Status {
-                status: Health::ShuttingDown,
+                status: "shutting_down",
             }),
         )
     }

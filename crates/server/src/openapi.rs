@@ -125,6 +125,10 @@ fn finish(operation: &mut Value, path: &str, method: &str, prose: &Value, shared
         .expect("responses");
     for (status, response) in responses.iter_mut() {
         response["headers"] = json!({"X-Request-Id": {"$ref": "#/components/headers/XRequestId"}});
+        if path == "/" || path.starts_with("/playground/") {
+            response["headers"]["Content-Security-Policy"] =
+                json!({"$ref": "#/components/headers/PlaygroundCsp"});
+        }
         if let Some(examples) = prose.pointer(&format!("/responses/{status}"))
             && let Some(content) = response.get_mut("content").and_then(Value::as_object_mut)
             && let Some((_, media)) = content.iter_mut().next()
@@ -164,6 +168,14 @@ fn tidy(value: &mut Value) {
         Value::Object(map) => {
             map.remove("default");
             unsigned(map);
+            // utoipa has no `const`: a one-value `enum` says the same.
+            if let Some(Value::Array(values)) = map.get("enum")
+                && let [value] = values.as_slice()
+            {
+                let value = value.clone();
+                map.remove("enum");
+                map.insert("const".into(), value);
+            }
             if let Some(Value::String(text)) = map.get_mut("description") {
                 *text = paragraphs(text);
             }
