@@ -68,7 +68,11 @@ impl Drop for Pop {
 /// The limits of the body being decoded; the server's defaults outside
 /// [`decode`] (a board read by a test straight from serde_json, say).
 pub(crate) fn limits() -> Limits {
-    CONTEXT.with_borrow(|stack| stack.last().map_or_else(Limits::default, |c| c.limits.clone()))
+    CONTEXT.with_borrow(|stack| {
+        stack
+            .last()
+            .map_or_else(Limits::default, |c| c.limits.clone())
+    })
 }
 
 /// Keeps `error` as the reason for the serde error it becomes.
@@ -92,7 +96,11 @@ fn explain(error: serde_json::Error, path: &str, body: &[u8]) -> ApiError {
     // "trailing characters", a syntax error; valid JSON is never 400.
     let broken = error.is_syntax() || error.is_eof() || error.is_io();
     if broken && is_json(body) {
-        return at_field(ErrorCode::InvalidRequest, "an array, expected an object".into(), path);
+        return at_field(
+            ErrorCode::InvalidRequest,
+            "an array, expected an object".into(),
+            path,
+        );
     }
     if broken {
         return ApiError::new(
@@ -100,12 +108,20 @@ fn explain(error: serde_json::Error, path: &str, body: &[u8]) -> ApiError {
             format!("the body is not valid JSON: {error}"),
         );
     }
-    at_field(ErrorCode::InvalidRequest, strip_position(&error.to_string()), path)
+    at_field(
+        ErrorCode::InvalidRequest,
+        strip_position(&error.to_string()),
+        path,
+    )
 }
 
 /// A 422 at `path`, its code by the field's top-level name.
 fn at_field(fallback: ErrorCode, message: String, path: &str) -> ApiError {
-    let mut field = if path == "." { String::new() } else { path.to_owned() };
+    let mut field = if path == "." {
+        String::new()
+    } else {
+        path.to_owned()
+    };
     // The code of a field given twice is its object's; of a missing one,
     // its own.
     let mut coded = field.clone();
@@ -127,7 +143,11 @@ fn at_field(fallback: ErrorCode, message: String, path: &str) -> ApiError {
         _ => fallback,
     };
     let error = ApiError::new(code, message);
-    if field.is_empty() { error } else { error.at(field) }
+    if field.is_empty() {
+        error
+    } else {
+        error.at(field)
+    }
 }
 
 /// The field serde's "missing field `x`" and "duplicate field `x`"

@@ -224,7 +224,9 @@ impl ToSchema for QueryResult {
         schemas.push((
             "NotConnected".into(),
             ObjectBuilder::new()
-                .description(Some("The two cells do not connect: that is an answer, not an error."))
+                .description(Some(
+                    "The two cells do not connect: that is an answer, not an error.",
+                ))
                 .property("connected", connected(false))
                 .property("reason", Ref::from_schema_name("Reason"))
                 .required("connected")

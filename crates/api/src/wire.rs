@@ -29,13 +29,18 @@ impl TryFrom<Vec<serde_json::Number>> for Point {
         let integer = |n: &serde_json::Number| {
             n.as_i64()
                 .or_else(|| (n.as_f64() == Some(0.0)).then_some(0))
-                .ok_or_else(|| format!("{n} is not an integer, expected a point [x, y] of two integers"))
+                .ok_or_else(|| {
+                    format!("{n} is not an integer, expected a point [x, y] of two integers")
+                })
         };
         match numbers.as_slice() {
             [x, y] => Ok(Point(integer(x)?, integer(y)?)),
             [] => Err("the point is empty, expected a point [x, y] of two integers".into()),
             [_] => Err("the point has one number, expected a point [x, y] of two integers".into()),
-            _ => Err("the point has more than two numbers, expected a point [x, y] of two integers".into()),
+            _ => Err(
+                "the point has more than two numbers, expected a point [x, y] of two integers"
+                    .into(),
+            ),
         }
     }
 }

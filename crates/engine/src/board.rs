@@ -75,11 +75,7 @@ impl Board {
     }
 
     /// [`Board::new`] on cells that may lie on huge pages.
-    pub fn with_cells(
-        width: usize,
-        height: usize,
-        cells: Pages<u32>,
-    ) -> Result<Self, BoardError> {
+    pub fn with_cells(width: usize, height: usize, cells: Pages<u32>) -> Result<Self, BoardError> {
         if width == 0 || height == 0 {
             return Err(BoardError::Empty);
         }

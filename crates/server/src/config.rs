@@ -69,12 +69,6 @@ pub struct Config {
     #[arg(long, env = "LINKPATH_WORKERS")]
     pub workers: Option<usize>,
 
-
-
-
-
-
-
     /// Time a client has to send its request headers, in milliseconds.
     #[arg(long, env = "LINKPATH_HEADER_TIMEOUT_MS", default_value_t = 5_000)]
     pub header_timeout_ms: u64,

@@ -33,7 +33,8 @@ impl IntoResponse for HttpError {
         // Requests refused before any solving are counted here, in one
         // place, whichever layer refused them.
         super::metrics::record_rejection(error.code);
-        let status = StatusCode::from_u16(error.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let status =
+            StatusCode::from_u16(error.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         let mut response = (status, Json(error.body())).into_response();
         if let Some(seconds) = error.retry_after {
             response

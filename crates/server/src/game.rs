@@ -59,9 +59,12 @@ async fn run<T: Serialize + Send + 'static>(
     request_body = linkpath_api::game::MovesRequest,
     responses((status = 200, description = "The moves open on the board", body = MovesResponse)))]
 async fn moves(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Response, HttpError> {
-    run(state.0, "/v1/moves", MovesResponse::outcome, move |stop, limits, _| {
-        game::moves(&body, limits, stop)
-    })
+    run(
+        state.0,
+        "/v1/moves",
+        MovesResponse::outcome,
+        move |stop, limits, _| game::moves(&body, limits, stop),
+    )
     .await
 }
 
@@ -70,9 +73,12 @@ async fn moves(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Respo
     request_body = linkpath_api::game::PlayRequest,
     responses((status = 200, description = "The board after the moves that could be made", body = PlayResponse)))]
 async fn play(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Response, HttpError> {
-    run(state.0, "/v1/play", PlayResponse::outcome, move |stop, limits, _| {
-        game::play(&body, limits, stop)
-    })
+    run(
+        state.0,
+        "/v1/play",
+        PlayResponse::outcome,
+        move |stop, limits, _| game::play(&body, limits, stop),
+    )
     .await
 }
 
@@ -82,9 +88,12 @@ async fn play(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Respon
     responses((status = 200, description = "The verdict, with a clearing sequence when solvable", body = ClearResponse)))]
 async fn clear(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Response, HttpError> {
     let started = Instant::now();
-    run(state.0, "/v1/clear", ClearResponse::outcome, move |stop, limits, timeout| {
-        game::clear(&body, limits, stop, started, timeout)
-    })
+    run(
+        state.0,
+        "/v1/clear",
+        ClearResponse::outcome,
+        move |stop, limits, timeout| game::clear(&body, limits, stop, started, timeout),
+    )
     .await
 }
 
@@ -93,9 +102,12 @@ async fn clear(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Respo
     request_body = linkpath_api::game::DealRequest,
     responses((status = 200, description = "A clearable board and its clearing sequence", body = DealResponse)))]
 async fn deal(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Response, HttpError> {
-    run(state.0, "/v1/deal", |_: &DealResponse| "dealt", move |stop, limits, _| {
-        game::deal(&body, limits, stop)
-    })
+    run(
+        state.0,
+        "/v1/deal",
+        |_: &DealResponse| "dealt",
+        move |stop, limits, _| game::deal(&body, limits, stop),
+    )
     .await
 }
 
@@ -104,8 +116,11 @@ async fn deal(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Respon
     request_body = linkpath_api::game::ShuffleRequest,
     responses((status = 200, description = "The shuffled board", body = ShuffleResponse)))]
 async fn shuffle(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Response, HttpError> {
-    run(state.0, "/v1/shuffle", |_: &ShuffleResponse| "shuffled", move |stop, limits, _| {
-        game::shuffle(&body, limits, stop)
-    })
+    run(
+        state.0,
+        "/v1/shuffle",
+        |_: &ShuffleResponse| "shuffled",
+        move |stop, limits, _| game::shuffle(&body, limits, stop),
+    )
     .await
 }

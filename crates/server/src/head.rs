@@ -2,11 +2,11 @@
 //! client may choose, and the transfer codings this server can decode.
 
 use super::error::{ErrorCode, HttpError};
-use linkpath_api::error::excerpt;
 use axum::extract::Request;
 use axum::http::header;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use linkpath_api::error::excerpt;
 
 /// The request id header, echoed on every answer and logged.
 pub const REQUEST_ID: &str = "x-request-id";

@@ -102,5 +102,8 @@ async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
 #[utoipa::path(get, path = "/openapi.yaml", operation_id = "openapi", tag = "operations",
     responses((status = 200, description = "This document.", content_type = "application/yaml", body = serde_json::Value)))]
 async fn openapi() -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "application/yaml")], super::openapi::yaml())
+    (
+        [(header::CONTENT_TYPE, "application/yaml")],
+        super::openapi::yaml(),
+    )
 }

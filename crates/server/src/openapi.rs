@@ -70,7 +70,10 @@ pub fn document() -> Value {
     let mut paths = generated["paths"].clone();
     for (path, item) in paths.as_object_mut().expect("paths").iter_mut() {
         for (method, operation) in item.as_object_mut().expect("path item").iter_mut() {
-            let id = operation["operationId"].as_str().unwrap_or_default().to_owned();
+            let id = operation["operationId"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned();
             let prose = &operations[id.as_str()];
             finish(operation, path, method, prose, &responses);
         }
@@ -105,7 +108,11 @@ fn finish(operation: &mut Value, path: &str, method: &str, prose: &Value, shared
     // otherwise; every other route is always open.
     op.insert(
         "security".into(),
-        if api { json!([{"bearer": []}, {}]) } else { json!([]) },
+        if api {
+            json!([{"bearer": []}, {}])
+        } else {
+            json!([])
+        },
     );
     op.insert(
         "parameters".into(),
@@ -189,7 +196,10 @@ fn tidy(value: &mut Value) {
 /// utoipa writes a `u32` or `u64` as `int32` or `int64` from 0, which
 /// tools then cap at the signed maximum: state the real one instead.
 fn unsigned(map: &mut Map<String, Value>) {
-    let from_zero = map.get("minimum").and_then(Value::as_f64).is_some_and(|m| m >= 0.0);
+    let from_zero = map
+        .get("minimum")
+        .and_then(Value::as_f64)
+        .is_some_and(|m| m >= 0.0);
     let max = match map.get("format").and_then(Value::as_str) {
         Some("int32") => u64::from(u32::MAX),
         Some("int64") => u64::MAX,

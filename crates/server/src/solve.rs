@@ -9,8 +9,8 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use linkpath_api::solve::{SolveRequest, SolveResponse};
 use linkpath_api::ApiError;
+use linkpath_api::solve::{SolveRequest, SolveResponse};
 use linkpath_engine::{Answer, Stop};
 use std::time::Instant;
 

@@ -71,10 +71,8 @@ impl<'b> Explorer<'b> {
 
     fn padded(&self, index: usize) -> usize {
         let w = self.board.width();
-        self.grid.index(crate::Point::new(
-            (index % w) as i32,
-            (index / w) as i32,
-        ))
+        self.grid
+            .index(crate::Point::new((index % w) as i32, (index / w) as i32))
     }
 
     /// The board indices of the tiles that tile `a` (a board index) can

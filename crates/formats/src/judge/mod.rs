@@ -8,9 +8,9 @@
 mod input;
 mod memory;
 
+use input::Input;
 use linkpath_engine::pages::Pages;
 use linkpath_engine::{Answer, Board, EMPTY, Point, Preset, Query, Solver, Stop, tile_of_char};
-use input::Input;
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::str::FromStr;
