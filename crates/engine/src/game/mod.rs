@@ -20,7 +20,7 @@ mod clear;
 mod deal;
 mod gravity;
 mod moves;
-pub(crate) mod rng;
+pub mod rng;
 
 pub use clear::{ClearOptions, Clearing, Outcome, clear, clear_with};
 pub use deal::{DealError, ShuffleError, deal, shuffle, shuffle_solvable};

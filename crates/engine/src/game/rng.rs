@@ -3,7 +3,7 @@
 //! reproducible from a request alone.
 
 #[derive(Clone)]
-pub(crate) struct SplitMix64(u64);
+pub struct SplitMix64(u64);
 
 impl SplitMix64 {
     pub fn new(seed: u64) -> Self {

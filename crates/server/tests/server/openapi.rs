@@ -21,7 +21,8 @@ use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, Method, Request, StatusCode, header};
 use http_body_util::BodyExt;
-use linkpath::http::{AppState, Config, ErrorCode, app};
+use linkpath_server::error::ErrorCode;
+use linkpath_server::{AppState, Config, app};
 use serde_json::{Map, Value, json};
 use std::pin::Pin;
 use std::sync::OnceLock;
@@ -738,18 +739,17 @@ async fn error_answers_fit_the_file() {
     let mut huge = post_json("{}");
     huge.headers_mut().insert(
         header::CONTENT_LENGTH,
-        (Config::default().max_body_bytes + 1).into(),
+        (Config::default().request.max_body_bytes + 1).into(),
     );
     assert_eq!(
         exchange(&router, huge).await.status,
         StatusCode::PAYLOAD_TOO_LARGE
     );
     // 413 from the limits checked while parsing: one answer carries `field`
-    let small = app(AppState::new(Config {
-        max_queries: 1,
-        max_body_bytes: 200,
-        ..Config::default()
-    }));
+    let mut config = Config::default();
+    config.request.max_queries = 1;
+    config.request.max_body_bytes = 200;
+    let small = app(AppState::new(config));
     let two = json!({"board": ["XX"], "queries": [{"from": [0, 0], "to": [1, 0]}, {"from": [0, 0], "to": [1, 0]}]});
     let answer = exchange(&small, post_json(two.to_string())).await;
     assert_eq!(answer.status, StatusCode::PAYLOAD_TOO_LARGE);
@@ -845,10 +845,9 @@ fn slow_request() -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_solve_gets_the_documented_504() {
-    let router = app(AppState::new(Config {
-        solve_timeout_ms: 100,
-        ..Config::default()
-    }));
+    let mut config = Config::default();
+    config.request.solve_timeout_ms = 100;
+    let router = app(AppState::new(config));
     let answer = exchange(&router, post_json(slow_request())).await;
     assert_eq!(answer.status, StatusCode::GATEWAY_TIMEOUT);
     assert_eq!(answer.json()["error"]["code"], json!("deadline_exceeded"));
@@ -856,11 +855,10 @@ async fn a_slow_solve_gets_the_documented_504() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_busy_server_gets_the_documented_503() {
-    let router = app(AppState::new(Config {
-        workers: Some(1),
-        solve_timeout_ms: 3_000,
-        ..Config::default()
-    }));
+    let mut config = Config::default();
+    config.workers = Some(1);
+    config.request.solve_timeout_ms = 3_000;
+    let router = app(AppState::new(config));
     let slow = slow_request();
     let hold = || tokio::spawn(router.clone().oneshot(post_json(slow.clone())));
     let mut busy = hold();
