@@ -32,9 +32,9 @@ pub fn decode<T: DeserializeOwned>(body: &[u8], limits: &Limits) -> Result<T, Ap
     let mut json = serde_json::Deserializer::from_slice(body);
     let value = serde_path_to_error::deserialize(&mut json).map_err(|e| {
         let path = e.path().to_string();
-        explain(e.into_inner(), &path)
+        explain(e.into_inner(), &path, body)
     })?;
-    json.end().map_err(|e| explain(e, "."))?;
+    json.end().map_err(|e| explain(e, ".", body))?;
     Ok(value)
 }
 
@@ -65,25 +65,38 @@ pub(crate) fn fail<E: serde::de::Error>(error: ApiError) -> E {
 
 /// Turns a serde_json error at `path` into an API error: ours if we made
 /// it, 400 for broken JSON, 422 naming the field otherwise.
-fn explain(error: serde_json::Error, path: &str) -> ApiError {
+///
+/// Whether the body is JSON at all is asked of the whole body, once the
+/// typed decoding has failed: serde_json calls extra items in a fixed-size
+/// array a syntax error, and a decoding that stops early never meets a
+/// syntax error further on.
+fn explain(error: serde_json::Error, path: &str, body: &[u8]) -> ApiError {
     if let Some(ours) = CONTEXT.with_borrow_mut(|stack| stack.last_mut()?.failure.take()) {
         return ours;
     }
-    if error.is_syntax() || error.is_eof() || error.is_io() {
+    if let Err(syntax) = serde_json::from_slice::<serde::de::IgnoredAny>(body) {
         return ApiError::new(
             ErrorCode::MalformedJson,
-            format!("the body is not valid JSON: {error}"),
+            format!("the body is not valid JSON: {syntax}"),
         );
     }
-    let message = strip_position(&error.to_string());
+    let mut message = strip_position(&error.to_string());
     let mut field = if path == "." { String::new() } else { path.to_owned() };
-    // serde names a missing or unknown field in its message, at the path
-    // of the object that holds it.
-    if let Some(name) = named_field(&message) {
+    // serde names a missing or repeated field in its message, at the path
+    // of the object that holds it; the path of an unknown field already
+    // ends with it, and its name is the client's, so it is quoted cut.
+    if let Some(name) = named_field(&message, "missing field `")
+        .or_else(|| named_field(&message, "duplicate field `"))
+    {
         if !field.is_empty() {
             field.push('.');
         }
         field.push_str(name);
+    } else if let Some(name) = named_field(&message, "unknown field `") {
+        let quoted = crate::error::excerpt(name);
+        if quoted != name {
+            message = message.replacen(name, &quoted, 1);
+        }
     }
     let code = match field.split(['[', '.']).next().unwrap_or("") {
         "board" => ErrorCode::InvalidBoard,
@@ -95,12 +108,10 @@ fn explain(error: serde_json::Error, path: &str) -> ApiError {
     if field.is_empty() { error } else { error.at(field) }
 }
 
-/// The field serde's "missing field `x`" and "unknown field `x`, expected
-/// ..." messages are about.
-fn named_field(message: &str) -> Option<&str> {
-    let rest = message
-        .strip_prefix("missing field `")
-        .or_else(|| message.strip_prefix("unknown field `"))?;
+/// The field of serde's message `prefix` "x`...", such as "missing field
+/// `x`" or "unknown field `x`, expected ...".
+fn named_field<'a>(message: &'a str, prefix: &str) -> Option<&'a str> {
+    let rest = message.strip_prefix(prefix)?;
     rest.split_once('`').map(|(name, _)| name)
 }
 
