@@ -82,30 +82,41 @@ fn explain(error: serde_json::Error, path: &str, body: &[u8]) -> ApiError {
     }
     let mut message = strip_position(&error.to_string());
     let mut field = if path == "." { String::new() } else { path.to_owned() };
+    // A field given twice is a mistake of the object that holds it.
+    let mut code = error_code(&field);
     // serde names a missing or repeated field in its message, at the path
     // of the object that holds it; the path of an unknown field already
-    // ends with it, and its name is the client's, so it is quoted cut.
-    if let Some(name) = named_field(&message, "missing field `")
-        .or_else(|| named_field(&message, "duplicate field `"))
-    {
+    // ends with it. The name of an unknown field or variant is the
+    // client's, so it is quoted cut.
+    let missing = named_field(&message, "missing field `");
+    if let Some(name) = missing.or_else(|| named_field(&message, "duplicate field `")) {
         if !field.is_empty() {
             field.push('.');
         }
         field.push_str(name);
-    } else if let Some(name) = named_field(&message, "unknown field `") {
+        if missing.is_some() {
+            code = error_code(&field);
+        }
+    } else if let Some(name) = named_field(&message, "unknown field `")
+        .or_else(|| named_field(&message, "unknown variant `"))
+    {
         let quoted = crate::error::excerpt(name);
         if quoted != name {
             message = message.replacen(name, &quoted, 1);
         }
     }
-    let code = match field.split(['[', '.']).next().unwrap_or("") {
+    let error = ApiError::new(code, message);
+    if field.is_empty() { error } else { error.at(field) }
+}
+
+/// The code of a mistake at `field`: by the top-level field it lies in.
+fn error_code(field: &str) -> ErrorCode {
+    match field.split(['[', '.']).next().unwrap_or("") {
         "board" => ErrorCode::InvalidBoard,
         "rules" => ErrorCode::InvalidRules,
         "queries" | "moves" => ErrorCode::InvalidQuery,
         _ => ErrorCode::InvalidRequest,
-    };
-    let error = ApiError::new(code, message);
-    if field.is_empty() { error } else { error.at(field) }
+    }
 }
 
 /// The field of serde's message `prefix` "x`...", such as "missing field

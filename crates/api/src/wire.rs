@@ -16,7 +16,41 @@ use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, SchemaType, T
 /// A cell `[x, y]`: `x` counts columns from the left, `y` rows from the
 /// top, both from 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Point(pub i64, pub i64);
+pub struct Point(
+    #[serde(deserialize_with = "coordinate")] pub i64,
+    #[serde(deserialize_with = "coordinate")] pub i64,
+);
+
+/// One number of a point: an integer, `-0` included (serde_json reads it as
+/// a float).
+fn coordinate<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<i64, D::Error> {
+    use serde::de::{self, Visitor};
+    struct Integer;
+    impl Visitor<'_> for Integer {
+        type Value = i64;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("i64")
+        }
+
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<i64, E> {
+            Ok(v)
+        }
+
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<i64, E> {
+            i64::try_from(v).map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))
+        }
+
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<i64, E> {
+            if v == 0.0 && v.is_sign_negative() {
+                Ok(0)
+            } else {
+                Err(E::invalid_type(de::Unexpected::Float(v), &self))
+            }
+        }
+    }
+    deserializer.deserialize_any(Integer)
+}
 
 impl Point {
     /// The cell on `board`, or a 422 naming where it lies.
