@@ -11,6 +11,7 @@ use axum::body::Body;
 use axum::http::Request;
 use crate::support::{
     Reply, call, config, endless_curling, get, mahjong_sample, router, spec,
+    alone_in_a_process,
 };
 use serde_json::json;
 use std::collections::{BTreeMap, BTreeSet};
@@ -280,8 +281,21 @@ fn moved(before: &Scrape, after: &Scrape) -> BTreeSet<Series> {
         .collect()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_series_is_at_zero_from_the_first_scrape_and_render_moves_its_own() {
+/// The recorder is the process's, and every other test of this binary
+/// moves it: this one runs alone, in a process of its own.
+#[test]
+fn every_series_is_at_zero_from_the_first_scrape_and_render_moves_its_own() {
+    if alone_in_a_process("metrics::every_series_is_at_zero_from_the_first_scrape_and_render_moves_its_own") {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("a runtime")
+            .block_on(first_scrapes());
+    }
+}
+
+async fn first_scrapes() {
     let router = router(config());
 
     // The first scrape: before any request, this one included, is counted.

@@ -661,7 +661,7 @@ fn paired_board(width: usize, height: usize, tiles: usize, types: usize) -> Vec<
     const LETTERS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     let mut cells = vec![b'.'; width * height];
     let mut order: Vec<usize> = (0..cells.len()).collect();
-    Rng::new(0x9E37_79B9_7F4A_7C15).shuffle(&mut order);
+    Rng::new(7).shuffle(&mut order);
     for (k, &cell) in order.iter().take(tiles / 2 * 2).enumerate() {
         cells[cell] = LETTERS[(k / 2) % types.min(LETTERS.len())];
     }
@@ -765,8 +765,8 @@ async fn errors_quote_at_most_100_characters_of_the_input() {
     let quoted = format!("{}…", "a".repeat(100));
     let key = format!("{{\"{long}\":1}}");
     for (path, expected) in [
-        ("/v1/solve", "board, rules, queries or include_path"),
-        ("/v1/clear", "board, rules, gravity or budget_ms"),
+        ("/v1/solve", "one of `board`, `rules`, `queries`, `include_path`"),
+        ("/v1/clear", "one of `board`, `rules`, `gravity`, `budget_ms`"),
     ] {
         let raw = request_bytes(
             "POST",
@@ -798,7 +798,7 @@ async fn errors_quote_at_most_100_characters_of_the_input() {
         (message, field.as_deref()),
         (
             format!(
-                "unknown preset \"{}…\", expected one of mahjong, shisen-sho, lianliankan, curling",
+                "unknown variant `{}…`, expected one of `mahjong`, `shisen-sho`, `lianliankan`, `curling`",
                 "p".repeat(100)
             ),
             Some("rules")
@@ -816,7 +816,7 @@ async fn errors_quote_at_most_100_characters_of_the_input() {
     assert_eq!(
         message,
         format!(
-            "unknown gravity \"{}…\", expected one of none, down, up, left, right",
+            "unknown variant `{}…`, expected one of `none`, `down`, `up`, `left`, `right`",
             "p".repeat(100)
         )
     );

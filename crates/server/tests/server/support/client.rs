@@ -177,7 +177,6 @@ pub fn get(path: &str) -> Request<Body> {
 /// A real server on `127.0.0.1:0`, stopped through a oneshot channel.
 pub struct Server {
     pub addr: SocketAddr,
-    pub state: AppState,
     shutdown: Option<oneshot::Sender<()>>,
     task: JoinHandle<std::io::Result<()>>,
 }
@@ -200,7 +199,6 @@ impl Server {
         ));
         Server {
             addr,
-            state,
             shutdown: Some(tx),
             task,
         }

@@ -12,6 +12,7 @@ pub use linkpath_engine::game::rng::SplitMix64 as Rng;
 pub use samples::*;
 
 use serde_json::Value;
+use std::process::Command;
 use std::sync::LazyLock;
 
 /// The committed `openapi.yaml` (at the top of the workspace) as JSON.
@@ -25,3 +26,28 @@ pub fn spec() -> &'static Value {
 
 /// Where the committed document is.
 pub const SPEC_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../openapi.yaml");
+
+/// Set in the process that [`alone_in_a_process`] starts.
+const ALONE: &str = "LINKPATH_TEST_ALONE";
+
+/// Whether the test `name` (its path in this binary) is to run its body
+/// here: true in a process of its own; otherwise this starts one that runs
+/// just that test, waits for it and fails when it fails.
+pub fn alone_in_a_process(name: &str) -> bool {
+    if std::env::var_os(ALONE).is_some() {
+        return true;
+    }
+    let output = Command::new(std::env::current_exe().expect("the test binary"))
+        .args([name, "--exact", "--test-threads", "1", "--nocapture"])
+        .env(ALONE, "1")
+        .output()
+        .expect("the test binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.contains("1 passed"),
+        "{name} alone: {}\n{stdout}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    false
+}
