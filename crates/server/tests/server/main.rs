@@ -8,7 +8,7 @@ mod connections;
 mod errors;
 mod game;
 mod metrics;
-// mod openapi;
+mod openapi;
 mod reliability;
 mod serve;
 mod solve;
