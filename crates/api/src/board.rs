@@ -102,7 +102,11 @@ fn board_schema() -> RefOr<Schema> {
         .description(Some(
             "Rows of text: one character a cell; space or `.` is empty, any other character is a tile of that type.",
         ))
-        .items(ObjectBuilder::new().schema_type(SchemaType::Type(Type::String)))
+        .items(
+            ObjectBuilder::new()
+                .schema_type(SchemaType::Type(Type::String))
+                .min_length(Some(1)),
+        )
         .min_items(Some(1));
     let numbers = ArrayBuilder::new()
         .title(Some("NumberRows"))
@@ -110,15 +114,17 @@ fn board_schema() -> RefOr<Schema> {
             "Rows of numbers: one number a cell; 0 is empty, any other is a tile of that type.",
         ))
         .items(
-            ArrayBuilder::new().items(
-                ObjectBuilder::new()
-                    .schema_type(SchemaType::Type(Type::Integer))
-                    .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
-                        utoipa::openapi::KnownFormat::Int64,
-                    )))
-                    .minimum(Some(0))
-                    .maximum(Some(u32::MAX)),
-            ),
+            ArrayBuilder::new()
+                .items(
+                    ObjectBuilder::new()
+                        .schema_type(SchemaType::Type(Type::Integer))
+                        .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
+                            utoipa::openapi::KnownFormat::Int64,
+                        )))
+                        .minimum(Some(0))
+                        .maximum(Some(u32::MAX)),
+                )
+                .min_items(Some(1)),
         )
         .min_items(Some(1));
     OneOfBuilder::new()
