@@ -6,8 +6,9 @@
 //! worker's stack. The figures are printed with `--nocapture`.
 
 use crate::support::{
-    LIMIT, Process, Reaper, Reply, bounded, connect, curling, exchange, free_addr, get_bytes, linkpath,
-    mahjong_sample, mahjong_sample_results, parse, read_to_end, request_bytes, run, solve_bytes,
+    LIMIT, Process, Reaper, Reply, bounded, connect, curling, exchange, free_addr, get_bytes,
+    linkpath, mahjong_sample, mahjong_sample_results, parse, read_to_end, request_bytes, run,
+    solve_bytes,
 };
 use linkpath_engine::game::rng::SplitMix64 as Rng;
 use serde_json::{Value, json};
@@ -196,7 +197,10 @@ async fn sigterm_turns_readyz_503_finishes_accepted_requests_and_exits_0() {
         tokio::time::sleep(Duration::from_millis(2)).await;
     }
     // ...and a request whose client is still sending the body.
-    let (sample, expected) = (mahjong_sample(), json!({"results": mahjong_sample_results()}));
+    let (sample, expected) = (
+        mahjong_sample(),
+        json!({"results": mahjong_sample_results()}),
+    );
     let slow = solve_bytes(&sample);
     let half = slow.len() - 20;
     let mut sending = connect(addr).await;
@@ -335,7 +339,6 @@ async fn sigterm_exits_0_when_the_drain_timeout_passes_with_a_solve_still_runnin
     assert!(exited >= Duration::from_millis(400), "{exited:?}");
     assert!(exited < Duration::from_millis(400) + 5 * FAST, "{exited:?}");
 }
-
 
 // ------------------------------------------------- big requests in bounded memory
 
@@ -496,7 +499,10 @@ async fn game_searches_stop_at_the_deadline_and_free_their_slot_at_once() {
         &["--workers", "1", "--solve-timeout-ms", "1000"],
     )
     .await;
-    let (sample, expected) = (mahjong_sample(), json!({"results": mahjong_sample_results()}));
+    let (sample, expected) = (
+        mahjong_sample(),
+        json!({"results": mahjong_sample_results()}),
+    );
     let big_deal = json!({"width": 1000, "height": 1000, "types": 62, "rules": "shisen-sho"});
     let big_board = paired_board(1000, 1000, 600_000, 62);
     let heavy = [
@@ -540,4 +546,3 @@ async fn game_searches_stop_at_the_deadline_and_free_their_slot_at_once() {
     let peak = server.peak_rss_mib();
     assert!(peak < BOARD_MIB, "peak RSS {peak} MiB");
 }
-

@@ -14,7 +14,6 @@
 //!
 //! The figures are printed: `cargo test --test connections -- --nocapture`.
 
-
 use crate::support::{
     LIMIT, Reply, Server, bounded, config, connect, exchange, http_get, parse, read_to_end,
     request_bytes,

@@ -4,13 +4,12 @@
 //! past a short deadline), and a property: no request, however mangled, is
 //! ever answered 500.
 
-
-use axum::body::Body;
-use axum::http::Request;
 use crate::support::{
     Reply, bounded, call, config, endless_curling, get, mahjong_sample, mahjong_sample_results,
     router, solve, solve_request,
 };
+use axum::body::Body;
+use axum::http::Request;
 use linkpath_server::Config;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
@@ -317,13 +316,7 @@ async fn an_unknown_preset_names_the_preset() {
     .await;
     names(
         &message,
-        &[
-            "`chess`",
-            "mahjong",
-            "shisen-sho",
-            "lianliankan",
-            "curling",
-        ],
+        &["`chess`", "mahjong", "shisen-sho", "lianliankan", "curling"],
     );
     let message = unprocessable(
         sample_with("rules", json!({"preset": "chess"})),
@@ -403,7 +396,10 @@ async fn a_malformed_query_names_its_place() {
         (json!({"to": [1, 2]}), "queries[0].from"),
         (json!({"from": [1, 2], "to": [1]}), "queries[0].to"),
         (json!({"from": [1, 2, 3], "to": [1, 2]}), "queries[0].from"),
-        (json!({"from": [1.5, 2], "to": [1, 2]}), "queries[0].from[0]"),
+        (
+            json!({"from": [1.5, 2], "to": [1, 2]}),
+            "queries[0].from[0]",
+        ),
         (json!({"from": "a1", "to": [1, 2]}), "queries[0].from"),
         (
             json!({"from": [1, 2], "to": [1, 2], "via": [0, 0]}),

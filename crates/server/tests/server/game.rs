@@ -223,7 +223,10 @@ async fn a_hint_is_the_first_move_and_an_empty_board_is_cleared() {
         json!({"moves": [], "stuck": false, "cleared": true, "truncated": false})
     );
     let cleared = ok(&router, "/v1/clear", &json!({"board": [".."]})).await;
-    assert_eq!(cleared, json!({"outcome": "solvable", "moves": [], "states": 0}));
+    assert_eq!(
+        cleared,
+        json!({"outcome": "solvable", "moves": [], "states": 0})
+    );
 }
 
 #[tokio::test]

@@ -6,13 +6,11 @@
 //! that takes its steps in order: any other test here could send traffic
 //! before the first scrape.
 
-
+use crate::support::{
+    Reply, alone_in_a_process, call, config, endless_curling, get, mahjong_sample, router, spec,
+};
 use axum::body::Body;
 use axum::http::Request;
-use crate::support::{
-    Reply, call, config, endless_curling, get, mahjong_sample, router, spec,
-    alone_in_a_process,
-};
 use serde_json::json;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -158,7 +156,9 @@ fn documented_routes() -> Vec<(String, String)> {
     let paths = spec()["paths"].as_object().expect("openapi.yaml has paths");
     let mut routes = Vec::new();
     for (path, item) in paths {
-        let operations = item.as_object().unwrap_or_else(|| panic!("{path:?} is not a mapping"));
+        let operations = item
+            .as_object()
+            .unwrap_or_else(|| panic!("{path:?} is not a mapping"));
         for method in operations.keys() {
             routes.push((method.to_ascii_uppercase(), path.clone()));
         }
@@ -285,7 +285,9 @@ fn moved(before: &Scrape, after: &Scrape) -> BTreeSet<Series> {
 /// moves it: this one runs alone, in a process of its own.
 #[test]
 fn every_series_is_at_zero_from_the_first_scrape_and_render_moves_its_own() {
-    if alone_in_a_process("metrics::every_series_is_at_zero_from_the_first_scrape_and_render_moves_its_own") {
+    if alone_in_a_process(
+        "metrics::every_series_is_at_zero_from_the_first_scrape_and_render_moves_its_own",
+    ) {
         tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()

@@ -297,10 +297,13 @@ fn typed_response_example<'a>(
         .flat_map(|(status, response)| {
             let status = status.parse::<StatusCode>().expect("a status");
             let content = resolve(response).get("content").and_then(Value::as_object);
-            content.into_iter().flatten().filter_map(move |(media_type, media)| {
-                let example = media.get("examples")?.get(name)?;
-                Some((status, media_type.as_str(), &example["value"]))
-            })
+            content
+                .into_iter()
+                .flatten()
+                .filter_map(move |(media_type, media)| {
+                    let example = media.get("examples")?.get(name)?;
+                    Some((status, media_type.as_str(), &example["value"]))
+                })
         })
         .collect();
     assert_eq!(

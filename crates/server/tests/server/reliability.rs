@@ -34,10 +34,10 @@ use axum::body::Body;
 use http_body_util::BodyExt;
 use linkpath_server::error::ErrorCode;
 use linkpath_server::{AppState, Config, app};
-use strum::VariantArray;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
+use strum::VariantArray;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// The bound put on "at once" and "fast": the promise is 10 ms.
@@ -54,7 +54,10 @@ fn config(workers: usize) -> Config {
 
 /// The Mahjong sample of docs/rules.md and its exact answer.
 fn sample() -> (Value, Value) {
-    (mahjong_sample(), json!({"results": mahjong_sample_results()}))
+    (
+        mahjong_sample(),
+        json!({"results": mahjong_sample_results()}),
+    )
 }
 
 /// A solve that needs a slot but no work: 503 when every slot is busy,
@@ -207,7 +210,10 @@ async fn a_busy_server_sheds_solves_at_once_and_health_stays_fast() {
     let (reply, took) = bounded("the heavy solve", heavy).await.expect("no panic");
     reply.error(504, "deadline_exceeded");
     assert!(took >= Duration::from_millis(5_000), "{took:?}");
-    server.stop().await.expect("the server ran without an I/O error");
+    server
+        .stop()
+        .await
+        .expect("the server ran without an I/O error");
 }
 
 // ------------------------------------------------------------ 2 deadlines
@@ -239,7 +245,10 @@ async fn a_solve_past_its_deadline_is_504_and_its_slot_is_free_at_once() {
     assert!(took >= Duration::from_millis(100), "{took:?}");
     assert!(took < Duration::from_millis(100) + 5 * FAST, "{took:?}");
     assert_eq!(probes, 1, "the slot was still busy after the 504");
-    server.stop().await.expect("the server ran without an I/O error");
+    server
+        .stop()
+        .await
+        .expect("the server ran without an I/O error");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -266,7 +275,10 @@ async fn a_client_that_hangs_up_frees_its_slot() {
         freed.as_secs_f64() * 1e3
     );
     assert!(hung_up.elapsed() < 5 * FAST, "{:?}", hung_up.elapsed());
-    server.stop().await.expect("the server ran without an I/O error");
+    server
+        .stop()
+        .await
+        .expect("the server ran without an I/O error");
 }
 
 // ------------------------------------------------------------ 3 limits
@@ -355,7 +367,10 @@ async fn each_limit_answers_413_or_422_naming_the_limit_and_the_value() {
     let reply = exchange(addr, &solve_bytes(&at_limits, &[])).await;
     assert_eq!(reply.status, 200, "{:?}", reply.json());
     assert_eq!(reply.json()["results"].as_array().map(Vec::len), Some(5));
-    server.stop().await.expect("the server ran without an I/O error");
+    server
+        .stop()
+        .await
+        .expect("the server ran without an I/O error");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -376,7 +391,10 @@ async fn a_body_over_the_limit_by_content_length_is_413_before_it_is_sent() {
         "the body is 5000 bytes, over the limit of 2000 bytes"
     );
     assert_eq!(field, None);
-    server.stop().await.expect("the server ran without an I/O error");
+    server
+        .stop()
+        .await
+        .expect("the server ran without an I/O error");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -409,7 +427,10 @@ async fn a_streamed_body_over_the_limit_is_413_before_it_ends() {
         message,
         "the body is more than 2000 bytes, over the limit of 2000 bytes"
     );
-    server.stop().await.expect("the server ran without an I/O error");
+    server
+        .stop()
+        .await
+        .expect("the server ran without an I/O error");
 }
 
 // ------------------------------------------------------------ 4 slow clients
@@ -446,7 +467,10 @@ async fn a_client_stalling_in_its_headers_is_cut_off_after_the_header_timeout() 
             "{what}: {took:?}"
         );
     }
-    server.stop().await.expect("the server ran without an I/O error");
+    server
+        .stop()
+        .await
+        .expect("the server ran without an I/O error");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -474,7 +498,10 @@ async fn a_client_stalling_in_its_body_gets_408() {
     );
     assert!(took >= Duration::from_millis(250), "{took:?}");
     assert!(took < Duration::from_millis(300) + 5 * FAST, "{took:?}");
-    server.stop().await.expect("the server ran without an I/O error");
+    server
+        .stop()
+        .await
+        .expect("the server ran without an I/O error");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -518,7 +545,10 @@ async fn connections_over_the_cap_wait_until_one_closes() {
     );
     assert!(closed.elapsed() < FAST, "{:?}", closed.elapsed());
     drop(busy);
-    server.stop().await.expect("the server ran without an I/O error");
+    server
+        .stop()
+        .await
+        .expect("the server ran without an I/O error");
 }
 
 // ------------------------------------------------------------ 5 no 5xx
@@ -681,7 +711,10 @@ async fn clear_answers_unknown_when_its_budget_runs_out_never_504() {
     let started = Instant::now();
     let reply = exchange(
         server.addr,
-        &post_bytes("/v1/clear", &json!({"board": board, "rules": "shisen-sho", "budget_ms": 1_000_000_000u64})),
+        &post_bytes(
+            "/v1/clear",
+            &json!({"board": board, "rules": "shisen-sho", "budget_ms": 1_000_000_000u64}),
+        ),
     )
     .await;
     let took = started.elapsed();
@@ -692,7 +725,10 @@ async fn clear_answers_unknown_when_its_budget_runs_out_never_504() {
     let started = Instant::now();
     let reply = exchange(
         server.addr,
-        &post_bytes("/v1/clear", &json!({"board": board, "rules": "shisen-sho", "budget_ms": 200})),
+        &post_bytes(
+            "/v1/clear",
+            &json!({"board": board, "rules": "shisen-sho", "budget_ms": 200}),
+        ),
     )
     .await;
     let took = started.elapsed();
@@ -708,7 +744,10 @@ async fn clear_answers_unknown_when_its_budget_runs_out_never_504() {
     let started = Instant::now();
     let reply = exchange(
         server.addr,
-        &post_bytes("/v1/clear", &json!({"board": board, "rules": "mahjong", "budget_ms": 100})),
+        &post_bytes(
+            "/v1/clear",
+            &json!({"board": board, "rules": "mahjong", "budget_ms": 100}),
+        ),
     )
     .await;
     assert_eq!(
@@ -748,14 +787,20 @@ async fn pictures_over_the_render_cell_limit_are_413_naming_it() {
     let reply = exchange(small.addr, &post_bytes("/v1/render", &wide)).await;
     let (message, _) = reply.error(413, "too_large");
     assert_eq!(message, "the board is 21 cells wide, over the limit of 20");
-    small.stop().await.expect("the server ran without an I/O error");
+    small
+        .stop()
+        .await
+        .expect("the server ran without an I/O error");
     // The same board is no picture to /v1/solve, whose limit is its own.
     let solved = exchange(server.addr, &solve_bytes(&body, &[])).await;
     assert_eq!(
         (solved.status, solved.json()),
         (200, json!({"results": []}))
     );
-    server.stop().await.expect("the server ran without an I/O error");
+    server
+        .stop()
+        .await
+        .expect("the server ran without an I/O error");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -765,8 +810,14 @@ async fn errors_quote_at_most_100_characters_of_the_input() {
     let quoted = format!("{}…", "a".repeat(100));
     let key = format!("{{\"{long}\":1}}");
     for (path, expected) in [
-        ("/v1/solve", "one of `board`, `rules`, `queries`, `include_path`"),
-        ("/v1/clear", "one of `board`, `rules`, `gravity`, `budget_ms`"),
+        (
+            "/v1/solve",
+            "one of `board`, `rules`, `queries`, `include_path`",
+        ),
+        (
+            "/v1/clear",
+            "one of `board`, `rules`, `gravity`, `budget_ms`",
+        ),
     ] {
         let raw = request_bytes(
             "POST",
@@ -790,7 +841,10 @@ async fn errors_quote_at_most_100_characters_of_the_input() {
     let preset = "p".repeat(5 << 20);
     let reply = exchange(
         server.addr,
-        &solve_bytes(&json!({"board": ["AA"], "rules": preset, "queries": []}), &[]),
+        &solve_bytes(
+            &json!({"board": ["AA"], "rules": preset, "queries": []}),
+            &[],
+        ),
     )
     .await;
     let (message, field) = reply.error(422, "invalid_rules");
@@ -820,7 +874,10 @@ async fn errors_quote_at_most_100_characters_of_the_input() {
             "p".repeat(100)
         )
     );
-    server.stop().await.expect("the server ran without an I/O error");
+    server
+        .stop()
+        .await
+        .expect("the server ran without an I/O error");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -856,7 +913,10 @@ async fn a_nul_in_a_text_row_is_refused_and_minus_zero_is_zero() {
             json!({"results": [{"connected": true, "segments": 1, "path": [[0, 0], [2, 0]]}]})
         )
     );
-    server.stop().await.expect("the server ran without an I/O error");
+    server
+        .stop()
+        .await
+        .expect("the server ran without an I/O error");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -893,5 +953,8 @@ async fn a_curling_search_deeper_than_the_stack_holds_is_refused() {
             json!({"results": [{"connected": false, "reason": "no_path"}]})
         )
     );
-    server.stop().await.expect("the server ran without an I/O error");
+    server
+        .stop()
+        .await
+        .expect("the server ran without an I/O error");
 }

@@ -4,7 +4,6 @@
 //! `linkpath solve` on request files and `linkpath serve` stopped by
 //! SIGTERM while a request is in flight.
 
-
 use crate::support::{
     Reply, Server, bounded, config, connect, exchange, http_get, mahjong_sample,
     mahjong_sample_results, parse, read_to_end, request_bytes, solve_bytes,

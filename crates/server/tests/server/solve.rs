@@ -6,7 +6,6 @@
 //! 1-based pairs are converted here, in the test, so a mistake in the
 //! conversion shows as a wrong expectation next to its source line.
 
-
 use crate::support::{config, mahjong_sample, mahjong_sample_results, router, solve};
 use serde_json::{Value, json};
 
