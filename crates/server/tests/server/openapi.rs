@@ -764,8 +764,10 @@ async fn a_slow_solve_gets_the_documented_504() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_busy_server_gets_the_documented_503() {
-    let mut config = Config::default();
-    config.workers = Some(1);
+    let mut config = Config {
+        workers: Some(1),
+        ..Config::default()
+    };
     config.request.solve_timeout_ms = 3_000;
     let router = app(AppState::new(config));
     let slow = slow_request();
