@@ -287,7 +287,9 @@ async fn a_client_that_does_not_read_its_answer_is_cut_off_after_the_write_timeo
         ms(writing - sent),
         ms(waited)
     );
-    assert!(waited >= Duration::from_millis(300), "{waited:?}");
+    // `writing` is when the peek woke, which a loaded machine may delay
+    // past the moment the answer stalled by a few milliseconds.
+    assert!(waited >= Duration::from_millis(290), "{waited:?}");
     assert!(waited < Duration::from_millis(300 + 500), "{waited:?}");
     // What the stuck client gets now is the start of its answer, cut short.
     let bytes = read_to_end(&mut stuck).await;

@@ -243,9 +243,10 @@ async fn disconnected_after(slow: Slow) -> Duration {
     let mut config = config();
     config.header_timeout_ms = 200;
     let server = Server::start(config).await;
+    // Timed from before connecting: the server's clock starts at accept.
+    let started = Instant::now();
     let stream = connect(server.addr).await;
     let (mut reader, mut writer) = stream.into_split();
-    let started = Instant::now();
     let head = b"POST /v1/solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n";
     let sender = tokio::spawn(async move {
         match slow {
