@@ -12,7 +12,7 @@
 //! - `Transfer-Encoding` other than `chunked` alone is 501;
 //! - text logs carry no colour codes when stderr is a file.
 //!
-//! The figures are printed: `cargo test --test connections -- --nocapture`.
+//! The figures are printed: `cargo test -p linkpath-server --test server connections -- --nocapture`.
 
 use crate::support::{
     LIMIT, Reply, Server, bounded, config, connect, exchange, http_get, parse, read_to_end,

@@ -1,5 +1,5 @@
 //! The promises of RELIABILITY.md, each checked end to end: a real
-//! server on `127.0.0.1:0` (or the built binary, for SIGTERM), spoken to
+//! server on `127.0.0.1:0`, spoken to
 //! over raw TCP so that timing, half-sent requests and closed sockets are
 //! under the test's control.
 //!
@@ -15,13 +15,14 @@
 //!    body timeout, and no more open connections than the cap.
 //! 5. No 5xx: random and mangled requests through the router always get a
 //!    2xx or a 4xx JSON answer.
-//! 6. Graceful shutdown of the binary on SIGTERM.
-//! 7. Every route bounded: deals, shuffles, moves and clears of big boards
-//!    answer within the deadline and 256 MiB or stop at it, freeing their
-//!    slot; `/v1/clear`'s budget gives `unknown`, never 504; pictures have
-//!    a cell limit; errors quote at most 100 characters of the input.
+//! 6. Every route bounded: `/v1/clear`'s budget gives `unknown`, never
+//!    504; pictures have a cell limit; errors quote at most 100 characters
+//!    of the input.
 //!
-//! The figures are printed: `cargo test --test reliability -- --nocapture`.
+//! What needs the process itself (SIGTERM, memory, deals of big boards)
+//! is in the root package's end-to-end tests, `tests/linkpath/serve.rs`.
+//! The figures are printed:
+//! `cargo test -p linkpath-server --test server reliability -- --nocapture`.
 //! The timing bounds are ten times the promise, for a noisy CI machine.
 
 use crate::support::mutate::{TOKENS, mutate, mutation};
@@ -510,7 +511,7 @@ async fn connections_over_the_cap_wait_until_one_closes() {
     config.max_connections = 2;
     let server = Server::start(config).await;
     // Both in the middle of a request, so busy: an idle connection would be
-    // closed to make room (tests/connections.rs).
+    // closed to make room (the `connections` module).
     let mut busy = Vec::new();
     for _ in 0..2 {
         let mut stream = connect(server.addr).await;
