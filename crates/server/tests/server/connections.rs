@@ -9,10 +9,11 @@
 //!   busy ones are not;
 //! - the per-client connection cap;
 //! - request ids: long or unprintable ones are replaced;
-//! - `Transfer-Encoding` other than `chunked` alone is 501;
-//! - text logs carry no colour codes when stderr is a file.
+//! - `Transfer-Encoding` other than `chunked` alone is 501.
 //!
-//! The figures are printed: `cargo test -p linkpath-server --test server connections -- --nocapture`.
+//! The text log of the process is checked end to end, in
+//! `tests/linkpath/serve.rs`. The figures are printed:
+//! `cargo test -p linkpath-server --test server connections -- --nocapture`.
 
 use crate::support::{
     LIMIT, Reply, Server, bounded, config, connect, exchange, http_get, parse, read_to_end,
