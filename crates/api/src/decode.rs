@@ -3,7 +3,7 @@
 //! (`board[3]`, `queries[2].to`), the limits in reach of the board's own
 //! [`Deserialize`](serde::Deserialize) while it parses.
 
-use crate::error::{ApiError, ErrorCode};
+use crate::error::{ApiError, ErrorCode, excerpt};
 use crate::limits::Limits;
 use serde::de::DeserializeOwned;
 use std::cell::RefCell;
@@ -43,14 +43,22 @@ fn locate<T: DeserializeOwned>(error: serde_json::Error, body: &[u8]) -> ApiErro
     if let Some(ours) = take_failure() {
         return ours;
     }
-    if error.is_data() || is_json(body) {
-        let mut json = serde_json::Deserializer::from_slice(body);
-        if let Err(e) = serde_path_to_error::deserialize::<_, T>(&mut json) {
-            let path = e.path().to_string();
-            return explain(e.into_inner(), &path, body);
-        }
+    // Asked of the whole body: a decode that stopped at a wrong type never
+    // met a syntax error further on.
+    if let Err(syntax) = serde_json::from_slice::<serde::de::IgnoredAny>(body) {
+        return ApiError::new(
+            ErrorCode::MalformedJson,
+            format!("the body is not valid JSON: {syntax}"),
+        );
     }
-    explain(error, ".", body)
+    let mut json = serde_json::Deserializer::from_slice(body);
+    match serde_path_to_error::deserialize::<_, T>(&mut json) {
+        Err(e) => {
+            let path = e.path().to_string();
+            explain(e.into_inner(), &path)
+        }
+        Ok(_) => explain(error, "."),
+    }
 }
 
 fn take_failure() -> Option<ApiError> {
@@ -86,37 +94,16 @@ pub(crate) fn fail<E: serde::de::Error>(error: ApiError) -> E {
     E::custom(message)
 }
 
-/// Turns a serde_json error at `path` into an API error: ours if we made
-/// it, 400 for broken JSON, 422 naming the field otherwise.
-fn explain(error: serde_json::Error, path: &str, body: &[u8]) -> ApiError {
-    if let Some(ours) = take_failure() {
-        return ours;
-    }
+/// Turns a serde_json error at `path` in a body of valid JSON into a 422
+/// naming the field.
+fn explain(error: serde_json::Error, path: &str) -> ApiError {
     // serde_json calls an array with more items than a struct has fields
     // "trailing characters", a syntax error; valid JSON is never 400.
-    let broken = error.is_syntax() || error.is_eof() || error.is_io();
-    if broken && is_json(body) {
-        return at_field(
-            ErrorCode::InvalidRequest,
-            "an array, expected an object".into(),
-            path,
-        );
-    }
-    if broken {
-        return ApiError::new(
-            ErrorCode::MalformedJson,
-            format!("the body is not valid JSON: {error}"),
-        );
-    }
-    at_field(
-        ErrorCode::InvalidRequest,
-        strip_position(&error.to_string()),
-        path,
-    )
-}
-
-/// A 422 at `path`, its code by the field's top-level name.
-fn at_field(fallback: ErrorCode, message: String, path: &str) -> ApiError {
+    let mut message = if error.is_syntax() {
+        "an array, expected an object".to_owned()
+    } else {
+        strip_position(&error.to_string())
+    };
     let mut field = if path == "." {
         String::new()
     } else {
@@ -124,24 +111,28 @@ fn at_field(fallback: ErrorCode, message: String, path: &str) -> ApiError {
     };
     // The code of a field given twice is its object's; of a missing one,
     // its own.
-    let mut coded = field.clone();
+    let mut code = error_code(&field);
     // serde names a missing or repeated field in its message, at the path
-    // of the object that holds it.
-    if let Some((name, missing)) = named_field(&message) {
+    // of the object that holds it; the path of an unknown field already
+    // ends with it. An unknown field's or variant's name is the client's,
+    // so it is quoted cut.
+    let missing = named_field(&message, "missing field `");
+    if let Some(name) = missing.or_else(|| named_field(&message, "duplicate field `")) {
         if !field.is_empty() {
             field.push('.');
         }
         field.push_str(name);
-        if missing {
-            coded = field.clone();
+        if missing.is_some() {
+            code = error_code(&field);
+        }
+    } else if let Some(name) = named_field(&message, "unknown field `")
+        .or_else(|| named_field(&message, "unknown variant `"))
+    {
+        let quoted = excerpt(name);
+        if quoted != name {
+            message = message.replacen(name, &quoted, 1);
         }
     }
-    let code = match coded.split(['[', '.']).next().unwrap_or("") {
-        "board" => ErrorCode::InvalidBoard,
-        "rules" => ErrorCode::InvalidRules,
-        "queries" | "moves" => ErrorCode::InvalidQuery,
-        _ => fallback,
-    };
     let error = ApiError::new(code, message);
     if field.is_empty() {
         error
@@ -150,15 +141,21 @@ fn at_field(fallback: ErrorCode, message: String, path: &str) -> ApiError {
     }
 }
 
-/// The field serde's "missing field `x`" and "duplicate field `x`"
-/// messages are about. (For an unknown field the path already ends with
-/// it.)
-fn named_field(message: &str) -> Option<(&str, bool)> {
-    let (rest, missing) = match message.strip_prefix("missing field `") {
-        Some(rest) => (rest, true),
-        None => (message.strip_prefix("duplicate field `")?, false),
-    };
-    rest.split_once('`').map(|(name, _)| (name, missing))
+/// The code of a mistake at `field`: by the top-level field it lies in.
+fn error_code(field: &str) -> ErrorCode {
+    match field.split(['[', '.']).next().unwrap_or("") {
+        "board" => ErrorCode::InvalidBoard,
+        "rules" => ErrorCode::InvalidRules,
+        "queries" | "moves" => ErrorCode::InvalidQuery,
+        _ => ErrorCode::InvalidRequest,
+    }
+}
+
+/// The name in serde's message `prefix` "x`...", such as "missing field
+/// `x`" or "unknown field `x`, expected ...".
+fn named_field<'a>(message: &'a str, prefix: &str) -> Option<&'a str> {
+    let rest = message.strip_prefix(prefix)?;
+    rest.split_once('`').map(|(name, _)| name)
 }
 
 fn is_json(body: &[u8]) -> bool {

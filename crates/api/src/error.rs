@@ -5,7 +5,41 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-/// What went wrong with a request, named by its wire `code`.
+/// What went wrong with a request, named by its wire `code`. The status
+/// each code is answered with:
+///
+/// - `malformed_json`: 400
+///
+/// - `unauthorized`: 401 (only when `LINKPATH_API_KEYS` is set)
+///
+/// - `not_found`: 404
+///
+/// - `method_not_allowed`: 405
+///
+/// - `request_timeout`: 408
+///
+/// - `too_large`: 413
+///
+/// - `unsupported_media_type`: 415
+///
+/// - `invalid_board`: 422
+///
+/// - `invalid_rules`: 422
+///
+/// - `invalid_query`: 422
+///
+/// - `invalid_request`: 422
+///
+/// - `rate_limited`: 429 (only when `LINKPATH_RATE_LIMIT_PER_SECOND` or
+///   `LINKPATH_MAX_CONNECTIONS_PER_CLIENT` is set)
+///
+/// - `internal`: 500
+///
+/// - `not_implemented`: 501 (a `Transfer-Encoding` other than `chunked`)
+///
+/// - `overloaded`: 503
+///
+/// - `deadline_exceeded`: 504
 #[derive(
     Debug,
     Clone,
@@ -151,12 +185,14 @@ impl std::error::Error for ApiError {}
 /// Every error answer's body.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 #[schema(as = Error)]
+#[serde(deny_unknown_fields)]
 pub struct ErrorBody {
     pub error: ErrorDetail,
 }
 
 /// What went wrong.
 #[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ErrorDetail {
     pub code: ErrorCode,
     /// For people: what was wrong and what was expected, quoting at most a

@@ -91,10 +91,30 @@ impl ToSchema for Point {}
 
 /// Two cells to connect, or a pair to remove.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub struct Query {
     pub from: Point,
     pub to: Point,
+}
+
+impl<'de> Deserialize<'de> for Query {
+    /// The derived reader, given objects only: serde derive would also
+    /// read `[from, to]`, which the contract does not allow.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Object;
+        impl<'de> Visitor<'de> for Object {
+            type Value = Query;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object {\"from\": [x, y], \"to\": [x, y]}")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Query, A::Error> {
+                Query::deserialize(de::value::MapAccessDeserializer::new(map))
+            }
+        }
+        deserializer.deserialize_map(Object)
+    }
 }
 
 impl Query {

@@ -6,14 +6,13 @@
 //! that takes its steps in order: any other test here could send traffic
 //! before the first scrape.
 
-mod common_http;
-
+use crate::support::{
+    Reply, alone_in_a_process, call, config, endless_curling, get, mahjong_sample, router, spec,
+};
 use axum::body::Body;
 use axum::http::Request;
-use common_http::{Reply, call, config, endless_curling, get, mahjong_sample, router};
 use serde_json::json;
 use std::collections::{BTreeMap, BTreeSet};
-use yaml_rust2::{Yaml, YamlLoader};
 
 /// A series: its name and its labels other than `le`.
 type Series = (String, BTreeMap<String, String>);
@@ -154,20 +153,14 @@ async fn render(router: &axum::Router, body: &serde_json::Value) -> Reply {
 /// Every `(method, path)` of openapi.yaml, which another test holds to be
 /// exactly the router's routes.
 fn documented_routes() -> Vec<(String, String)> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.yaml"))
-        .expect("openapi.yaml is readable");
-    let docs = YamlLoader::load_from_str(&text).expect("openapi.yaml is YAML");
-    let Yaml::Hash(paths) = &docs[0]["paths"] else {
-        panic!("openapi.yaml has no paths");
-    };
+    let paths = spec()["paths"].as_object().expect("openapi.yaml has paths");
     let mut routes = Vec::new();
     for (path, item) in paths {
-        let Yaml::Hash(operations) = item else {
-            panic!("{path:?} is not a mapping");
-        };
+        let operations = item
+            .as_object()
+            .unwrap_or_else(|| panic!("{path:?} is not a mapping"));
         for method in operations.keys() {
-            let method = method.as_str().expect("a method name").to_ascii_uppercase();
-            routes.push((method, path.as_str().expect("a path").to_owned()));
+            routes.push((method.to_ascii_uppercase(), path.clone()));
         }
     }
     routes
@@ -288,8 +281,23 @@ fn moved(before: &Scrape, after: &Scrape) -> BTreeSet<Series> {
         .collect()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_series_is_at_zero_from_the_first_scrape_and_render_moves_its_own() {
+/// The recorder is the process's, and every other test of this binary
+/// moves it: this one runs alone, in a process of its own.
+#[test]
+fn every_series_is_at_zero_from_the_first_scrape_and_render_moves_its_own() {
+    if alone_in_a_process(
+        "metrics::every_series_is_at_zero_from_the_first_scrape_and_render_moves_its_own",
+    ) {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("a runtime")
+            .block_on(first_scrapes());
+    }
+}
+
+async fn first_scrapes() {
     let router = router(config());
 
     // The first scrape: before any request, this one included, is counted.
@@ -427,8 +435,8 @@ async fn every_series_is_at_zero_from_the_first_scrape_and_render_moves_its_own(
 
     // A picture past its deadline is a `deadline` outcome.
     let mut hurried = config();
-    hurried.solve_timeout_ms = 50;
-    let hurried = common_http::router(hurried);
+    hurried.request.solve_timeout_ms = 50;
+    let hurried = crate::support::router(hurried);
     let late = render(&hurried, &endless_curling()).await;
     late.error(504, "deadline_exceeded");
     let fourth = scrape(&router).await;

@@ -9,18 +9,17 @@
 //!   busy ones are not;
 //! - the per-client connection cap;
 //! - request ids: long or unprintable ones are replaced;
-//! - `Transfer-Encoding` other than `chunked` alone is 501;
-//! - text logs carry no colour codes when stderr is a file.
+//! - `Transfer-Encoding` other than `chunked` alone is 501.
 //!
-//! The figures are printed: `cargo test --test connections -- --nocapture`.
+//! The text log of the process is checked end to end, in
+//! `tests/linkpath/serve.rs`. The figures are printed:
+//! `cargo test -p linkpath-server --test server connections -- --nocapture`.
 
-mod common_http;
-
-use common_http::{
+use crate::support::{
     LIMIT, Reply, Server, bounded, config, connect, exchange, http_get, parse, read_to_end,
     request_bytes,
 };
-use linkpath::http::Config;
+use linkpath_server::Config;
 use serde_json::json;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::time::{Duration, Instant};
@@ -256,13 +255,11 @@ fn big_answer_request() -> Vec<u8> {
 async fn a_client_that_does_not_read_its_answer_is_cut_off_after_the_write_timeout() {
     // One connection at a time: the next client is answered only once the
     // one that does not read has been cut off.
-    let server = Server::start(Config {
-        max_connections: 1,
-        max_queries: 100_000,
-        write_timeout_ms: 300,
-        ..config()
-    })
-    .await;
+    let mut config = config();
+    config.max_connections = 1;
+    config.request.max_queries = 100_000;
+    config.write_timeout_ms = 300;
+    let server = Server::start(config).await;
     let socket = TcpSocket::new_v4().expect("a socket");
     socket.set_recv_buffer_size(4096).expect("a small buffer");
     let mut stuck = bounded("connecting", socket.connect(server.addr))
@@ -291,7 +288,9 @@ async fn a_client_that_does_not_read_its_answer_is_cut_off_after_the_write_timeo
         ms(writing - sent),
         ms(waited)
     );
-    assert!(waited >= Duration::from_millis(300), "{waited:?}");
+    // `writing` is when the peek woke, which a loaded machine may delay
+    // past the moment the answer stalled by a few milliseconds.
+    assert!(waited >= Duration::from_millis(290), "{waited:?}");
     assert!(waited < Duration::from_millis(300 + 500), "{waited:?}");
     // What the stuck client gets now is the start of its answer, cut short.
     let bytes = read_to_end(&mut stuck).await;
@@ -610,57 +609,4 @@ async fn a_transfer_coding_other_than_chunked_is_501() {
     let reply = exchange(server.addr, chunked("chunked").as_bytes()).await;
     reply.error(400, "malformed_json");
     server.stop().await.expect("run returns Ok");
-}
-
-// ------------------------------------------------------------ the log
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_text_log_in_a_file_has_no_colour_codes_and_only_fit_request_ids() {
-    let addr = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port");
-    let log = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("connections-log.txt");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_linkpath"))
-        .args(["serve", "--listen", &addr.to_string()])
-        .env_remove("RUST_LOG")
-        .env_remove("LINKPATH_LOG_FORMAT")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::fs::File::create(&log).expect("a log file"))
-        .spawn()
-        .expect("starting the binary");
-    let started = Instant::now();
-    while TcpStream::connect(addr).await.is_err() {
-        assert!(started.elapsed() < LIMIT, "the server did not start");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    let huge = "z".repeat(60_000);
-    let mut echoed = Vec::new();
-    for id in ["given-id-1", huge.as_str()] {
-        let reply = exchange(
-            addr,
-            &request_bytes("GET", "/healthz", &[("X-Request-Id", id)], b""),
-        )
-        .await;
-        echoed.push(reply.header("x-request-id").expect("an id").to_owned());
-    }
-    assert_eq!(echoed[0], "given-id-1");
-    assert!(is_uuid(&echoed[1]), "{}", echoed[1]);
-    // Each request's line is written as it is answered.
-    let text = loop {
-        let text = std::fs::read_to_string(&log).expect("reading the log");
-        if text.matches("request").count() >= 3 || started.elapsed() > LIMIT {
-            break text;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    };
-    let _ = child.kill();
-    let _ = child.wait();
-    assert!(!text.contains('\u{1b}'), "colour codes in {text}");
-    for id in &echoed {
-        assert!(
-            text.contains(&format!("request_id=\"{id}\"")),
-            "{id} in {text}"
-        );
-    }
-    assert!(!text.contains("zzzz"), "the unfit id was logged");
 }

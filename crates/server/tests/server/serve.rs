@@ -4,16 +4,12 @@
 //! `linkpath solve` on request files and `linkpath serve` stopped by
 //! SIGTERM while a request is in flight.
 
-mod common_http;
-
-use common_http::{
-    LIMIT, Reply, Server, bounded, config, connect, exchange, http_get, mahjong_sample,
+use crate::support::{
+    Reply, Server, bounded, config, connect, exchange, http_get, mahjong_sample,
     mahjong_sample_results, parse, read_to_end, request_bytes, solve_bytes,
 };
 use serde_json::json;
 use std::net::SocketAddr;
-use std::path::PathBuf;
-use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -92,7 +88,7 @@ async fn request_ids_are_echoed_and_generated() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn metrics_count_requests_queries_and_rejections() {
     let mut config = config();
-    config.max_body_bytes = 1000;
+    config.request.max_body_bytes = 1000;
     let server = Server::start(config).await;
     let solved = r#"linkpath_http_requests_total{route="/v1/solve",method="POST",status="200"}"#;
     let too_large = r#"linkpath_http_requests_total{route="/v1/solve",method="POST",status="413"}"#;
@@ -247,9 +243,10 @@ async fn disconnected_after(slow: Slow) -> Duration {
     let mut config = config();
     config.header_timeout_ms = 200;
     let server = Server::start(config).await;
+    // Timed from before connecting: the server's clock starts at accept.
+    let started = Instant::now();
     let stream = connect(server.addr).await;
     let (mut reader, mut writer) = stream.into_split();
-    let started = Instant::now();
     let head = b"POST /v1/solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n";
     let sender = tokio::spawn(async move {
         match slow {
@@ -371,8 +368,8 @@ async fn connections_over_the_cap_wait_their_turn() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_413_is_counted_as_a_rejection() {
     let mut config = config();
-    config.max_queries = 1;
-    config.max_cells = 4;
+    config.request.max_queries = 1;
+    config.request.max_cells = 4;
     let server = Server::start(config).await;
     let series = r#"linkpath_rejected_total{reason="too_large"}"#;
     let before = sample(&metrics(server.addr).await, series);
@@ -385,214 +382,4 @@ async fn every_413_is_counted_as_a_rejection() {
     let after = sample(&metrics(server.addr).await, series);
     assert!(after - before >= 2.0, "{series} grew by {}", after - before);
     server.stop().await.expect("run returns Ok");
-}
-
-// ------------------------------------------------------- the binary
-
-fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/http")
-        .join(name)
-}
-
-/// `linkpath` with no `LINKPATH_*` settings from the environment.
-fn linkpath() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_linkpath"));
-    for (name, _) in std::env::vars() {
-        if name.starts_with("LINKPATH_") {
-            command.env_remove(name);
-        }
-    }
-    command.env("RUST_LOG", "warn");
-    command
-}
-
-/// Runs `command` to its end with `input` on stdin; fails the test (and
-/// kills it) when it takes longer than [`LIMIT`].
-fn run(mut command: Command, input: &[u8]) -> Output {
-    use std::io::{Read, Write};
-    let mut child = Reaper(
-        command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the command starts"),
-    );
-    // Dropping stdin after the write sends end-of-file.
-    child.0.stdin.take().unwrap().write_all(input).unwrap();
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.0.try_wait().unwrap() {
-            break status;
-        }
-        assert!(started.elapsed() < LIMIT, "{command:?} took over {LIMIT:?}");
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
-    child
-        .0
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_end(&mut stdout)
-        .unwrap();
-    child
-        .0
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_end(&mut stderr)
-        .unwrap();
-    Output {
-        status,
-        stdout,
-        stderr,
-    }
-}
-
-#[test]
-fn linkpath_solve_prints_exactly_the_server_answer() {
-    for (request, code) in [
-        ("mahjong_sample", 0),
-        ("poj3009_dataset2", 0),
-        ("ragged_board", 2),
-    ] {
-        let mut command = linkpath();
-        command.arg("solve").arg(data(&format!("{request}.json")));
-        let output = run(command, b"");
-        let expected = std::fs::read_to_string(data(&format!("{request}.out"))).unwrap();
-        assert_eq!(
-            String::from_utf8_lossy(&output.stdout),
-            expected,
-            "{request}: stderr {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        assert_eq!(output.status.code(), Some(code), "{request}");
-    }
-}
-
-#[test]
-fn linkpath_solve_reads_stdin() {
-    let mut command = linkpath();
-    command.args(["solve", "-"]);
-    let output = run(
-        command,
-        &std::fs::read(data("mahjong_sample.json")).unwrap(),
-    );
-    assert_eq!(
-        String::from_utf8_lossy(&output.stdout),
-        std::fs::read_to_string(data("mahjong_sample.out")).unwrap()
-    );
-    assert!(output.status.success());
-}
-
-/// Kills the child if the test ends before it exited.
-struct Reaper(Child);
-
-impl Drop for Reaper {
-    fn drop(&mut self) {
-        if matches!(self.0.try_wait(), Ok(None)) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-}
-
-/// A port that was free a moment ago.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port()
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn linkpath_serve_answers_the_request_in_flight_and_exits_0_on_sigterm() {
-    let port = free_port();
-    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-    let mut server = Reaper(
-        linkpath()
-            .args(["serve", "--listen", &addr.to_string()])
-            .args(["--shutdown-grace-ms", "200", "--workers", "2"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("linkpath serve starts"),
-    );
-    // Up when its health check answers (the CLI's own probe agrees).
-    bounded("the server to come up", async {
-        loop {
-            if let Ok(mut stream) = TcpStream::connect(addr).await {
-                let _ = stream
-                    .write_all(&request_bytes("GET", "/healthz", &[], b""))
-                    .await;
-                let mut bytes = Vec::new();
-                if stream.read_to_end(&mut bytes).await.is_ok()
-                    && bytes.starts_with(b"HTTP/1.1 200")
-                {
-                    return;
-                }
-            }
-            assert!(
-                matches!(server.0.try_wait(), Ok(None)),
-                "linkpath serve exited early"
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    })
-    .await;
-    let mut probe = linkpath();
-    probe.args(["healthcheck", "--url", &format!("http://{addr}/healthz")]);
-    let probe = tokio::task::spawn_blocking(move || run(probe, b""))
-        .await
-        .unwrap();
-    assert!(probe.status.success(), "{probe:?}");
-
-    let (in_flight, rest) = start_slow_solve(addr).await;
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    let pid = server.0.id().to_string();
-    let mut kill = Command::new("kill");
-    kill.args(["-TERM", &pid]);
-    assert!(run(kill, b"").status.success());
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    let reply = finish(in_flight, &rest).await;
-    assert_eq!(reply.results(), mahjong_sample_results());
-
-    let status = bounded("linkpath serve to exit", async {
-        loop {
-            if let Some(status) = server.0.try_wait().unwrap() {
-                return status;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    })
-    .await;
-    assert_eq!(status.code(), Some(0), "{status:?}");
-}
-
-#[test]
-fn linkpath_serve_says_it_serves_with_the_background_purge_on() {
-    use std::io::BufRead;
-    // jemalloc's background threads give big requests' memory back; the
-    // start-up line says whether they run, so an operator can tell.
-    let mut server = Reaper(
-        linkpath()
-            .args(["serve", "--listen", "127.0.0.1:0", "--log-format", "json"])
-            .env("RUST_LOG", "info")
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("linkpath serve starts"),
-    );
-    let stderr = std::io::BufReader::new(server.0.stderr.take().unwrap());
-    // The first event, written once the port is bound.
-    let line = stderr.lines().next().expect("a log line").unwrap();
-    let event: serde_json::Value = serde_json::from_str(&line).expect("a JSON log line");
-    assert_eq!(event["message"], "linkpath serving", "{line}");
-    assert_eq!(
-        event["background_purge"],
-        !cfg!(target_env = "msvc"),
-        "{line}"
-    );
 }

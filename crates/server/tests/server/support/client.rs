@@ -1,23 +1,21 @@
-//! What the HTTP tests share: driving the router in process with
-//! `tower::ServiceExt::oneshot`, a real server on `127.0.0.1:0` stopped by a
-//! oneshot channel, and a tiny HTTP/1.1 client over a TCP socket (one
-//! request per connection, `Connection: close`) that keeps the bytes exactly
-//! as the server sent them.
+//! One HTTP client for every test: the router driven in process with
+//! `tower::ServiceExt::oneshot`, a real server on `127.0.0.1:0` stopped by
+//! a oneshot channel, and a tiny HTTP/1.1 client over a TCP socket (one
+//! request per connection, `Connection: close`) that keeps the bytes
+//! exactly as the server sent them.
 //!
-//! Everything that waits is bounded by [`LIMIT`], so a hung server fails the
-//! test instead of hanging it.
-
-#![allow(dead_code, reason = "each test crate uses a different part")]
+//! Everything that waits is bounded by [`LIMIT`], so a hung server fails
+//! the test instead of hanging it.
 
 use axum::Router;
 use axum::body::Body;
 use axum::http::Request;
 use http_body_util::BodyExt;
-use linkpath::http::{AppState, Config, app};
+use linkpath_server::{AppState, Config, app};
 use serde_json::Value;
 use std::future::Future;
 use std::net::SocketAddr;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
@@ -146,12 +144,22 @@ pub async fn call(router: &Router, request: Request<Body>) -> Reply {
     }
 }
 
-/// `POST /v1/solve` with a JSON body.
-pub fn solve_request(body: impl Into<Body>) -> Request<Body> {
-    Request::post("/v1/solve")
+/// `POST path` with a JSON body.
+pub fn post_request(path: &str, body: impl Into<Body>) -> Request<Body> {
+    Request::post(path)
         .header("content-type", "application/json")
         .body(body.into())
         .expect("a valid request")
+}
+
+/// `POST /v1/solve` with a JSON body.
+pub fn solve_request(body: impl Into<Body>) -> Request<Body> {
+    post_request("/v1/solve", body)
+}
+
+/// Posts `body` to `path` through `router`.
+pub async fn post(router: &Router, path: &str, body: &Value) -> Reply {
+    call(router, post_request(path, body.to_string())).await
 }
 
 /// Solves `body` through `router`.
@@ -166,54 +174,9 @@ pub fn get(path: &str) -> Request<Body> {
         .expect("a valid request")
 }
 
-/// The Mahjong sample of docs/rules.md as a request.
-pub fn mahjong_sample() -> Value {
-    serde_json::json!({
-        "board": ["XXXXX", "X   X", "XXX X", " XXX "],
-        "rules": "mahjong",
-        "queries": [
-            {"from": [1, 2], "to": [4, 2]},
-            {"from": [0, 2], "to": [3, 3]},
-            {"from": [1, 2], "to": [2, 3]}
-        ]
-    })
-}
-
-/// Its exact answer.
-pub fn mahjong_sample_results() -> Value {
-    serde_json::json!([
-        {"connected": true, "segments": 4, "path": [[1, 2], [1, 1], [3, 1], [3, 2], [4, 2]]},
-        {"connected": true, "segments": 3, "path": [[0, 2], [0, 4], [3, 4], [3, 3]]},
-        {"connected": false, "reason": "no_path"}
-    ])
-}
-
-/// A curling request whose search runs until its deadline: a 24 × 24 rink
-/// with 173 blocks and no throw limit. It takes seconds under any sane
-/// deadline; the tests only need it to outlast theirs.
-pub fn endless_curling() -> Value {
-    const N: usize = 24;
-    let board: Vec<Vec<u32>> = (0..N)
-        .map(|y| {
-            (0..N)
-                .map(|x| {
-                    let corner = (x, y) == (0, 0) || (x, y) == (N - 1, N - 1);
-                    u32::from(!corner && (x * 7 + y * 11) % 10 < 3)
-                })
-                .collect()
-        })
-        .collect();
-    serde_json::json!({
-        "board": board,
-        "rules": {"preset": "curling", "max_segments": null},
-        "queries": [{"from": [0, 0], "to": [N - 1, N - 1]}]
-    })
-}
-
 /// A real server on `127.0.0.1:0`, stopped through a oneshot channel.
 pub struct Server {
     pub addr: SocketAddr,
-    pub state: AppState,
     shutdown: Option<oneshot::Sender<()>>,
     task: JoinHandle<std::io::Result<()>>,
 }
@@ -229,14 +192,13 @@ impl Server {
         let shutdown = async move {
             let _ = rx.await;
         };
-        let task = tokio::spawn(linkpath::http::server::run(
+        let task = tokio::spawn(linkpath_server::server::run(
             listener,
             state.clone(),
             shutdown,
         ));
         Server {
             addr,
-            state,
             shutdown: Some(tx),
             task,
         }
@@ -264,13 +226,17 @@ impl Server {
 }
 
 /// The bytes of an HTTP/1.1 request with `Connection: close` and, when there
-/// is a body, its `Content-Length`.
+/// is a body (or the method is POST) and no `Transfer-Encoding` is given,
+/// its `Content-Length`.
 pub fn request_bytes(method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Vec<u8> {
     let mut head = format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n");
     for (name, value) in headers {
         head.push_str(&format!("{name}: {value}\r\n"));
     }
-    if !body.is_empty() || method == "POST" {
+    let streamed = headers
+        .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case("transfer-encoding"));
+    if (!body.is_empty() || method == "POST") && !streamed {
         head.push_str(&format!("Content-Length: {}\r\n", body.len()));
     }
     head.push_str("\r\n");
@@ -286,11 +252,28 @@ pub fn solve_bytes(body: &Value, headers: &[(&str, &str)]) -> Vec<u8> {
     request_bytes("POST", "/v1/solve", &all, body.to_string().as_bytes())
 }
 
-/// Connects to `addr`.
+/// The bytes of a `POST path` with a JSON body.
+pub fn post_bytes(path: &str, body: &Value) -> Vec<u8> {
+    request_bytes(
+        "POST",
+        path,
+        &[("Content-Type", "application/json")],
+        body.to_string().as_bytes(),
+    )
+}
+
+/// `GET path` as bytes.
+pub fn get_bytes(path: &str) -> Vec<u8> {
+    request_bytes("GET", path, &[], b"")
+}
+
+/// Connects to `addr`, with `TCP_NODELAY` so that timings are not Nagle's.
 pub async fn connect(addr: SocketAddr) -> TcpStream {
-    bounded("connecting", TcpStream::connect(addr))
+    let stream = bounded("connecting", TcpStream::connect(addr))
         .await
-        .expect("the server accepts connections")
+        .expect("the server accepts connections");
+    stream.set_nodelay(true).expect("TCP_NODELAY");
+    stream
 }
 
 /// Reads until the server closes the connection.
@@ -304,9 +287,17 @@ pub async fn read_to_end(stream: &mut TcpStream) -> Vec<u8> {
 
 /// Sends `raw` on a new connection and reads the whole answer.
 pub async fn exchange(addr: SocketAddr, raw: &[u8]) -> Reply {
+    exchange_timed(addr, raw).await.0
+}
+
+/// [`exchange`], timing the whole exchange from connecting to the last
+/// byte.
+pub async fn exchange_timed(addr: SocketAddr, raw: &[u8]) -> (Reply, Duration) {
+    let started = Instant::now();
     let mut stream = connect(addr).await;
     stream.write_all(raw).await.expect("sending the request");
-    parse(&read_to_end(&mut stream).await)
+    let reply = parse(&read_to_end(&mut stream).await);
+    (reply, started.elapsed())
 }
 
 /// `GET path` over a new connection.

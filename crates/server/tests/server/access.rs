@@ -4,7 +4,7 @@
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use http_body_util::BodyExt;
-use linkpath::http::{AppState, Config, app};
+use linkpath_server::{AppState, Config, app};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
@@ -166,7 +166,7 @@ async fn router_without_cors() -> axum::http::HeaderMap {
 
 #[test]
 fn origins_are_checked_when_configured() {
-    use linkpath::http::access::parse_origin;
+    use linkpath_server::access::parse_origin;
     assert_eq!(
         parse_origin(" https://game.example:8443 "),
         Ok("https://game.example:8443".into())

@@ -6,9 +6,7 @@
 //! 1-based pairs are converted here, in the test, so a mistake in the
 //! conversion shows as a wrong expectation next to its source line.
 
-mod common_http;
-
-use common_http::{config, mahjong_sample, mahjong_sample_results, router, solve};
+use crate::support::{config, mahjong_sample, mahjong_sample_results, router, solve};
 use serde_json::{Value, json};
 
 /// Posts `request` to a fresh router with the default settings and returns

@@ -1,0 +1,9 @@
+//! linkpath end to end: the built binary run as a user runs it, for what
+//! only the process shows (signals, exit codes, the log, memory). The HTTP
+//! service itself is tested in process by `crates/server/tests/server`.
+
+mod cli;
+mod docs;
+mod serve;
+mod solve;
+mod support;
