@@ -9,7 +9,7 @@ use super::error::{ApiError, ErrorCode, excerpt};
 use super::metrics;
 use super::solve::interrupted;
 use super::wire::{BoardEncoding, Limits, decode_board, decode_point, decode_rules, missing_board};
-use crate::solver::game::{self, Clearing, DealError, Gravity, Move, ShuffleError};
+use crate::solver::game::{self, Clearing, DealError, Difficulty, Gravity, Move, ShuffleError};
 use crate::solver::{Board, EMPTY, Movement, Path, Point, Rules, Stop};
 use axum::Router;
 use axum::extract::State;
@@ -490,6 +490,15 @@ async fn clear(
 struct DealResponse {
     board: Value,
     moves: Vec<MoveOut>,
+    stats: DealStatsOut,
+}
+
+/// What the deal is like to play, measured on the board dealt.
+#[derive(Serialize)]
+struct DealStatsOut {
+    moves_open: usize,
+    playouts: u32,
+    playouts_cleared: u32,
 }
 
 fn dimension(map: &mut Map<String, Value>, name: &str, limits: &Limits) -> Result<usize, ApiError> {
@@ -527,7 +536,7 @@ async fn deal(
     run(state, "/v1/deal", outcome, move |stop, limits, _| {
         let mut map = object(
             &body,
-            &["width", "height", "types", "copies", "rules", "gravity", "seed", "encoding"],
+            &["width", "height", "types", "copies", "rules", "gravity", "seed", "encoding", "difficulty"],
         )?;
         let width = dimension(&mut map, "width", limits)?;
         let height = dimension(&mut map, "height", limits)?;
@@ -571,6 +580,12 @@ async fn deal(
         let rules = rules(&mut map, limits)?;
         let gravity = gravity(&mut map)?;
         let seed = seed(&mut map)?;
+        let difficulty = match field::<String>(&mut map, "difficulty", "one of easy, medium, hard")?.as_deref() {
+            None => Difficulty::default(),
+            Some(name) => Difficulty::ALL.into_iter().find(|d| d.name() == name).ok_or_else(|| {
+                ApiError::new(ErrorCode::InvalidRequest, format!("unknown difficulty {:?}, expected one of easy, medium, hard", excerpt(name))).at("difficulty")
+            })?,
+        };
         let kinds: Vec<(u32, usize)> = (0..types as usize)
             .map(|i| {
                 let kind = match encoding {
@@ -580,13 +595,15 @@ async fn deal(
                 (kind, copies as usize)
             })
             .collect();
-        let (board, sequence) = game::deal(width, height, &kinds, &rules, gravity, seed, stop).map_err(|e| match e {
+        let (board, sequence) = game::deal_with(width, height, &kinds, &rules, gravity, difficulty, seed, stop).map_err(|e| match e {
             DealError::Interrupted(e) => interrupted(e),
             other => ApiError::new(ErrorCode::InvalidRequest, other.to_string()),
         })?;
+        let stats = game::stats(&board, &rules, gravity, seed, stop).map_err(interrupted)?;
         Ok(DealResponse {
             board: encode_board(&board, encoding),
             moves: sequence.into_iter().map(MoveOut::bare).collect(),
+            stats: DealStatsOut { moves_open: stats.moves_open, playouts: stats.playouts, playouts_cleared: stats.cleared },
         })
     })
     .await
