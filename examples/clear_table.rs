@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release --example clear_table -- [SET ...] [--boards N] [--budget-ms MS]
-//!     [--off IDEA ...] [--each]
+//!     [--off IDEA ...] [--pairing] [--each]
 //! ```
 //!
 //! Sets: `18x8-none`, `18x8-down` (200 boards of 36 types x 4),
@@ -12,8 +12,8 @@
 //! fills them: 120 groups of 4 tiles cycling over 42 faces), `120x4-none`,
 //! `120x4-down` (50 boards of 30 x 16 with 120 types x 4, budget 10 s).
 //! The same seeds give the same boards for both gravities. `--off` turns
-//! an idea of the search off (`pairing`, `whole-type`, `relaxed`, `restarts`,
-//! `links`, `pruning`, `ordering`) to measure what it gives; `--each` prints one
+//! an idea of the search off (`whole-type`, `relaxed`, `restarts`, `links`,
+//! `pruning`, `ordering`); `--pairing` turns the partner search on to measure what it gives; `--each` prints one
 //! line per board.
 
 use linkpath::solver::game::{self, ClearOptions, Clearing, Gravity};
@@ -74,7 +74,13 @@ fn sets() -> Vec<Set> {
         board,
     };
     vec![
-        set("18x8-none", Gravity::None, 200, second, standard as fn(u64) -> Board),
+        set(
+            "18x8-none",
+            Gravity::None,
+            200,
+            second,
+            standard as fn(u64) -> Board,
+        ),
         set("18x8-down", Gravity::Down, 200, second, standard),
         set("kshisen-none", Gravity::None, 50, second, kshisen),
         set("kshisen-down", Gravity::Down, 50, second, kshisen),
@@ -92,6 +98,7 @@ fn main() {
     let mut boards = None;
     let mut budget = None;
     let mut off = Vec::new();
+    let mut pairing = false;
     let mut each = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -105,6 +112,7 @@ fn main() {
             }
             "--off" => off.push(args.next().expect("an idea after --off")),
             "--each" => each = true,
+            "--pairing" => pairing = true,
             // cargo bench passes --bench to every target.
             "--bench" => {}
             name => names.push(name.to_owned()),
@@ -131,11 +139,11 @@ fn main() {
                 gravity: set.gravity,
                 budget: Some(started + budget),
                 ordering: set.gravity == Gravity::None,
+                pairing,
                 ..ClearOptions::default()
             };
             for idea in &off {
                 match idea.as_str() {
-                    "pairing" => options.pairing = false,
                     "whole-type" => options.whole_type = false,
                     "relaxed" => options.relaxed = false,
                     "restarts" => options.restarts = false,
@@ -150,9 +158,8 @@ fn main() {
             let took = started.elapsed();
             let verdict = match &outcome.result {
                 Clearing::Solved(sequence) => {
-                    let played =
-                        game::play(&board, &rules, set.gravity, sequence, &Stop::never())
-                            .expect("never stopped");
+                    let played = game::play(&board, &rules, set.gravity, sequence, &Stop::never())
+                        .expect("never stopped");
                     assert!(
                         played.stopped.is_none() && game::cleared(&played.board),
                         "{} seed {seed}: the sequence does not clear the board",

@@ -38,7 +38,14 @@ fn random_board(width: usize, height: usize, types: usize, seed: u64) -> Board {
 }
 
 /// Medians of moves open and of the playout clear share, in percent.
-fn row(name: &str, preset: Preset, gravity: Gravity, measured: &[DealStats], times: &mut [Duration], note: &str) {
+fn row(
+    name: &str,
+    preset: Preset,
+    gravity: Gravity,
+    measured: &[DealStats],
+    times: &mut [Duration],
+    note: &str,
+) {
     let mut open: Vec<usize> = measured.iter().map(|s| s.moves_open).collect();
     let mut share: Vec<u32> = measured
         .iter()
@@ -93,7 +100,7 @@ fn main() {
                     let mut times = Vec::new();
                     for seed in 0..deals {
                         let started = Instant::now();
-                        let (board, _) = game::deal_with(
+                        let (_, _, stats) = game::deal_measured(
                             width,
                             height,
                             &tiles,
@@ -104,10 +111,7 @@ fn main() {
                             &Stop::never(),
                         )
                         .expect("a deal");
-                        measured.push(
-                            game::stats(&board, &rules, gravity, seed, &Stop::never())
-                                .expect("never stopped"),
-                        );
+                        measured.push(stats);
                         times.push(started.elapsed());
                     }
                     let name = format!("{width} x {height} {}", difficulty.name());

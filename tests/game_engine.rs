@@ -365,7 +365,11 @@ fn fall(cells: &[u32], width: usize, a: usize, b: usize, gravity: Gravity) -> Ve
     let mut lines = vec![line(a), line(b)];
     lines.dedup();
     for line in lines {
-        let tiles: Vec<u32> = line.iter().map(|&i| out[i]).filter(|&c| c != EMPTY).collect();
+        let tiles: Vec<u32> = line
+            .iter()
+            .map(|&i| out[i])
+            .filter(|&c| c != EMPTY)
+            .collect();
         for (k, &i) in line.iter().enumerate() {
             out[i] = tiles.get(k).copied().unwrap_or(EMPTY);
         }
@@ -607,4 +611,43 @@ fn random_18_by_8(rng: &mut Rng, types: u32) -> Board {
         cells.swap(i, j);
     }
     Board::new(18, 8, cells).unwrap()
+}
+
+/// Deals at every difficulty, under three rule sets and three gravities:
+/// the asked tiles, a sequence that replays, the same deal for the same
+/// seed, and stats that are the board's own.
+#[test]
+fn deals_at_every_difficulty_replay_and_measure_their_board() {
+    let tiles: Vec<(u32, usize)> = (1..=6).map(|t| (t, 4)).collect();
+    for difficulty in game::Difficulty::ALL {
+        for gravity in [Gravity::None, Gravity::Down, Gravity::Left] {
+            for preset in [Preset::ShisenSho, Preset::Lianliankan, Preset::Mahjong] {
+                let rules = preset.rules();
+                for seed in 0..6 {
+                    let deal = || {
+                        game::deal_measured(
+                            6,
+                            5,
+                            &tiles,
+                            &rules,
+                            gravity,
+                            difficulty,
+                            seed,
+                            &Stop::never(),
+                        )
+                        .unwrap()
+                    };
+                    let (board, sequence, stats) = deal();
+                    assert_eq!(counts(&board), tiles.iter().copied().collect());
+                    assert_clears(&board, &rules, gravity, &sequence);
+                    assert_eq!(deal(), (board.clone(), sequence, stats));
+                    assert_eq!(
+                        stats,
+                        game::stats(&board, &rules, gravity, seed, &Stop::never()).unwrap()
+                    );
+                    assert_eq!(stats.playouts, game::PLAYOUTS);
+                }
+            }
+        }
+    }
 }

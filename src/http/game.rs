@@ -595,11 +595,10 @@ async fn deal(
                 (kind, copies as usize)
             })
             .collect();
-        let (board, sequence) = game::deal_with(width, height, &kinds, &rules, gravity, difficulty, seed, stop).map_err(|e| match e {
+        let (board, sequence, stats) = game::deal_measured(width, height, &kinds, &rules, gravity, difficulty, seed, stop).map_err(|e| match e {
             DealError::Interrupted(e) => interrupted(e),
             other => ApiError::new(ErrorCode::InvalidRequest, other.to_string()),
         })?;
-        let stats = game::stats(&board, &rules, gravity, seed, stop).map_err(interrupted)?;
         Ok(DealResponse {
             board: encode_board(&board, encoding),
             moves: sequence.into_iter().map(MoveOut::bare).collect(),

@@ -52,12 +52,17 @@ pub struct ClearOptions {
     pub gravity: Gravity,
     /// When to give up with [`Clearing::Unknown`].
     pub budget: Option<Instant>,
+    /// The most states to search before giving up with
+    /// [`Clearing::Unknown`]: a budget that does not depend on the
+    /// machine's speed.
+    pub max_states: Option<u64>,
     /// Forced moves and dead pairs.
     pub pruning: bool,
     /// The most-constrained-first order, rather than reading order.
     pub ordering: bool,
     /// Without gravity and with `match: same`, search over partners rather
-    /// than move orders ([`super::pairing`]).
+    /// than move orders ([`super::pairing`]). Off: it measured slower to
+    /// prove boards impossible (BENCHMARKS.md).
     pub pairing: bool,
     /// With `match: same`, remove at once a type whose tiles pair off
     /// into joinable pairs that move no other tile (without gravity, any).
@@ -79,9 +84,10 @@ impl Default for ClearOptions {
         ClearOptions {
             gravity: Gravity::None,
             budget: None,
+            max_states: None,
             pruning: true,
             ordering: true,
-            pairing: true,
+            pairing: false,
             whole_type: true,
             relaxed: true,
             restarts: true,
@@ -400,6 +406,9 @@ impl Search<'_, '_> {
         if self.states % 64 == 1 {
             self.stop.check()?;
         }
+        if self.options.max_states.is_some_and(|m| self.states > m) {
+            return Err(Halt::Budget);
+        }
         if self.limit.is_some_and(|l| self.round_states > l) {
             return Err(Halt::Limit);
         }
@@ -484,7 +493,13 @@ impl Search<'_, '_> {
     fn relaxed_dead(&self, cells: &[u32], left: &HashMap<u32, usize>) -> Result<bool, Interrupted> {
         let only: Vec<u32> = cells
             .iter()
-            .map(|&c| if c != EMPTY && left[&c] == 2 { c } else { EMPTY })
+            .map(|&c| {
+                if c != EMPTY && left[&c] == 2 {
+                    c
+                } else {
+                    EMPTY
+                }
+            })
             .collect();
         let mut by_type: HashMap<u32, Vec<usize>> = HashMap::new();
         for (i, &c) in only.iter().enumerate().filter(|&(_, &c)| c != EMPTY) {
@@ -711,7 +726,8 @@ fn perfect_matching(tiles: &[usize], joinable: &[(usize, usize)]) -> Option<Vec<
         false
     }
     let mut out = Vec::new();
-    pair((1u64 << n) - 1, &adjacent, &mut out).then(|| out.into_iter().map(|(i, j)| (tiles[i], tiles[j])).collect())
+    pair((1u64 << n) - 1, &adjacent, &mut out)
+        .then(|| out.into_iter().map(|(i, j)| (tiles[i], tiles[j])).collect())
 }
 
 /// SplitMix64's finaliser: a well-spread hash of `x`.

@@ -21,6 +21,7 @@
 //! between the two tiles' starting cells) makes a pair that only opens
 //! once the tiles between are gone. [`stats`] measures the result.
 
+use super::clear::{ClearOptions, Clearing, clear_with};
 use super::gravity::{Gravity, Removed, remove_pair_undoable};
 use super::moves::Explorer;
 use super::rng::SplitMix64;
@@ -33,12 +34,16 @@ pub enum Difficulty {
     /// Partners at random.
     #[default]
     Easy,
-    /// The farthest partner at every other removal (by the seed), a random
-    /// one at the rest.
-    Medium,
     /// The farthest partner at every removal; of four such deals (the seed
     /// and three drawn from it), the one with the fewest moves open at the
     /// start.
+    Medium,
+    /// Tiles placed at random, kept when [`super::clear`] proves the board
+    /// solvable (its sequence is the deal's); of the first
+    /// [`HARD_SOLVABLE`] such boards, the one whose random playouts clear
+    /// it least often, then with the fewest moves open. When no placement
+    /// is proved solvable within [`HARD_PLACEMENTS`] placements and
+    /// [`HARD_STATES`] states in all, a medium deal.
     Hard,
 }
 
@@ -55,8 +60,24 @@ impl Difficulty {
     }
 }
 
-/// How many deals [`Difficulty::Hard`] builds to keep the hardest.
-const HARD_CANDIDATES: u64 = 4;
+/// How many deals [`Difficulty::Medium`] builds to keep the hardest.
+const MEDIUM_CANDIDATES: u64 = 4;
+
+/// The most random placements a [`Difficulty::Hard`] deal tries.
+pub const HARD_PLACEMENTS: u64 = 32;
+
+/// How many solvable placements a hard deal compares.
+pub const HARD_SOLVABLE: usize = 4;
+
+/// The most states [`super::clear`] may search over all of a hard deal's
+/// placements: a budget in work, not time, so the deal is the same on
+/// every machine.
+pub const HARD_STATES: u64 = 6000;
+
+/// A seed drawn from `seed` for the `k`-th candidate (`k > 0`).
+fn candidate_seed(seed: u64, k: u64) -> u64 {
+    SplitMix64::new(seed ^ k.wrapping_mul(0xA076_1D64_78BD_642F)).next_u64()
+}
 
 /// Why a deal cannot be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -125,15 +146,136 @@ pub fn deal_with(
     seed: u64,
     stop: &Stop,
 ) -> Result<(Board, Vec<(Point, Point)>), DealError> {
-    if difficulty != Difficulty::Hard {
-        return deal_once(width, height, tiles, rules, gravity, difficulty, seed, stop);
+    deal_measured(width, height, tiles, rules, gravity, difficulty, seed, stop)
+        .map(|(board, moves, _)| (board, moves))
+}
+
+/// [`deal_with`], and the deal's [`stats`] (drawn from the same seed).
+#[expect(clippy::too_many_arguments, reason = "the fields of a deal request")]
+pub fn deal_measured(
+    width: usize,
+    height: usize,
+    tiles: &[(u32, usize)],
+    rules: &Rules,
+    gravity: Gravity,
+    difficulty: Difficulty,
+    seed: u64,
+    stop: &Stop,
+) -> Result<(Board, Vec<(Point, Point)>, DealStats), DealError> {
+    if difficulty == Difficulty::Hard {
+        if let Some(dealt) = deal_placed(width, height, tiles, rules, gravity, seed, stop)? {
+            return Ok(dealt);
+        }
     }
+    let (board, moves) = match difficulty {
+        Difficulty::Easy => {
+            deal_once(width, height, tiles, rules, gravity, difficulty, seed, stop)?
+        }
+        _ => deal_medium(width, height, tiles, rules, gravity, seed, stop)?,
+    };
+    let measured = stats(&board, rules, gravity, seed, stop)?;
+    Ok((board, moves, measured))
+}
+
+/// The layout of a deal's tiles: the bottom rows full, the cells of a
+/// partly filled top row drawn from `rng`; in reading order.
+fn layout(width: usize, height: usize, total: usize, rng: &mut SplitMix64) -> Vec<usize> {
+    let cells = width * height;
+    let full_rows = total / width;
+    let mut occupied: Vec<usize> = ((height - full_rows) * width..cells).collect();
+    if total % width != 0 {
+        let row = height - full_rows - 1;
+        let mut top: Vec<usize> = (row * width..(row + 1) * width).collect();
+        rng.shuffle(&mut top);
+        occupied.extend(&top[..total % width]);
+    }
+    occupied.sort_unstable();
+    occupied
+}
+
+/// A [`Difficulty::Hard`] deal, or `None` when no placement was proved
+/// solvable within the budget.
+fn deal_placed(
+    width: usize,
+    height: usize,
+    tiles: &[(u32, usize)],
+    rules: &Rules,
+    gravity: Gravity,
+    seed: u64,
+    stop: &Stop,
+) -> Result<Option<(Board, Vec<(Point, Point)>, DealStats)>, DealError> {
+    let mut kinds = Vec::new();
+    for &(kind, copies) in tiles {
+        if copies % 2 != 0 {
+            return Err(DealError::OddCopies { kind, copies });
+        }
+        kinds.extend(std::iter::repeat_n(kind, copies));
+    }
+    let cells = width * height;
+    if kinds.len() > cells {
+        return Err(DealError::TooMany {
+            tiles: kinds.len(),
+            cells,
+        });
+    }
+    let mut states = 0;
+    let mut best: Option<(Board, Vec<(Point, Point)>, DealStats)> = None;
+    let mut found = 0;
+    for k in 0..HARD_PLACEMENTS {
+        if states >= HARD_STATES || found == HARD_SOLVABLE {
+            break;
+        }
+        let mut rng = SplitMix64::new(if k == 0 {
+            seed
+        } else {
+            candidate_seed(seed, k)
+        });
+        let occupied = layout(width, height, kinds.len(), &mut rng);
+        rng.shuffle(&mut kinds);
+        let mut board = vec![EMPTY; cells];
+        for (&i, &kind) in occupied.iter().zip(&kinds) {
+            board[i] = kind;
+        }
+        let board = Board::new(width, height, board)?;
+        let options = ClearOptions {
+            gravity,
+            max_states: Some(HARD_STATES - states),
+            ordering: gravity == Gravity::None,
+            ..ClearOptions::default()
+        };
+        let outcome = clear_with(&board, rules, &options, stop)?;
+        states += outcome.states;
+        if let Clearing::Solved(sequence) = outcome.result {
+            found += 1;
+            let measured = stats(&board, rules, gravity, seed, stop)?;
+            let hardness = |s: &DealStats| (s.cleared, s.moves_open);
+            if best
+                .as_ref()
+                .is_none_or(|(_, _, b)| hardness(&measured) < hardness(b))
+            {
+                best = Some((board, sequence, measured));
+            }
+        }
+    }
+    Ok(best)
+}
+
+/// A [`Difficulty::Medium`] deal.
+fn deal_medium(
+    width: usize,
+    height: usize,
+    tiles: &[(u32, usize)],
+    rules: &Rules,
+    gravity: Gravity,
+    seed: u64,
+    stop: &Stop,
+) -> Result<(Board, Vec<(Point, Point)>), DealError> {
     let mut best: Option<(usize, (Board, Vec<(Point, Point)>))> = None;
-    for k in 0..HARD_CANDIDATES {
+    for k in 0..MEDIUM_CANDIDATES {
         let candidate_seed = if k == 0 {
             seed
         } else {
-            SplitMix64::new(seed ^ k.wrapping_mul(0xA076_1D64_78BD_642F)).next_u64()
+            candidate_seed(seed, k)
         };
         let dealt = deal_once(
             width,
@@ -141,7 +283,7 @@ pub fn deal_with(
             tiles,
             rules,
             gravity,
-            difficulty,
+            Difficulty::Medium,
             candidate_seed,
             stop,
         )?;
@@ -181,18 +323,11 @@ fn deal_once(
     }
     let empty = Board::new(width, height, vec![EMPTY; cells])?;
     let mut rng = SplitMix64::new(seed);
-    let full_rows = total / width;
-    let mut occupied: Vec<usize> = ((height - full_rows) * width..cells).collect();
-    if total % width != 0 {
-        let row = height - full_rows - 1;
-        let mut top: Vec<usize> = (row * width..(row + 1) * width).collect();
-        rng.shuffle(&mut top);
-        occupied.extend(&top[..total % width]);
-    }
-    occupied.sort_unstable();
-    let sequence =
-        removal_sequence(&empty, &occupied, rules, gravity, difficulty, &mut rng, stop)?
-            .ok_or(DealError::NoSequence)?;
+    let occupied = layout(width, height, total, &mut rng);
+    let sequence = removal_sequence(
+        &empty, &occupied, rules, gravity, difficulty, &mut rng, stop,
+    )?
+    .ok_or(DealError::NoSequence)?;
     rng.shuffle(&mut slots);
     let board = typed(&empty, &sequence, &slots);
     Ok((
@@ -623,12 +758,7 @@ impl Builder<'_, '_> {
         let mut partners = explorer.reach(a, self.stop, &mut self.work)?;
         partners.sort_unstable();
         rng.shuffle(&mut partners);
-        let far = match self.difficulty {
-            Difficulty::Easy => false,
-            Difficulty::Medium => rng.below(2) == 0,
-            Difficulty::Hard => true,
-        };
-        if far {
+        if self.difficulty != Difficulty::Easy {
             // The distance between the starting cells, which the tiles'
             // names carry; stable, so the shuffle breaks ties.
             let w = self.width;
@@ -741,7 +871,12 @@ struct MoveLister {
 
 impl MoveLister {
     fn new(board: &Board, rules: &Rules) -> Self {
-        let mut kinds: Vec<u32> = board.cells().iter().copied().filter(|&c| c != EMPTY).collect();
+        let mut kinds: Vec<u32> = board
+            .cells()
+            .iter()
+            .copied()
+            .filter(|&c| c != EMPTY)
+            .collect();
         kinds.sort_unstable();
         // Pair by pair costs the square of a type's tiles.
         let few = kinds.chunk_by(|a, b| a == b).all(|run| run.len() <= 16);

@@ -26,8 +26,8 @@ pub(crate) mod rng;
 
 pub use clear::{ClearOptions, Clearing, Outcome, clear, clear_with};
 pub use deal::{
-    DealError, DealStats, Difficulty, MOVES_OPEN_LIMIT, PLAYOUT_TILES, PLAYOUTS, ShuffleError, deal,
-    deal_with, shuffle, shuffle_solvable, stats,
+    DealError, DealStats, Difficulty, MOVES_OPEN_LIMIT, PLAYOUT_TILES, PLAYOUTS, ShuffleError,
+    deal, deal_measured, deal_with, shuffle, shuffle_solvable, stats,
 };
 pub use gravity::Gravity;
 

@@ -235,7 +235,10 @@ impl<'s, 'a> Pairing<'s, 'a> {
                 for i in 0..self.kinds[k].len() {
                     let a = self.kinds[k][i];
                     let b = self.partner[a as usize];
-                    if b != NONE && a < b && self.cells[a as usize] != EMPTY && self.connected(a, b)?
+                    if b != NONE
+                        && a < b
+                        && self.cells[a as usize] != EMPTY
+                        && self.connected(a, b)?
                     {
                         self.remove(a, b);
                         changed = true;
@@ -301,11 +304,8 @@ impl<'s, 'a> Pairing<'s, 'a> {
         }
         let mut out = Vec::new();
         let all = (1u32 << n) - 1;
-        Ok(pair(all, &adjacent, &mut out).then(|| {
-            out.into_iter()
-                .map(|(i, j)| (free[i], free[j]))
-                .collect()
-        }))
+        Ok(pair(all, &adjacent, &mut out)
+            .then(|| out.into_iter().map(|(i, j)| (free[i], free[j])).collect()))
     }
 
     /// The tile to branch on and its partners in the order to try, or
