@@ -545,16 +545,6 @@ fn pair_off(tiles: &[usize], joinable: &[(usize, usize)]) -> Option<Vec<(usize, 
     None
 }
 
-/// 36 types x 4 placed at random on 18 x 8.
-fn random_shisen_board(rng: &mut Rng) -> Board {
-    let mut cells: Vec<u32> = (0..144).map(|i| i / 4 + 1).collect();
-    for i in (1..cells.len()).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
-        cells.swap(i, j);
-    }
-    Board::new(18, 8, cells).unwrap()
-}
-
 /// Random 18 x 8 boards, full (36 types x 4) or partly filled, under
 /// Shisen-Sho and Lianliankan, with and without gravity: every verdict of
 /// `clear` that the independent solver reaches too is the same, and the

@@ -60,6 +60,12 @@ impl Difficulty {
     }
 }
 
+/// A board and a sequence that clears it.
+type Dealt = (Board, Vec<(Point, Point)>);
+
+/// A deal and its stats.
+type Measured = (Board, Vec<(Point, Point)>, DealStats);
+
 /// How many deals [`Difficulty::Medium`] builds to keep the hardest.
 const MEDIUM_CANDIDATES: u64 = 4;
 
@@ -161,7 +167,7 @@ pub fn deal_measured(
     difficulty: Difficulty,
     seed: u64,
     stop: &Stop,
-) -> Result<(Board, Vec<(Point, Point)>, DealStats), DealError> {
+) -> Result<Measured, DealError> {
     if difficulty == Difficulty::Hard {
         if let Some(dealt) = deal_placed(width, height, tiles, rules, gravity, seed, stop)? {
             return Ok(dealt);
@@ -203,7 +209,7 @@ fn deal_placed(
     gravity: Gravity,
     seed: u64,
     stop: &Stop,
-) -> Result<Option<(Board, Vec<(Point, Point)>, DealStats)>, DealError> {
+) -> Result<Option<Measured>, DealError> {
     let mut kinds = Vec::new();
     for &(kind, copies) in tiles {
         if copies % 2 != 0 {
@@ -219,7 +225,7 @@ fn deal_placed(
         });
     }
     let mut states = 0;
-    let mut best: Option<(Board, Vec<(Point, Point)>, DealStats)> = None;
+    let mut best: Option<Measured> = None;
     let mut found = 0;
     for k in 0..HARD_PLACEMENTS {
         if states >= HARD_STATES || found == HARD_SOLVABLE {
@@ -270,7 +276,7 @@ fn deal_medium(
     seed: u64,
     stop: &Stop,
 ) -> Result<(Board, Vec<(Point, Point)>), DealError> {
-    let mut best: Option<(usize, (Board, Vec<(Point, Point)>))> = None;
+    let mut best: Option<(usize, Dealt)> = None;
     for k in 0..MEDIUM_CANDIDATES {
         let candidate_seed = if k == 0 {
             seed

@@ -1,12 +1,13 @@
 //! Whether two tiles can be joined now, asked pair by pair on a board whose
 //! tiles come and go: an open-cell grid kept up to date by the caller.
 //!
-//! Up to three segments a path is one of two shapes, horizontal - vertical
-//! - horizontal or vertical - horizontal - vertical (each part possibly of
-//! length zero), so a pair is checked by walking the open runs beside its
-//! two tiles and the lines between them, in time linear in the board's
-//! sides. More segments (or no limit) take a breadth-first search by
-//! layers of segments, as [`super::moves`] explores.
+//! Up to three segments a path has one of two shapes: along the row, the
+//! column, the row again, or along the column, the row, the column again
+//! (each part possibly of length zero). So a pair is checked by walking
+//! the open runs beside its two tiles and the lines between them, in time
+//! linear in the board's sides. More segments (or no limit) take a
+//! breadth-first search by layers of segments, as [`super::moves`]
+//! explores.
 
 use crate::solver::{EMPTY, Rules};
 
