@@ -43,7 +43,7 @@ pub enum Difficulty {
     /// [`HARD_SOLVABLE`] such boards, the one whose random playouts clear
     /// it least often, then with the fewest moves open. When no placement
     /// is proved solvable within [`HARD_PLACEMENTS`] placements and
-    /// [`HARD_STATES`] states in all, a medium deal.
+    /// [`HARD_WORK`] in all, a medium deal.
     Hard,
 }
 
@@ -75,10 +75,11 @@ pub const HARD_PLACEMENTS: u64 = 32;
 /// How many solvable placements a hard deal compares.
 pub const HARD_SOLVABLE: usize = 4;
 
-/// The most states [`super::clear`] may search over all of a hard deal's
-/// placements: a budget in work, not time, so the deal is the same on
-/// every machine.
-pub const HARD_STATES: u64 = 6000;
+/// The most states times tiles that [`super::clear`] may search over all
+/// of a hard deal's placements (6,000 states of an 18 x 8 board): a budget
+/// in work, not time, so the deal is the same on every machine, and a
+/// state of a bigger board costs more.
+pub const HARD_WORK: u64 = 6000 * 144;
 
 /// A seed drawn from `seed` for the `k`-th candidate (`k > 0`).
 fn candidate_seed(seed: u64, k: u64) -> u64 {
@@ -224,11 +225,12 @@ fn deal_placed(
             cells,
         });
     }
+    let most_states = HARD_WORK / kinds.len().max(1) as u64;
     let mut states = 0;
     let mut best: Option<Measured> = None;
     let mut found = 0;
     for k in 0..HARD_PLACEMENTS {
-        if states >= HARD_STATES || found == HARD_SOLVABLE {
+        if states >= most_states || found == HARD_SOLVABLE {
             break;
         }
         let mut rng = SplitMix64::new(if k == 0 {
@@ -245,7 +247,7 @@ fn deal_placed(
         let board = Board::new(width, height, board)?;
         let options = ClearOptions {
             gravity,
-            max_states: Some(HARD_STATES - states),
+            max_states: Some(most_states - states),
             ordering: gravity == Gravity::None,
             ..ClearOptions::default()
         };
