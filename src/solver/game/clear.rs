@@ -5,18 +5,30 @@
 //!   of occupied cells without gravity, where tiles never move; the whole
 //!   board with it), so a state reached by moves in another order is not
 //!   searched twice.
+//! - Moves (`match: same`, at most [`MAX_COPIES`] tiles a type): the pairs
+//!   of each type checked one by one ([`Links`]), which lists the same
+//!   moves as exploring from every tile, faster.
 //! - Forced moves (no gravity, `match: same`): removing tiles only opens
 //!   cells, so a removable pair of a type with exactly two tiles left can be
 //!   taken at once: any clearing sequence stays one when that removal is
 //!   moved to the front. The search then does not branch.
-//! - Dead pairs (same conditions): a type with two tiles left that cannot
-//!   connect even when every other tile is gone, or two such types that
-//!   cannot connect while the other's tiles stand (each waits for the other,
-//!   like the crossed pairs of `["AB", "BA"]`), end the branch.
+//! - Whole types (`match: same`): likewise when every tile left of a type
+//!   pairs off into pairs removable now. With gravity only when those
+//!   removals move no other tile: the tiles removed have nothing beyond
+//!   them on their lines, so every later board holds the other tiles in
+//!   the same cells with or without them.
+//! - Dead ends (no gravity, `match: same`): the types with two tiles left
+//!   cannot all be removed even with every other tile gone (greedily,
+//!   which is exact when removals only open cells): the real board only
+//!   has more tiles in the way. This covers a pair that cannot connect
+//!   alone and crossed pairs like those of `["AB", "BA"]`.
 //! - Order (without gravity): moves of the types with the fewest tiles left
 //!   first, then of the types with the fewest removable pairs (the most
 //!   constrained first). With gravity that order measured worse than
 //!   reading order, which [`clear`] then keeps.
+//! - Restarts (with gravity): rounds whose state limit doubles, each in
+//!   another fixed order, keeping the states proved to lead nowhere; the
+//!   last round runs to the budget, so answers stay exact.
 
 use super::gravity::{Gravity, Removed, remove_pair, remove_pair_undoable};
 use super::link::Links;
