@@ -451,6 +451,23 @@ fn clear_agrees_with_every_order_tried_on_small_boards() {
                     }
                     Clearing::Unknown => panic!("no budget, yet unknown: {board:?}"),
                 }
+                // The partner search, an option of its own, likewise.
+                let options = game::ClearOptions {
+                    gravity,
+                    pairing: true,
+                    ..game::ClearOptions::default()
+                };
+                let outcome = game::clear_with(&board, &rules, &options, &Stop::never()).unwrap();
+                match outcome.result {
+                    Clearing::Solved(sequence) => {
+                        assert!(expected, "pairing: {rules:?} {gravity:?} {board:?}");
+                        assert_clears(&board, &rules, gravity, &sequence);
+                    }
+                    Clearing::Impossible => {
+                        assert!(!expected, "pairing: {rules:?} {gravity:?} {board:?}")
+                    }
+                    Clearing::Unknown => panic!("no budget, yet unknown: {board:?}"),
+                }
             }
         }
     }
