@@ -364,6 +364,7 @@ def _() -> str:
                 {"from": [4, 3], "to": [5, 3]},
                 {"from": [0, 2], "to": [0, 3]},
             ],
+            "stats": {"moves_open": 15, "playouts": 32, "playouts_cleared": 32},
         },
     )
     return f"board {describe_board(answer.board)}, {describe_moves(answer.moves)}"
@@ -389,6 +390,7 @@ def _() -> str:
                 {"from": [1, 0], "to": [0, 1]},
                 {"from": [1, 1], "to": [2, 0]},
             ],
+            "stats": {"moves_open": 5, "playouts": 32, "playouts_cleared": 26},
         },
     )
     return f"board {describe_board(answer.board)}, {describe_moves(answer.moves)}"

@@ -292,6 +292,7 @@ await check("POST /v1/deal, the README's example", async () => {
       { from: [4, 3], to: [5, 3] },
       { from: [0, 2], to: [0, 3] },
     ],
+    stats: { moves_open: 15, playouts: 32, playouts_cleared: 32 },
   };
   assert.deepEqual(answer, expected);
   return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
@@ -315,6 +316,7 @@ await check("POST /v1/deal, number rows (openapi.yaml's small deal, encoding num
       { from: [1, 0], to: [0, 1] },
       { from: [1, 1], to: [2, 0] },
     ],
+    stats: { moves_open: 5, playouts: 32, playouts_cleared: 26 },
   };
   assert.deepEqual(answer, expected);
   return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;

@@ -9,7 +9,7 @@ use crate::error::{ApiError, ErrorCode, interrupted};
 use crate::limits::Limits;
 use crate::solve::Reason;
 use crate::wire::{Gravity, Move, Point, Query, WireRules, name, within};
-use linkpath_engine::game::{self, Clearing, DealError, ShuffleError};
+use linkpath_engine::game::{self, Clearing, DealError, Difficulty, ShuffleError};
 use linkpath_engine::{Movement, Rules, Stop};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
@@ -337,6 +337,37 @@ pub struct DealRequest {
     /// The form of the dealt board; text when absent.
     #[serde(default, deserialize_with = "name")]
     pub encoding: Option<BoardEncoding>,
+    /// How hard the deal is to play; easy when absent.
+    #[serde(default, deserialize_with = "name")]
+    pub difficulty: Option<DifficultyName>,
+}
+
+/// How hard a deal is to play, by how it picks the partner of each
+/// removal (BENCHMARKS.md measures each level).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(as = Difficulty)]
+pub enum DifficultyName {
+    /// Partners at random: many moves open, most random playouts clear it.
+    #[default]
+    Easy,
+    /// The farthest partner at every removal, and of four such deals the
+    /// one with the fewest moves open.
+    Medium,
+    /// Random placements the solver proves clearable, the one random
+    /// playouts clear least often; a medium deal when none is proved in
+    /// the work budget.
+    Hard,
+}
+
+impl From<DifficultyName> for Difficulty {
+    fn from(name: DifficultyName) -> Difficulty {
+        match name {
+            DifficultyName::Easy => Difficulty::Easy,
+            DifficultyName::Medium => Difficulty::Medium,
+            DifficultyName::Hard => Difficulty::Hard,
+        }
+    }
 }
 
 /// A board that can be cleared, and a sequence that clears it.
@@ -345,6 +376,21 @@ pub struct DealResponse {
     #[schema(value_type = WireBoard)]
     pub board: BoardRows,
     pub moves: Vec<Move>,
+    pub stats: DealStats,
+}
+
+/// What the deal is like to play, measured on the board dealt.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DealStats {
+    /// The moves open at the start, counted up to 100,000.
+    pub moves_open: usize,
+    /// Random playouts made (a uniformly random legal move at each step,
+    /// never a shuffle, seeded by `seed`): 32, or 0 on a board of more
+    /// than 1,024 tiles.
+    pub playouts: u32,
+    /// How many of them cleared the board.
+    pub playouts_cleared: u32,
 }
 
 fn dimension(value: u64, name: &str, limits: &Limits) -> Result<usize, ApiError> {
@@ -430,14 +476,22 @@ pub fn deal(body: &[u8], limits: &Limits, stop: &Stop) -> Result<DealResponse, A
         })
         .collect();
     let seed = request.seed.unwrap_or(0);
-    let (board, sequence) = game::deal(width, height, &kinds, &rules, gravity, seed, stop)
-        .map_err(|e| match e {
-            DealError::Interrupted(e) => interrupted(e),
-            other => ApiError::new(ErrorCode::InvalidRequest, other.to_string()),
-        })?;
+    let difficulty = request.difficulty.unwrap_or_default().into();
+    let (board, sequence, stats) = game::deal_measured(
+        width, height, &kinds, &rules, gravity, difficulty, seed, stop,
+    )
+    .map_err(|e| match e {
+        DealError::Interrupted(e) => interrupted(e),
+        other => ApiError::new(ErrorCode::InvalidRequest, other.to_string()),
+    })?;
     Ok(DealResponse {
         board: BoardRows::new(&board, encoding),
         moves: sequence.into_iter().map(Move::bare).collect(),
+        stats: DealStats {
+            moves_open: stats.moves_open,
+            playouts: stats.playouts,
+            playouts_cleared: stats.cleared,
+        },
     })
 }
 

@@ -213,6 +213,7 @@ fn clear_random_table() {
                 budget: Some(started + Duration::from_secs(1)),
                 pruning,
                 ordering,
+                ..ClearOptions::default()
             };
             let outcome =
                 game::clear_with(&board, &rules, &options, &Stop::never()).expect("never stopped");

@@ -5,21 +5,35 @@
 //!   of occupied cells without gravity, where tiles never move; the whole
 //!   board with it), so a state reached by moves in another order is not
 //!   searched twice.
+//! - Moves (`match: same`, at most [`MAX_COPIES`] tiles a type): the pairs
+//!   of each type checked one by one ([`Links`]), which lists the same
+//!   moves as exploring from every tile, faster.
 //! - Forced moves (no gravity, `match: same`): removing tiles only opens
 //!   cells, so a removable pair of a type with exactly two tiles left can be
 //!   taken at once: any clearing sequence stays one when that removal is
 //!   moved to the front. The search then does not branch.
-//! - Dead pairs (same conditions): a type with two tiles left that cannot
-//!   connect even when every other tile is gone, or two such types that
-//!   cannot connect while the other's tiles stand (each waits for the other,
-//!   like the crossed pairs of `["AB", "BA"]`), end the branch.
+//! - Whole types (`match: same`): likewise when every tile left of a type
+//!   pairs off into pairs removable now. With gravity only when those
+//!   removals move no other tile: the tiles removed have nothing beyond
+//!   them on their lines, so every later board holds the other tiles in
+//!   the same cells with or without them.
+//! - Dead ends (no gravity, `match: same`): the types with two tiles left
+//!   cannot all be removed even with every other tile gone (greedily,
+//!   which is exact when removals only open cells): the real board only
+//!   has more tiles in the way. This covers a pair that cannot connect
+//!   alone and crossed pairs like those of `["AB", "BA"]`.
 //! - Order (without gravity): moves of the types with the fewest tiles left
 //!   first, then of the types with the fewest removable pairs (the most
 //!   constrained first). With gravity that order measured worse than
 //!   reading order, which [`clear`] then keeps.
+//! - Restarts (with gravity): rounds whose state limit doubles, each in
+//!   another fixed order, keeping the states proved to lead nowhere; the
+//!   last round runs to the budget, so answers stay exact.
 
-use super::gravity::{Gravity, Removed, remove_pair_undoable};
+use super::gravity::{Gravity, Removed, remove_pair, remove_pair_undoable};
+use super::link::Links;
 use super::moves::Explorer;
+use super::pairing::{MAX_COPIES, Pairing};
 use crate::{Answer, Board, EMPTY, Interrupted, Match, Point, Query, Rules, Solver, Stop};
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
@@ -50,10 +64,31 @@ pub struct ClearOptions {
     pub gravity: Gravity,
     /// When to give up with [`Clearing::Unknown`].
     pub budget: Option<Instant>,
+    /// The most states to search before giving up with
+    /// [`Clearing::Unknown`]: a budget that does not depend on the
+    /// machine's speed.
+    pub max_states: Option<u64>,
     /// Forced moves and dead pairs.
     pub pruning: bool,
     /// The most-constrained-first order, rather than reading order.
     pub ordering: bool,
+    /// Without gravity and with `match: same`, search over partners rather
+    /// than move orders ([`super::pairing`]). Off: it measured slower to
+    /// prove boards impossible (BENCHMARKS.md).
+    pub pairing: bool,
+    /// With `match: same`, remove at once a type whose tiles pair off
+    /// into joinable pairs that move no other tile (without gravity, any).
+    pub whole_type: bool,
+    /// Without gravity, end a branch when the types with two tiles left
+    /// cannot all be removed even with every other tile gone (rather than
+    /// checking single pairs and two crossed pairs).
+    pub relaxed: bool,
+    /// Restart the search with a state limit that doubles each time and
+    /// another move order, keeping what was proved.
+    pub restarts: bool,
+    /// With `match: same`, list a state's moves by checking the pairs of
+    /// each type rather than exploring from every tile.
+    pub links: bool,
 }
 
 impl Default for ClearOptions {
@@ -61,8 +96,14 @@ impl Default for ClearOptions {
         ClearOptions {
             gravity: Gravity::None,
             budget: None,
+            max_states: None,
             pruning: true,
             ordering: true,
+            pairing: false,
+            whole_type: true,
+            relaxed: true,
+            restarts: true,
+            links: true,
         }
     }
 }
@@ -142,10 +183,36 @@ fn clear_within(
             states: 0,
         });
     }
+    let most_copies = types.chunk_by(|a, b| a == b).map(<[u32]>::len).max();
     types.dedup();
     // The budget is a deadline of its own inside the caller's: every loop
     // of the search polls it, not only the step between two states.
     let budgeted = options.budget.map_or(*stop, |b| stop.sooner(b));
+    let out_of_budget = || options.budget.is_some_and(|b| Instant::now() >= b);
+    if options.pairing
+        && options.gravity == Gravity::None
+        && rules.matching == Match::Same
+        && most_copies.unwrap_or(0) <= MAX_COPIES
+    {
+        let mut pairing = Pairing::new(board.width(), board.cells(), rules, &budgeted);
+        let w = board.width();
+        let point = |i: usize| Point::new((i % w) as i32, (i / w) as i32);
+        let result = match pairing.run() {
+            Ok(Some(sequence)) => Clearing::Solved(
+                sequence
+                    .into_iter()
+                    .map(|(a, b)| (point(a), point(b)))
+                    .collect(),
+            ),
+            Ok(None) => Clearing::Impossible,
+            Err(Interrupted::Deadline) if out_of_budget() => Clearing::Unknown,
+            Err(e) => return Err(e),
+        };
+        return Ok(Outcome {
+            result,
+            states: pairing.states,
+        });
+    }
     let mut search = Search {
         width: board.width(),
         height: board.height(),
@@ -163,14 +230,34 @@ fn clear_within(
             .enumerate()
             .map(|(i, &t)| (t, i as u32 + 1))
             .collect(),
+        links: (options.links
+            && rules.matching == Match::Same
+            && most_copies.unwrap_or(0) <= MAX_COPIES)
+            .then(|| Links::new(board.width(), board.cells(), rules)),
+        work: 0,
+        round: 0,
+        limit: None,
+        round_states: 0,
     };
     let mut sequence = Vec::new();
     let mut cells = board.cells().to_vec();
-    let out_of_budget = || options.budget.is_some_and(|b| Instant::now() >= b);
-    let result = match search.run(&mut cells, tiles, &mut sequence) {
+    let restarts = options.restarts && options.gravity != Gravity::None;
+    let found = loop {
+        search.limit = restarts.then(|| RESTART_STATES << search.round.min(40));
+        search.round_states = 0;
+        search.path_bytes = 0;
+        sequence.clear();
+        cells.copy_from_slice(board.cells());
+        match search.run(&mut cells, tiles, &mut sequence) {
+            Err(Halt::Limit) => search.round += 1,
+            other => break other,
+        }
+    };
+    let result = match found {
         Ok(true) => Clearing::Solved(sequence),
         Ok(false) => Clearing::Impossible,
         Err(Halt::Budget) => Clearing::Unknown,
+        Err(Halt::Limit) => unreachable!("a round's limit starts the next round"),
         Err(Halt::Stop(Interrupted::Deadline)) if out_of_budget() => Clearing::Unknown,
         Err(Halt::Stop(e)) => return Err(e),
     };
@@ -180,8 +267,14 @@ fn clear_within(
     })
 }
 
+/// The states of the first round when the search restarts; each round
+/// doubles it.
+const RESTART_STATES: u64 = 1000;
+
 enum Halt {
     Budget,
+    /// The round's state limit: start the next round.
+    Limit,
     Stop(Interrupted),
 }
 
@@ -208,6 +301,15 @@ struct Search<'s, 'a> {
     /// Whether every type fits a byte in the memo key.
     narrow: bool,
     dense: HashMap<u32, u32>,
+    /// The grid that lists moves pair by pair, when [`ClearOptions::links`]
+    /// applies.
+    links: Option<Links>,
+    work: u32,
+    /// The restart round: 0 keeps the plain order, later rounds another.
+    round: u32,
+    /// The most states the round may enter.
+    limit: Option<u64>,
+    round_states: u64,
 }
 
 /// A state on the search path.
@@ -312,8 +414,15 @@ impl Search<'_, '_> {
     /// its moves listed.
     fn enter(&mut self, cells: &[u32], arrival: Option<Removed>) -> Result<Frame, Halt> {
         self.states += 1;
+        self.round_states += 1;
         if self.states % 64 == 1 {
             self.stop.check()?;
+        }
+        if self.options.max_states.is_some_and(|m| self.states > m) {
+            return Err(Halt::Budget);
+        }
+        if self.limit.is_some_and(|l| self.round_states > l) {
+            return Err(Halt::Limit);
         }
         let moves = self.moves(cells)?;
         let mut frame = Frame {
@@ -343,11 +452,13 @@ impl Search<'_, '_> {
 
     /// The moves to try from the state in `cells`, in order; empty when the
     /// state is dead.
-    fn moves(&self, cells: &[u32]) -> Result<Vec<(u32, u32)>, Halt> {
+    fn moves(&mut self, cells: &[u32]) -> Result<Vec<(u32, u32)>, Halt> {
         let board = Board::new(self.width, self.height, cells.to_vec()).expect("same size");
-        let mut explorer = Explorer::new(&board, self.rules);
-        let pairs = explorer.pairs(Some(MAX_PAIRS + 1), self.stop)?;
-        drop(explorer);
+        let pairs = if self.links.is_some() {
+            self.pairs_by_links(cells)?
+        } else {
+            Explorer::new(&board, self.rules).pairs(Some(MAX_PAIRS + 1), self.stop)?
+        };
         if pairs.len() > MAX_PAIRS {
             return Err(Halt::Budget);
         }
@@ -360,6 +471,132 @@ impl Search<'_, '_> {
             .into_iter()
             .map(|(a, b)| (a as u32, b as u32))
             .collect())
+    }
+
+    /// The removable pairs, as [`Explorer::pairs`] lists them, by checking
+    /// every two tiles of a type.
+    fn pairs_by_links(&mut self, cells: &[u32]) -> Result<Vec<(usize, usize)>, Halt> {
+        let links = self.links.as_mut().expect("links in use");
+        links.reset(cells);
+        let mut tiles: Vec<(u32, u32)> = (0..cells.len() as u32)
+            .filter(|&i| cells[i as usize] != EMPTY)
+            .map(|i| (cells[i as usize], i))
+            .collect();
+        tiles.sort_unstable();
+        let mut pairs = Vec::new();
+        for kind in tiles.chunk_by(|a, b| a.0 == b.0) {
+            for (i, &(_, a)) in kind.iter().enumerate() {
+                for &(_, b) in &kind[i + 1..] {
+                    self.stop.tick(&mut self.work)?;
+                    if links.connected(a as usize, b as usize) {
+                        pairs.push((a as usize, b as usize));
+                    }
+                }
+            }
+        }
+        pairs.sort_unstable();
+        Ok(pairs)
+    }
+
+    /// Whether the types with two tiles left cannot all be removed even
+    /// with every other tile gone: without gravity the real board only has
+    /// more tiles in the way, so no order clears it. Tried greedily, which
+    /// is exact when removals only open cells.
+    fn relaxed_dead(&self, cells: &[u32], left: &HashMap<u32, usize>) -> Result<bool, Interrupted> {
+        let only: Vec<u32> = cells
+            .iter()
+            .map(|&c| {
+                if c != EMPTY && left[&c] == 2 {
+                    c
+                } else {
+                    EMPTY
+                }
+            })
+            .collect();
+        let mut by_type: HashMap<u32, Vec<usize>> = HashMap::new();
+        for (i, &c) in only.iter().enumerate().filter(|&(_, &c)| c != EMPTY) {
+            by_type.entry(c).or_default().push(i);
+        }
+        let mut pairs: Vec<Vec<usize>> = by_type.into_values().collect();
+        let mut links = Links::new(self.width, &only, &self.rules);
+        let mut work = 0;
+        loop {
+            let before = pairs.len();
+            let mut i = 0;
+            while i < pairs.len() {
+                self.stop.tick(&mut work)?;
+                let (a, b) = (pairs[i][0], pairs[i][1]);
+                if links.connected(a, b) {
+                    links.set_open(a, true);
+                    links.set_open(b, true);
+                    pairs.swap_remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+            if pairs.is_empty() {
+                return Ok(false);
+            }
+            if pairs.len() == before {
+                return Ok(true);
+            }
+        }
+    }
+
+    /// The first removal of a type whose tiles all pair off
+    /// into joinable pairs (from `pairs`) that can be removed, in some
+    /// order, without moving any other tile. Taking them first is safe:
+    /// those tiles have nothing beyond them on their lines, so they never
+    /// move the others, with or without them; in a clearing sequence their
+    /// moves can be dropped and done first, every later board then holds
+    /// the same tiles in the same cells, fewer of them.
+    fn settled_pair(
+        &self,
+        cells: &[u32],
+        left: &HashMap<u32, usize>,
+        pairs: &[(usize, usize)],
+    ) -> Option<(usize, usize)> {
+        let mut by_type: HashMap<u32, Vec<(usize, usize)>> = HashMap::new();
+        for &(a, b) in pairs {
+            by_type.entry(cells[a]).or_default().push((a, b));
+        }
+        let mut kinds: Vec<_> = by_type.into_iter().collect();
+        kinds.sort_unstable();
+        for (kind, joinable) in kinds {
+            let n = left[&kind];
+            if n > 8 {
+                continue;
+            }
+            let tiles: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] == kind).collect();
+            let Some(matching) = perfect_matching(&tiles, &joinable) else {
+                continue;
+            };
+            let (width, gravity) = (self.width, self.options.gravity);
+            let moves_nothing = |board: &[u32], a: usize, b: usize| {
+                let mut after = board.to_vec();
+                remove_pair(&mut after, width, a, b, gravity);
+                let mut expected = board.to_vec();
+                expected[a] = EMPTY;
+                expected[b] = EMPTY;
+                after == expected
+            };
+            let mut board = cells.to_vec();
+            let mut remaining = matching;
+            let mut first = None;
+            while let Some(k) = remaining
+                .iter()
+                .position(|&(a, b)| moves_nothing(&board, a, b))
+            {
+                let (a, b) = remaining.swap_remove(k);
+                first.get_or_insert((a, b));
+                board[a] = EMPTY;
+                board[b] = EMPTY;
+            }
+            if remaining.is_empty() {
+                return first;
+            }
+        }
+        None
     }
 
     fn point(&self, index: usize) -> Point {
@@ -381,9 +618,25 @@ impl Search<'_, '_> {
             if let Some(&forced) = pairs.iter().find(|&&(a, _)| left[&cells[a]] == 2) {
                 return Ok(vec![forced]);
             }
-            if self.dead(board, &left)? {
+            let dead = if self.options.relaxed {
+                self.relaxed_dead(cells, &left)?
+            } else {
+                self.dead(board, &left)?
+            };
+            if dead {
                 return Ok(Vec::new());
             }
+        }
+        if self.options.whole_type && self.rules.matching == Match::Same {
+            if let Some(first) = self.settled_pair(cells, &left, &pairs) {
+                return Ok(vec![first]);
+            }
+        }
+        if self.round > 0 {
+            // Another order each round, the same for every visit.
+            let round = u64::from(self.round);
+            pairs.sort_by_key(|&(a, b)| mix(round << 48 ^ (a as u64) << 24 ^ b as u64));
+            return Ok(pairs);
         }
         if self.options.ordering {
             let mut open: HashMap<u32, usize> = HashMap::new();
@@ -450,6 +703,50 @@ impl Search<'_, '_> {
         }
         Ok(false)
     }
+}
+
+/// A way to pair off every tile of `tiles` (at most 32) using only
+/// `joinable` pairs.
+fn perfect_matching(tiles: &[usize], joinable: &[(usize, usize)]) -> Option<Vec<(usize, usize)>> {
+    let n = tiles.len();
+    if n > 32 || n % 2 != 0 {
+        return None;
+    }
+    let index = |t: usize| tiles.iter().position(|&x| x == t);
+    let mut adjacent = vec![0u64; n];
+    for &(a, b) in joinable {
+        if let (Some(i), Some(j)) = (index(a), index(b)) {
+            adjacent[i] |= 1 << j;
+            adjacent[j] |= 1 << i;
+        }
+    }
+    fn pair(left: u64, adjacent: &[u64], out: &mut Vec<(usize, usize)>) -> bool {
+        if left == 0 {
+            return true;
+        }
+        let i = left.trailing_zeros() as usize;
+        let mut options = adjacent[i] & left & !(1 << i);
+        while options != 0 {
+            let j = options.trailing_zeros() as usize;
+            options &= options - 1;
+            out.push((i, j));
+            if pair(left & !(1 << i) & !(1 << j), adjacent, out) {
+                return true;
+            }
+            out.pop();
+        }
+        false
+    }
+    let mut out = Vec::new();
+    pair((1u64 << n) - 1, &adjacent, &mut out)
+        .then(|| out.into_iter().map(|(i, j)| (tiles[i], tiles[j])).collect())
+}
+
+/// SplitMix64's finaliser: a well-spread hash of `x`.
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
 }
 
 #[cfg(test)]

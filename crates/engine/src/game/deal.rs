@@ -14,12 +14,74 @@
 //! The builder picks tiles and partners at random from a seeded generator;
 //! when it leaves tiles that no longer connect (rare, and only without the
 //! ring around the board) it backtracks to the last choice.
+//!
+//! How hard the deal is comes from the partners it picks ([`Difficulty`]):
+//! a random partner is usually a near one, so the typed board is full of
+//! pairs that can be removed at once; a far partner (by the distance
+//! between the two tiles' starting cells) makes a pair that only opens
+//! once the tiles between are gone. [`stats`] measures the result.
 
+use super::clear::{ClearOptions, Clearing, clear_with};
 use super::gravity::{Gravity, Removed, remove_pair_undoable};
 use super::moves::Explorer;
 use super::rng::SplitMix64;
 use crate::{Board, BoardError, EMPTY, Interrupted, Match, Point, Rules, Stop};
 use std::collections::{BTreeMap, HashSet};
+
+/// How a deal picks the partner of each removal, and so how hard it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
+pub enum Difficulty {
+    /// Partners at random.
+    #[default]
+    Easy,
+    /// The farthest partner at every removal; of four such deals (the seed
+    /// and three drawn from it), the one with the fewest moves open at the
+    /// start.
+    Medium,
+    /// Tiles placed at random, kept when [`super::clear`] proves the board
+    /// solvable (its sequence is the deal's); of the first
+    /// [`HARD_SOLVABLE`] such boards, the one whose random playouts clear
+    /// it least often, then with the fewest moves open. When no placement
+    /// is proved solvable within [`HARD_PLACEMENTS`] placements and
+    /// [`HARD_WORK`] in all, a medium deal.
+    Hard,
+}
+
+impl Difficulty {
+    pub const ALL: [Difficulty; 3] = [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard];
+
+    /// The name used on the wire.
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+}
+
+/// A board and a sequence that clears it.
+type Dealt = (Board, Vec<(Point, Point)>);
+
+/// A deal and its stats.
+type Measured = (Board, Vec<(Point, Point)>, DealStats);
+
+/// How many deals [`Difficulty::Medium`] builds to keep the hardest.
+const MEDIUM_CANDIDATES: u64 = 4;
+
+/// The most random placements a [`Difficulty::Hard`] deal tries.
+pub const HARD_PLACEMENTS: u64 = 32;
+
+/// How many solvable placements a hard deal compares.
+pub const HARD_SOLVABLE: usize = 4;
+
+/// The most states times tiles that [`super::clear`] may search over all
+/// of a hard deal's placements (6,000 states of an 18 x 8 board): a budget
+/// in work, not time, so the deal is the same on every machine, and a
+/// state of a bigger board costs more.
+pub const HARD_WORK: u64 = 6000 * 144;
+
+/// A seed drawn from `seed` for the `k`-th candidate (`k > 0`).
+fn candidate_seed(seed: u64, k: u64) -> u64 {
+    SplitMix64::new(seed ^ k.wrapping_mul(0xA076_1D64_78BD_642F)).next_u64()
+}
 
 /// Why a deal cannot be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -64,6 +126,191 @@ pub fn deal(
     seed: u64,
     stop: &Stop,
 ) -> Result<(Board, Vec<(Point, Point)>), DealError> {
+    deal_with(
+        width,
+        height,
+        tiles,
+        rules,
+        gravity,
+        Difficulty::Easy,
+        seed,
+        stop,
+    )
+}
+
+/// [`deal`] at a [`Difficulty`]; [`Difficulty::Easy`] is [`deal`].
+#[expect(clippy::too_many_arguments, reason = "the fields of a deal request")]
+pub fn deal_with(
+    width: usize,
+    height: usize,
+    tiles: &[(u32, usize)],
+    rules: &Rules,
+    gravity: Gravity,
+    difficulty: Difficulty,
+    seed: u64,
+    stop: &Stop,
+) -> Result<(Board, Vec<(Point, Point)>), DealError> {
+    deal_measured(width, height, tiles, rules, gravity, difficulty, seed, stop)
+        .map(|(board, moves, _)| (board, moves))
+}
+
+/// [`deal_with`], and the deal's [`stats`] (drawn from the same seed).
+#[expect(clippy::too_many_arguments, reason = "the fields of a deal request")]
+pub fn deal_measured(
+    width: usize,
+    height: usize,
+    tiles: &[(u32, usize)],
+    rules: &Rules,
+    gravity: Gravity,
+    difficulty: Difficulty,
+    seed: u64,
+    stop: &Stop,
+) -> Result<Measured, DealError> {
+    if difficulty == Difficulty::Hard {
+        if let Some(dealt) = deal_placed(width, height, tiles, rules, gravity, seed, stop)? {
+            return Ok(dealt);
+        }
+    }
+    let (board, moves) = match difficulty {
+        Difficulty::Easy => {
+            deal_once(width, height, tiles, rules, gravity, difficulty, seed, stop)?
+        }
+        _ => deal_medium(width, height, tiles, rules, gravity, seed, stop)?,
+    };
+    let measured = stats(&board, rules, gravity, seed, stop)?;
+    Ok((board, moves, measured))
+}
+
+/// The layout of a deal's tiles: the bottom rows full, the cells of a
+/// partly filled top row drawn from `rng`; in reading order.
+fn layout(width: usize, height: usize, total: usize, rng: &mut SplitMix64) -> Vec<usize> {
+    let cells = width * height;
+    let full_rows = total / width;
+    let mut occupied: Vec<usize> = ((height - full_rows) * width..cells).collect();
+    if total % width != 0 {
+        let row = height - full_rows - 1;
+        let mut top: Vec<usize> = (row * width..(row + 1) * width).collect();
+        rng.shuffle(&mut top);
+        occupied.extend(&top[..total % width]);
+    }
+    occupied.sort_unstable();
+    occupied
+}
+
+/// A [`Difficulty::Hard`] deal, or `None` when no placement was proved
+/// solvable within the budget.
+fn deal_placed(
+    width: usize,
+    height: usize,
+    tiles: &[(u32, usize)],
+    rules: &Rules,
+    gravity: Gravity,
+    seed: u64,
+    stop: &Stop,
+) -> Result<Option<Measured>, DealError> {
+    let mut kinds = Vec::new();
+    for &(kind, copies) in tiles {
+        if copies % 2 != 0 {
+            return Err(DealError::OddCopies { kind, copies });
+        }
+        kinds.extend(std::iter::repeat_n(kind, copies));
+    }
+    let cells = width * height;
+    if kinds.len() > cells {
+        return Err(DealError::TooMany {
+            tiles: kinds.len(),
+            cells,
+        });
+    }
+    let most_states = HARD_WORK / kinds.len().max(1) as u64;
+    let mut states = 0;
+    let mut best: Option<Measured> = None;
+    let mut found = 0;
+    for k in 0..HARD_PLACEMENTS {
+        if states >= most_states || found == HARD_SOLVABLE {
+            break;
+        }
+        let mut rng = SplitMix64::new(if k == 0 {
+            seed
+        } else {
+            candidate_seed(seed, k)
+        });
+        let occupied = layout(width, height, kinds.len(), &mut rng);
+        rng.shuffle(&mut kinds);
+        let mut board = vec![EMPTY; cells];
+        for (&i, &kind) in occupied.iter().zip(&kinds) {
+            board[i] = kind;
+        }
+        let board = Board::new(width, height, board)?;
+        let options = ClearOptions {
+            gravity,
+            max_states: Some(most_states - states),
+            ordering: gravity == Gravity::None,
+            ..ClearOptions::default()
+        };
+        let outcome = clear_with(&board, rules, &options, stop)?;
+        states += outcome.states;
+        if let Clearing::Solved(sequence) = outcome.result {
+            found += 1;
+            let measured = stats(&board, rules, gravity, seed, stop)?;
+            let hardness = |s: &DealStats| (s.cleared, s.moves_open);
+            if best
+                .as_ref()
+                .is_none_or(|(_, _, b)| hardness(&measured) < hardness(b))
+            {
+                best = Some((board, sequence, measured));
+            }
+        }
+    }
+    Ok(best)
+}
+
+/// A [`Difficulty::Medium`] deal.
+fn deal_medium(
+    width: usize,
+    height: usize,
+    tiles: &[(u32, usize)],
+    rules: &Rules,
+    gravity: Gravity,
+    seed: u64,
+    stop: &Stop,
+) -> Result<(Board, Vec<(Point, Point)>), DealError> {
+    let mut best: Option<(usize, Dealt)> = None;
+    for k in 0..MEDIUM_CANDIDATES {
+        let candidate_seed = if k == 0 {
+            seed
+        } else {
+            candidate_seed(seed, k)
+        };
+        let dealt = deal_once(
+            width,
+            height,
+            tiles,
+            rules,
+            gravity,
+            Difficulty::Medium,
+            candidate_seed,
+            stop,
+        )?;
+        let open = super::moves::pairs(&dealt.0, *rules, Some(MOVES_OPEN_LIMIT), stop)?.len();
+        if best.as_ref().is_none_or(|(fewest, _)| open < *fewest) {
+            best = Some((open, dealt));
+        }
+    }
+    Ok(best.expect("at least one candidate").1)
+}
+
+#[expect(clippy::too_many_arguments, reason = "the fields of a deal request")]
+fn deal_once(
+    width: usize,
+    height: usize,
+    tiles: &[(u32, usize)],
+    rules: &Rules,
+    gravity: Gravity,
+    difficulty: Difficulty,
+    seed: u64,
+    stop: &Stop,
+) -> Result<(Board, Vec<(Point, Point)>), DealError> {
     let mut slots = Vec::new();
     for &(kind, copies) in tiles {
         if copies % 2 != 0 {
@@ -81,17 +328,11 @@ pub fn deal(
     }
     let empty = Board::new(width, height, vec![EMPTY; cells])?;
     let mut rng = SplitMix64::new(seed);
-    let full_rows = total / width;
-    let mut occupied: Vec<usize> = ((height - full_rows) * width..cells).collect();
-    if total % width != 0 {
-        let row = height - full_rows - 1;
-        let mut top: Vec<usize> = (row * width..(row + 1) * width).collect();
-        rng.shuffle(&mut top);
-        occupied.extend(&top[..total % width]);
-    }
-    occupied.sort_unstable();
-    let sequence = removal_sequence(&empty, &occupied, rules, gravity, &mut rng, stop)?
-        .ok_or(DealError::NoSequence)?;
+    let occupied = layout(width, height, total, &mut rng);
+    let sequence = removal_sequence(
+        &empty, &occupied, rules, gravity, difficulty, &mut rng, stop,
+    )?
+    .ok_or(DealError::NoSequence)?;
     rng.shuffle(&mut slots);
     let board = typed(&empty, &sequence, &slots);
     Ok((
@@ -184,7 +425,15 @@ pub fn shuffle_solvable(
     let mut rng = SplitMix64::new(seed);
     let empty =
         Board::new(board.width(), board.height(), vec![EMPTY; cells.len()]).expect("same size");
-    let sequence = match removal_sequence(&empty, &occupied, rules, gravity, &mut rng, stop) {
+    let sequence = match removal_sequence(
+        &empty,
+        &occupied,
+        rules,
+        gravity,
+        Difficulty::Easy,
+        &mut rng,
+        stop,
+    ) {
         Ok(Some(sequence)) => sequence,
         Ok(None) => return Err(ShuffleError::NoSequence),
         Err(e) => return Err(e.into()),
@@ -238,19 +487,24 @@ fn removal_sequence(
     occupied: &[usize],
     rules: &Rules,
     gravity: Gravity,
+    difficulty: Difficulty,
     rng: &mut SplitMix64,
     stop: &Stop,
 ) -> Result<Option<Vec<Removal>>, Interrupted> {
-    removal_sequence_within(empty, occupied, rules, gravity, rng, stop, PATH_BYTES)
+    removal_sequence_within(
+        empty, occupied, rules, gravity, difficulty, rng, stop, PATH_BYTES,
+    )
 }
 
 /// [`removal_sequence`], keeping lists along the path up to `path_budget`
 /// bytes.
+#[expect(clippy::too_many_arguments, reason = "the builder's settings")]
 fn removal_sequence_within(
     empty: &Board,
     occupied: &[usize],
     rules: &Rules,
     gravity: Gravity,
+    difficulty: Difficulty,
     rng: &mut SplitMix64,
     stop: &Stop,
     path_budget: usize,
@@ -269,6 +523,7 @@ fn removal_sequence_within(
         height: empty.height(),
         rules: any,
         gravity,
+        difficulty,
         stop,
         sequence: Vec::new(),
         work: 0,
@@ -294,6 +549,7 @@ struct Builder<'s, 'a> {
     height: usize,
     rules: Rules,
     gravity: Gravity,
+    difficulty: Difficulty,
     stop: &'s Stop<'a>,
     sequence: Vec<Removal>,
     work: u32,
@@ -507,6 +763,20 @@ impl Builder<'_, '_> {
         let mut partners = explorer.reach(a, self.stop, &mut self.work)?;
         partners.sort_unstable();
         rng.shuffle(&mut partners);
+        if self.difficulty != Difficulty::Easy {
+            // The distance between the starting cells, which the tiles'
+            // names carry; stable, so the shuffle breaks ties.
+            let w = self.width;
+            let origin = |i: usize| {
+                let o = cells[i] as usize - 1;
+                ((o % w) as isize, (o / w) as isize)
+            };
+            let (ax, ay) = origin(a);
+            partners.sort_by_key(|&b| {
+                let (bx, by) = origin(b);
+                std::cmp::Reverse((ax - bx).abs() + (ay - by).abs())
+            });
+        }
         Ok(partners.into_iter().map(|b| b as u32).collect())
     }
 
@@ -527,6 +797,129 @@ impl Builder<'_, '_> {
             self.memo_bytes += bytes;
             self.failed.insert(key);
         }
+    }
+}
+
+/// What a deal is like to play: measured on the board as dealt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DealStats {
+    /// The moves open at the start, counted up to [`MOVES_OPEN_LIMIT`].
+    pub moves_open: usize,
+    /// How many random playouts were made: [`PLAYOUTS`], or none on a
+    /// board of more than [`PLAYOUT_TILES`] tiles.
+    pub playouts: u32,
+    /// How many of them cleared the board.
+    pub cleared: u32,
+}
+
+/// The most moves [`DealStats::moves_open`] counts (with `match: any` a
+/// big board has a number of moves that grows with the square of its
+/// tiles).
+pub const MOVES_OPEN_LIMIT: usize = 100_000;
+
+/// The random playouts of [`stats`].
+pub const PLAYOUTS: u32 = 32;
+
+/// The most tiles a board may have for [`stats`] to play it out.
+pub const PLAYOUT_TILES: usize = 1024;
+
+/// Measures `board` under `rules` and `gravity`: the moves open at the
+/// start, and how many of [`PLAYOUTS`] random playouts, drawn from `seed`,
+/// clear it. A playout takes, until none is left, a move drawn uniformly
+/// from every move open, and never shuffles.
+pub fn stats(
+    board: &Board,
+    rules: &Rules,
+    gravity: Gravity,
+    seed: u64,
+    stop: &Stop,
+) -> Result<DealStats, Interrupted> {
+    let moves_open = super::moves::pairs(board, *rules, Some(MOVES_OPEN_LIMIT), stop)?.len();
+    let tiles = board.tile_count();
+    let playouts = if tiles <= PLAYOUT_TILES { PLAYOUTS } else { 0 };
+    let mut cleared = 0;
+    let mut moves = MoveLister::new(board, rules);
+    for k in 0..u64::from(playouts) {
+        let mut rng = SplitMix64::new(seed ^ k.wrapping_mul(0xE703_7ED1_A0B4_28DB));
+        let mut cells = board.cells().to_vec();
+        let mut left = tiles;
+        loop {
+            stop.check()?;
+            let pairs = moves.list(&cells, stop)?;
+            if pairs.is_empty() {
+                break;
+            }
+            let (a, b) = pairs[rng.below(pairs.len())];
+            super::gravity::remove_pair(&mut cells, board.width(), a, b, gravity);
+            left -= 2;
+        }
+        if left == 0 {
+            cleared += 1;
+        }
+    }
+    Ok(DealStats {
+        moves_open,
+        playouts,
+        cleared,
+    })
+}
+
+/// Lists the moves of a board state: pair by pair when only tiles of one
+/// type match, by exploring from every tile otherwise.
+struct MoveLister {
+    width: usize,
+    height: usize,
+    rules: Rules,
+    links: Option<super::link::Links>,
+    work: u32,
+}
+
+impl MoveLister {
+    fn new(board: &Board, rules: &Rules) -> Self {
+        let mut kinds: Vec<u32> = board
+            .cells()
+            .iter()
+            .copied()
+            .filter(|&c| c != EMPTY)
+            .collect();
+        kinds.sort_unstable();
+        // Pair by pair costs the square of a type's tiles.
+        let few = kinds.chunk_by(|a, b| a == b).all(|run| run.len() <= 16);
+        let links = (rules.matching == Match::Same && few)
+            .then(|| super::link::Links::new(board.width(), board.cells(), rules));
+        MoveLister {
+            width: board.width(),
+            height: board.height(),
+            rules: *rules,
+            links,
+            work: 0,
+        }
+    }
+
+    fn list(&mut self, cells: &[u32], stop: &Stop) -> Result<Vec<(usize, usize)>, Interrupted> {
+        let Some(links) = self.links.as_mut() else {
+            let board = Board::new(self.width, self.height, cells.to_vec()).expect("same size");
+            return super::moves::pairs(&board, self.rules, Some(MOVES_OPEN_LIMIT), stop);
+        };
+        links.reset(cells);
+        let mut tiles: Vec<(u32, usize)> = (0..cells.len())
+            .filter(|&i| cells[i] != EMPTY)
+            .map(|i| (cells[i], i))
+            .collect();
+        tiles.sort_unstable();
+        let mut pairs = Vec::new();
+        for kind in tiles.chunk_by(|a, b| a.0 == b.0) {
+            for (i, &(_, a)) in kind.iter().enumerate() {
+                for &(_, b) in &kind[i + 1..] {
+                    stop.tick(&mut self.work)?;
+                    if links.connected(a, b) {
+                        pairs.push((a, b));
+                    }
+                }
+            }
+        }
+        pairs.sort_unstable();
+        Ok(pairs)
     }
 }
 
@@ -563,6 +956,7 @@ mod tests {
                             &occupied,
                             &rules,
                             gravity,
+                            Difficulty::Medium,
                             &mut draws,
                             &Stop::never(),
                             budget,

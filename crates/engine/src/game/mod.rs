@@ -19,11 +19,16 @@
 mod clear;
 mod deal;
 mod gravity;
+mod link;
 mod moves;
+mod pairing;
 pub mod rng;
 
 pub use clear::{ClearOptions, Clearing, Outcome, clear, clear_with};
-pub use deal::{DealError, ShuffleError, deal, shuffle, shuffle_solvable};
+pub use deal::{
+    DealError, DealStats, Difficulty, MOVES_OPEN_LIMIT, PLAYOUT_TILES, PLAYOUTS, ShuffleError,
+    deal, deal_measured, deal_with, shuffle, shuffle_solvable, stats,
+};
 pub use gravity::Gravity;
 
 use super::{Answer, Board, EMPTY, Interrupted, Path, Point, Query, Reason, Rules, Solver, Stop};

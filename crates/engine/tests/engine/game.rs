@@ -311,3 +311,327 @@ fn a_spent_budget_answers_unknown() {
         }
     );
 }
+
+/// The board after removing the tiles at `a` and `b` (row-major indices)
+/// and letting the lines that lost a tile fall: written here from the
+/// rules, apart from the engine's own gravity.
+fn fall(cells: &[u32], width: usize, a: usize, b: usize, gravity: Gravity) -> Vec<u32> {
+    let height = cells.len() / width;
+    let mut out = cells.to_vec();
+    out[a] = EMPTY;
+    out[b] = EMPTY;
+    // Each line as its cells listed from the side the tiles fall toward.
+    let line = |i: usize| -> Vec<usize> {
+        let (x, y) = (i % width, i / width);
+        match gravity {
+            Gravity::None => Vec::new(),
+            Gravity::Down => (0..height).rev().map(|y| y * width + x).collect(),
+            Gravity::Up => (0..height).map(|y| y * width + x).collect(),
+            Gravity::Left => (0..width).map(|x| y * width + x).collect(),
+            Gravity::Right => (0..width).rev().map(|x| y * width + x).collect(),
+        }
+    };
+    let mut lines = vec![line(a), line(b)];
+    lines.dedup();
+    for line in lines {
+        let tiles: Vec<u32> = line
+            .iter()
+            .map(|&i| out[i])
+            .filter(|&c| c != EMPTY)
+            .collect();
+        for (k, &i) in line.iter().enumerate() {
+            out[i] = tiles.get(k).copied().unwrap_or(EMPTY);
+        }
+    }
+    out
+}
+
+/// Whether the board can be cleared: every move order tried (no pruning),
+/// the joinable pairs asked of the solver, boards that failed remembered.
+fn clearable_by_every_order(
+    board: &Board,
+    rules: &Rules,
+    gravity: Gravity,
+    failed: &mut std::collections::HashSet<Vec<u32>>,
+) -> bool {
+    if game::cleared(board) || failed.contains(board.cells()) {
+        return game::cleared(board);
+    }
+    let w = board.width();
+    for (from, to, _) in all_pairs(board, rules) {
+        let (a, b) = (from.x as usize, to.x as usize);
+        let (a, b) = (from.y as usize * w + a, to.y as usize * w + b);
+        if rules.matching == Match::Same && board.cells()[a] != board.cells()[b] {
+            continue;
+        }
+        let next = Board::new(w, board.height(), fall(board.cells(), w, a, b, gravity)).unwrap();
+        if clearable_by_every_order(&next, rules, gravity, failed) {
+            return true;
+        }
+    }
+    failed.insert(board.cells().to_vec());
+    false
+}
+
+/// Small boards with an even number of tiles of each type, some cells
+/// empty (so some tiles float when there is gravity).
+fn small_board(rng: &mut Rng, width: usize, height: usize) -> Board {
+    let cells = width * height;
+    let pairs = 1 + rng.below(cells / 2);
+    let types = 1 + rng.below(4) as u32;
+    let mut tiles: Vec<u32> = (0..pairs)
+        .flat_map(|p| {
+            let kind = 1 + p as u32 % types;
+            [kind, kind]
+        })
+        .collect();
+    tiles.resize(cells, EMPTY);
+    for i in (1..cells).rev() {
+        let j = rng.below(i + 1);
+        tiles.swap(i, j);
+    }
+    Board::new(width, height, tiles).unwrap()
+}
+
+/// Every answer of `clear` against the exhaustive search above, on
+/// thousands of small boards, under every rule set and every gravity: a
+/// `true` replays to an empty board, a `false` is a board no order clears.
+#[test]
+fn clear_agrees_with_every_order_tried_on_small_boards() {
+    let mut rng = Rng::new(2024);
+    let (mut solvable, mut impossible) = (0, 0);
+    for round in 0..300 {
+        let (w, h) = (2 + rng.below(3) as usize, 2 + rng.below(3) as usize);
+        let board = small_board(&mut rng, w, h);
+        for rules in rule_sets() {
+            for gravity in Gravity::ALL {
+                let mut failed = std::collections::HashSet::new();
+                let expected = clearable_by_every_order(&board, &rules, gravity, &mut failed);
+                let outcome = game::clear(&board, &rules, gravity, None, &Stop::never()).unwrap();
+                match outcome.result {
+                    Clearing::Solved(sequence) => {
+                        assert!(expected, "round {round} {rules:?} {gravity:?} {board:?}");
+                        assert_clears(&board, &rules, gravity, &sequence);
+                        solvable += 1;
+                    }
+                    Clearing::Impossible => {
+                        assert!(!expected, "round {round} {rules:?} {gravity:?} {board:?}");
+                        impossible += 1;
+                    }
+                    Clearing::Unknown => panic!("no budget, yet unknown: {board:?}"),
+                }
+                // The partner search, an option of its own, likewise.
+                let options = game::ClearOptions {
+                    gravity,
+                    pairing: true,
+                    ..game::ClearOptions::default()
+                };
+                let outcome = game::clear_with(&board, &rules, &options, &Stop::never()).unwrap();
+                match outcome.result {
+                    Clearing::Solved(sequence) => {
+                        assert!(expected, "pairing: {rules:?} {gravity:?} {board:?}");
+                        assert_clears(&board, &rules, gravity, &sequence);
+                    }
+                    Clearing::Impossible => {
+                        assert!(!expected, "pairing: {rules:?} {gravity:?} {board:?}")
+                    }
+                    Clearing::Unknown => panic!("no budget, yet unknown: {board:?}"),
+                }
+            }
+        }
+    }
+    assert_eq!((solvable, impossible), (11115, 885));
+}
+
+/// An exact solver written apart from the engine: every move order, boards
+/// that failed remembered whole, and (without gravity) one safe rule: when
+/// every tile left of a type pairs off into pairs joinable now, those are
+/// removed first and nothing else is tried. `None` past `cap` boards.
+fn independent_clear(
+    cells: &[u32],
+    width: usize,
+    rules: &Rules,
+    gravity: Gravity,
+    failed: &mut std::collections::HashSet<Vec<u32>>,
+    states: &mut u64,
+    cap: u64,
+) -> Option<bool> {
+    if cells.iter().all(|&c| c == EMPTY) {
+        return Some(true);
+    }
+    if failed.contains(cells) {
+        return Some(false);
+    }
+    *states += 1;
+    if *states > cap {
+        return None;
+    }
+    let board = Board::new(width, cells.len() / width, cells.to_vec()).unwrap();
+    let mut solver = Solver::new(&board, *rules).without_paths();
+    let point = |i: usize| Point::new((i % width) as i32, (i / width) as i32);
+    let mut by_type: std::collections::BTreeMap<u32, Vec<usize>> = Default::default();
+    for (i, &c) in cells.iter().enumerate().filter(|&(_, &c)| c != EMPTY) {
+        by_type.entry(c).or_default().push(i);
+    }
+    let mut pairs = Vec::new();
+    let mut whole_type = None;
+    for tiles in by_type.values() {
+        let mut joinable = Vec::new();
+        for (k, &a) in tiles.iter().enumerate() {
+            for &b in &tiles[k + 1..] {
+                let answer = solver.answer(Query::new(point(a), point(b)), &Stop::never());
+                if answer.unwrap().segments().is_some() {
+                    joinable.push((a, b));
+                }
+            }
+        }
+        if gravity == Gravity::None && whole_type.is_none() {
+            whole_type = pair_off(tiles, &joinable);
+        }
+        pairs.extend(joinable);
+    }
+    let tries: Vec<Vec<(usize, usize)>> = match whole_type {
+        Some(all) => vec![all],
+        None => pairs.into_iter().map(|p| vec![p]).collect(),
+    };
+    for removals in tries {
+        let mut next = cells.to_vec();
+        for (a, b) in removals {
+            next = fall(&next, width, a, b, gravity);
+        }
+        match independent_clear(&next, width, rules, gravity, failed, states, cap) {
+            Some(false) => {}
+            other => return other,
+        }
+    }
+    failed.insert(cells.to_vec());
+    Some(false)
+}
+
+/// Pairs covering every one of `tiles`, each from `joinable`.
+fn pair_off(tiles: &[usize], joinable: &[(usize, usize)]) -> Option<Vec<(usize, usize)>> {
+    let Some((&first, rest)) = tiles.split_first() else {
+        return Some(Vec::new());
+    };
+    for &(a, b) in joinable {
+        let other = match (a == first, b == first) {
+            (true, _) => b,
+            (_, true) => a,
+            _ => continue,
+        };
+        if !rest.contains(&other) {
+            continue;
+        }
+        let left: Vec<usize> = rest.iter().copied().filter(|&t| t != other).collect();
+        if let Some(mut pairs) = pair_off(&left, joinable) {
+            pairs.push((first, other));
+            return Some(pairs);
+        }
+    }
+    None
+}
+
+/// Random 18 x 8 boards, full (36 types x 4) or partly filled, under
+/// Shisen-Sho and Lianliankan, with and without gravity: every verdict of
+/// `clear` that the independent solver reaches too is the same, and the
+/// `true`s replay.
+#[test]
+fn clear_agrees_with_an_independent_solver_on_random_18_by_8_boards() {
+    let mut rng = Rng::new(18);
+    let mut compared = std::collections::BTreeMap::new();
+    for round in 0..48 {
+        let types = [36, 16, 12, 8][round % 4];
+        let board = random_18_by_8(&mut rng, types);
+        for preset in [Preset::ShisenSho, Preset::Lianliankan] {
+            let rules = preset.rules();
+            for gravity in [Gravity::None, Gravity::Down] {
+                let budget = std::time::Instant::now() + std::time::Duration::from_secs(20);
+                let outcome =
+                    game::clear(&board, &rules, gravity, Some(budget), &Stop::never()).unwrap();
+                let verdict = match &outcome.result {
+                    Clearing::Solved(sequence) => {
+                        assert_clears(&board, &rules, gravity, sequence);
+                        Some(true)
+                    }
+                    Clearing::Impossible => Some(false),
+                    Clearing::Unknown => None,
+                };
+                let mut failed = std::collections::HashSet::new();
+                let mut states = 0;
+                let independent = independent_clear(
+                    board.cells(),
+                    18,
+                    &rules,
+                    gravity,
+                    &mut failed,
+                    &mut states,
+                    2000,
+                );
+                if let (Some(verdict), Some(expected)) = (verdict, independent) {
+                    assert_eq!(verdict, expected, "{preset} {gravity:?} {board:?}");
+                }
+                let key = (types == 36, verdict, independent.is_some());
+                *compared.entry(key).or_insert(0) += 1;
+            }
+        }
+    }
+    // (full board, verdict, whether the independent solver decided too)
+    let expected = [
+        ((false, Some(true), true), 144),
+        ((true, Some(false), false), 2),
+        ((true, Some(false), true), 21),
+        ((true, Some(true), false), 5),
+        ((true, Some(true), true), 20),
+    ];
+    assert_eq!(compared, expected.into_iter().collect());
+}
+
+/// `types` types x 4 placed at random on 18 x 8.
+fn random_18_by_8(rng: &mut Rng, types: u32) -> Board {
+    let mut cells: Vec<u32> = (0..types * 4).map(|i| i / 4 + 1).collect();
+    cells.resize(144, EMPTY);
+    for i in (1..cells.len()).rev() {
+        let j = rng.below(i + 1);
+        cells.swap(i, j);
+    }
+    Board::new(18, 8, cells).unwrap()
+}
+
+/// Deals at every difficulty, under three rule sets and three gravities:
+/// the asked tiles, a sequence that replays, the same deal for the same
+/// seed, and stats that are the board's own.
+#[test]
+fn deals_at_every_difficulty_replay_and_measure_their_board() {
+    let tiles: Vec<(u32, usize)> = (1..=6).map(|t| (t, 4)).collect();
+    for difficulty in game::Difficulty::ALL {
+        for gravity in [Gravity::None, Gravity::Down, Gravity::Left] {
+            for preset in [Preset::ShisenSho, Preset::Lianliankan, Preset::Mahjong] {
+                let rules = preset.rules();
+                for seed in 0..6 {
+                    let deal = || {
+                        game::deal_measured(
+                            6,
+                            5,
+                            &tiles,
+                            &rules,
+                            gravity,
+                            difficulty,
+                            seed,
+                            &Stop::never(),
+                        )
+                        .unwrap()
+                    };
+                    let (board, sequence, stats) = deal();
+                    assert_eq!(counts(&board), tiles.iter().copied().collect());
+                    assert_clears(&board, &rules, gravity, &sequence);
+                    assert_eq!(deal(), (board.clone(), sequence, stats));
+                    assert_eq!(
+                        stats,
+                        game::stats(&board, &rules, gravity, seed, &Stop::never()).unwrap()
+                    );
+                    assert_eq!(stats.playouts, game::PLAYOUTS);
+                }
+            }
+        }
+    }
+}

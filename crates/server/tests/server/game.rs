@@ -174,6 +174,69 @@ async fn deals_and_clearing_sequences_replay_to_an_empty_board() {
     }
 }
 
+/// Each difficulty, with and without gravity: the exact board and stats
+/// of one request, a sequence that replays, and no `difficulty` is easy.
+#[tokio::test]
+async fn deals_at_each_difficulty_answer_their_board_and_stats() {
+    let router = router(config());
+    let stats = |open: u64, cleared: u64| json!({"moves_open": open, "playouts": 32, "playouts_cleared": cleared});
+    let cases = [
+        (
+            "easy",
+            "none",
+            ["FADACE", "CAAFFB", "BBECCB", "DFDEDE"],
+            stats(12, 32),
+        ),
+        (
+            "easy",
+            "down",
+            ["BCDFFB", "DCCFED", "DEBBEE", "AACFAA"],
+            stats(15, 32),
+        ),
+        (
+            "medium",
+            "none",
+            ["EAFFCA", "CFDDED", "AAEFBC", "BBECDB"],
+            stats(8, 30),
+        ),
+        (
+            "medium",
+            "down",
+            ["DFEBCD", "BECADE", "AFBFAB", "FECDAC"],
+            stats(3, 29),
+        ),
+        (
+            "hard",
+            "none",
+            ["CECAAD", "CCEDBA", "AEBDBF", "BEFFFD"],
+            stats(11, 28),
+        ),
+        (
+            "hard",
+            "down",
+            ["ECCBDF", "FEACDD", "FACBDF", "EABBAE"],
+            stats(12, 19),
+        ),
+    ];
+    let rules = json!("shisen-sho");
+    for (difficulty, gravity, board, stats) in cases {
+        let request = json!({"width": 6, "height": 4, "types": 6, "rules": rules,
+                             "gravity": gravity, "seed": 42, "difficulty": difficulty});
+        let dealt = ok(&router, "/v1/deal", &request).await;
+        assert_eq!(dealt["board"], json!(board), "{difficulty} {gravity}");
+        assert_eq!(dealt["stats"], stats, "{difficulty} {gravity}");
+        assert_replays(&router, &dealt["board"], &rules, gravity, &dealt["moves"]).await;
+        if difficulty == "easy" {
+            let mut plain = request.clone();
+            plain
+                .as_object_mut()
+                .expect("an object")
+                .remove("difficulty");
+            assert_eq!(ok(&router, "/v1/deal", &plain).await, dealt);
+        }
+    }
+}
+
 #[tokio::test]
 async fn deals_in_numbers_have_the_asked_tiles() {
     let router = router(config());
@@ -334,6 +397,12 @@ async fn errors_name_their_field() {
             json!({"width": 100000, "height": 1, "types": 1}),
             "too_large",
             Some("width"),
+        ),
+        (
+            "/v1/deal",
+            json!({"width": 2, "height": 2, "types": 1, "difficulty": "extreme"}),
+            "invalid_request",
+            Some("difficulty"),
         ),
         (
             "/v1/shuffle",
