@@ -401,7 +401,7 @@ fn clear_agrees_with_every_order_tried_on_small_boards() {
     let mut rng = Rng::new(2024);
     let (mut solvable, mut impossible) = (0, 0);
     for round in 0..300 {
-        let (w, h) = (2 + rng.below(3) as usize, 2 + rng.below(3) as usize);
+        let (w, h) = (2 + rng.below(3), 2 + rng.below(3));
         let board = small_board(&mut rng, w, h);
         for rules in rule_sets() {
             for gravity in Gravity::ALL {
