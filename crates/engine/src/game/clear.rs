@@ -490,6 +490,10 @@ impl Search<'_, '_> {
                     self.stop.tick(&mut self.work)?;
                     if links.connected(a as usize, b as usize) {
                         pairs.push((a as usize, b as usize));
+                        // The same bound as the explorer's list.
+                        if pairs.len() > MAX_PAIRS {
+                            return Err(Halt::Budget);
+                        }
                     }
                 }
             }
