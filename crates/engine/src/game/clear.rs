@@ -33,7 +33,7 @@
 use super::gravity::{Gravity, Removed, remove_pair, remove_pair_undoable};
 use super::link::Links;
 use super::moves::Explorer;
-use super::pairing::{MAX_COPIES, Pairing};
+use super::pairing::{MAX_COPIES, Pairing, perfect_pairing};
 use crate::{Answer, Board, EMPTY, Interrupted, Match, Point, Query, Rules, Solver, Stop};
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
@@ -724,26 +724,12 @@ fn perfect_matching(tiles: &[usize], joinable: &[(usize, usize)]) -> Option<Vec<
             adjacent[j] |= 1 << i;
         }
     }
-    fn pair(left: u64, adjacent: &[u64], out: &mut Vec<(usize, usize)>) -> bool {
-        if left == 0 {
-            return true;
-        }
-        let i = left.trailing_zeros() as usize;
-        let mut options = adjacent[i] & left & !(1 << i);
-        while options != 0 {
-            let j = options.trailing_zeros() as usize;
-            options &= options - 1;
-            out.push((i, j));
-            if pair(left & !(1 << i) & !(1 << j), adjacent, out) {
-                return true;
-            }
-            out.pop();
-        }
-        false
-    }
-    let mut out = Vec::new();
-    pair((1u64 << n) - 1, &adjacent, &mut out)
-        .then(|| out.into_iter().map(|(i, j)| (tiles[i], tiles[j])).collect())
+    perfect_pairing(&adjacent).map(|pairs| {
+        pairs
+            .into_iter()
+            .map(|(i, j)| (tiles[i], tiles[j]))
+            .collect()
+    })
 }
 
 /// SplitMix64's finaliser: a well-spread hash of `x`.

@@ -276,7 +276,7 @@ impl<'s, 'a> Pairing<'s, 'a> {
     fn pair_off(&mut self) -> Result<Option<Vec<(u32, u32)>>, Interrupted> {
         let free = self.free.clone();
         let n = free.len();
-        let mut adjacent = vec![0u32; n];
+        let mut adjacent = vec![0u64; n];
         for i in 0..n {
             for j in i + 1..n {
                 if self.connected(free[i], free[j])? {
@@ -285,27 +285,8 @@ impl<'s, 'a> Pairing<'s, 'a> {
                 }
             }
         }
-        fn pair(left: u32, adjacent: &[u32], out: &mut Vec<(usize, usize)>) -> bool {
-            if left == 0 {
-                return true;
-            }
-            let i = left.trailing_zeros() as usize;
-            let mut options = adjacent[i] & left & !(1 << i);
-            while options != 0 {
-                let j = options.trailing_zeros() as usize;
-                options &= options - 1;
-                out.push((i, j));
-                if pair(left & !(1 << i) & !(1 << j), adjacent, out) {
-                    return true;
-                }
-                out.pop();
-            }
-            false
-        }
-        let mut out = Vec::new();
-        let all = (1u32 << n) - 1;
-        Ok(pair(all, &adjacent, &mut out)
-            .then(|| out.into_iter().map(|(i, j)| (free[i], free[j])).collect()))
+        Ok(perfect_pairing(&adjacent)
+            .map(|pairs| pairs.into_iter().map(|(i, j)| (free[i], free[j])).collect()))
     }
 
     /// The tile to branch on and its partners in the order to try, or
@@ -411,4 +392,32 @@ impl<'s, 'a> Pairing<'s, 'a> {
             self.failed.insert(key);
         }
     }
+}
+
+/// A way to pair off all of at most 64 items, `adjacent[i]` having bit `j`
+/// set when `i` and `j` may be paired: a depth-first search over the lowest
+/// unpaired item, so its depth is at most 32.
+pub(super) fn perfect_pairing(adjacent: &[u64]) -> Option<Vec<(usize, usize)>> {
+    fn pair(left: u64, adjacent: &[u64], out: &mut Vec<(usize, usize)>) -> bool {
+        if left == 0 {
+            return true;
+        }
+        let i = left.trailing_zeros() as usize;
+        let mut options = adjacent[i] & left & !(1 << i);
+        while options != 0 {
+            let j = options.trailing_zeros() as usize;
+            options &= options - 1;
+            out.push((i, j));
+            if pair(left & !(1 << i) & !(1 << j), adjacent, out) {
+                return true;
+            }
+            out.pop();
+        }
+        false
+    }
+    let n = adjacent.len();
+    debug_assert!(n <= 64);
+    let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let mut out = Vec::new();
+    pair(all, adjacent, &mut out).then_some(out)
 }
