@@ -18,7 +18,10 @@ const SAMPLES = {
 };
 
 const $ = (id) => document.getElementById(id);
-const state = { rows: [], selected: [], move: null };
+// `partners`: the cells the one selected tile can be removed with, as
+// `/v1/moves` with `from` answers; `asked` tells a stale answer from the
+// current one.
+const state = { rows: [], selected: [], move: null, partners: [], asked: 0 };
 
 function setStatus(text) {
   $('status').replaceChildren(...(Array.isArray(text) ? text : [text]));
@@ -66,6 +69,7 @@ function readRows() {
 function setBoard(rows) {
   state.rows = rows;
   state.selected = [];
+  state.partners = [];
   state.move = null;
   $('board').value = rows.join('\n');
   $('play').disabled = true;
@@ -97,10 +101,12 @@ function draw(paths = []) {
   }
   rows.forEach((row, y) => row.forEach((c, x) => {
     const empty = c === ' ' || c === '.';
-    const selected = state.selected.some(([sx, sy]) => sx === x && sy === y);
+    const at = ([px, py]) => px === x && py === y;
+    const selected = state.selected.some(at);
+    const partner = state.partners.some(at);
     const [cx, cy] = centre([x, y]);
     const g = el('g', {
-      class: `cell ${empty ? 'empty' : 'tile'}${selected ? ' selected' : ''}`,
+      class: `cell ${empty ? 'empty' : 'tile'}${selected ? ' selected' : ''}${partner ? ' partner' : ''}`,
       'data-x': x, 'data-y': y,
     });
     g.append(el('rect', {
@@ -132,10 +138,14 @@ async function pick(x, y) {
   if (state.selected.length === 2) state.selected = [];
   state.selected.push([x, y]);
   state.move = null;
+  state.partners = [];
+  state.asked += 1;
   $('play').disabled = true;
   if (state.selected.length === 1) {
     draw();
     setStatus(`From ${point([x, y])}: click a second cell.`);
+    const tile = [...state.rows[y]][x];
+    if (rules() !== 'curling' && tile !== '.' && tile !== ' ') await showPartners([x, y]);
     return;
   }
   draw();
@@ -160,11 +170,33 @@ async function pick(x, y) {
   }
 }
 
-async function hint() {
-  showError('');
+// Forgets the selection, and any partners still being asked for.
+function deselect() {
   state.selected = [];
   state.move = null;
+  state.partners = [];
+  state.asked += 1;
   $('play').disabled = true;
+}
+
+// Lights up the tiles `from` can be removed with now.
+async function showPartners(from) {
+  const asked = state.asked;
+  try {
+    const answer = await api('/v1/moves', { board: state.rows, rules: rules(), from, include_path: false });
+    if (asked !== state.asked) return;
+    state.partners = answer.moves.map((m) => m.to);
+    draw();
+    const count = Object.assign(document.createElement('strong'), { id: 'partners', textContent: String(state.partners.length) });
+    setStatus([`From ${point(from)}: `, count, state.partners.length === 1 ? ' partner' : ' partners', ' lit up; click a second cell.']);
+  } catch (e) {
+    if (asked === state.asked) showError(e.message);
+  }
+}
+
+async function hint() {
+  showError('');
+  deselect();
   try {
     const answer = await api('/v1/moves', { board: state.rows, rules: rules(), limit: 1 });
     if (answer.moves.length === 0) {
@@ -249,12 +281,12 @@ function loadSample() {
 document.addEventListener('DOMContentLoaded', () => {
   $('load-sample').addEventListener('click', loadSample);
   $('apply-board').addEventListener('click', () => { setBoard(readRows()); showError(''); setStatus('Click a tile.'); });
-  $('preset').addEventListener('change', () => { state.selected = []; state.move = null; $('play').disabled = true; draw(); });
+  $('preset').addEventListener('change', () => { deselect(); draw(); });
   $('hint').addEventListener('click', hint);
   $('play').addEventListener('click', play);
   $('deal').addEventListener('click', deal);
   $('svg').addEventListener('click', downloadSvg);
-  $('clear-selection').addEventListener('click', () => { state.selected = []; state.move = null; $('play').disabled = true; draw(); setStatus('Click a tile.'); });
+  $('clear-selection').addEventListener('click', () => { deselect(); draw(); setStatus('Click a tile.'); });
   loadSample();
   document.body.dataset.ready = 'true';
 });

@@ -3,7 +3,8 @@
 // Starts the release binary (or $LINKPATH_BIN) on a free loopback port,
 // drives Debian's /usr/bin/chromium (or $CHROMIUM) with playwright-core,
 // clicks two tiles of the docs/rules.md sample and checks the drawn path and the
-// segment count, asks for a hint and plays it, checks an API error is shown,
+// segment count, selects one tile and checks its partners light up, asks for a
+// hint and plays it, checks an API error is shown,
 // and saves screenshots under tests/artifacts/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -122,6 +123,26 @@ test('two tiles of the docs/rules.md sample: the path and its segments', async (
   const ring = await page.getAttribute('#board-view polyline.path', 'points');
   assert.deepEqual(cells(ring), [[0, 2], [0, 4], [3, 4], [3, 3]]);
   assert.equal(await page.locator('#board-view polyline').count(), 1);
+});
+
+test('one selected tile lights up its partners', async () => {
+  await page.click(cell(1, 2));
+  await page.waitForSelector('#partners');
+  assert.equal(await page.textContent('#partners'), '10');
+  const lit = await page.$$eval('#board-view g.partner', (gs) => gs.map((g) => [Number(g.dataset.x), Number(g.dataset.y)]));
+  // Every tile touching the open cells inside the board, and its three
+  // neighbours; not the corners' tiles [0, 0], [4, 0] or [2, 3].
+  const partners = [[1, 0], [2, 0], [3, 0], [0, 1], [4, 1], [0, 2], [2, 2], [4, 2], [1, 3], [3, 3]];
+  assert.deepEqual(lit, partners);
+  const expected = await (await fetch(`${base}/v1/moves`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ board: ['XXXXX', 'X...X', 'XXX.X', '.XXX.'], rules: 'mahjong', from: [1, 2] }),
+  })).json();
+  assert.deepEqual(expected.moves.map((m) => m.to), partners);
+  await page.screenshot({ path: join(artifacts, 'playground-partners.png') });
+  await page.click('#clear-selection');
+  assert.equal(await page.locator('#board-view g.partner').count(), 0);
 });
 
 test('a hint is shown, and playing it removes its tiles', async () => {
