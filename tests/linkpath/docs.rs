@@ -4,12 +4,15 @@
 //! the files the README's shell commands read exist.
 //!
 //! A small reader for the parts of Markdown and shell the documents use,
-//! with tests of its own that show it catches what it is for; and the
-//! README's picture, drawn again from its request.
+//! with tests of its own that show it catches what it is for; the
+//! README's picture, drawn again from its request; and the README's `curl`
+//! examples sent to the binary, each answered as the README shows.
 
+use crate::support::Process;
 use linkpath_api::Limits;
 use linkpath_api::render::render_body;
 use linkpath_engine::Stop;
+use serde_json::Value;
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
@@ -569,6 +572,114 @@ fn the_readme_picture_is_current() {
     );
 }
 
+/// A README `curl` example: the route, the body sent, and the answer shown
+/// (with the status after the body when the command prints it).
+#[derive(Debug, PartialEq)]
+struct Example {
+    path: String,
+    body: String,
+    answer: String,
+    with_status: bool,
+}
+
+/// The `sh` blocks that are one `curl` of `localhost:8080` with a body
+/// written out (`-d '…'`), whose output is not redirected, each with the
+/// block that follows it: the answer.
+fn curl_examples(text: &str) -> Vec<Example> {
+    let blocks = code_blocks(text);
+    let mut examples = Vec::new();
+    for (i, (info, body)) in blocks.iter().enumerate() {
+        let commands = commands(body);
+        let [words] = commands.as_slice() else {
+            continue;
+        };
+        if info != "sh"
+            || words[0].text != "curl"
+            || words.iter().any(|w| !w.quoted && w.text.starts_with('>'))
+        {
+            continue;
+        }
+        let Some(url) = words.iter().find(|w| w.text.starts_with("localhost:8080/")) else {
+            continue;
+        };
+        let Some(data) = words.iter().position(|w| w.text == "-d") else {
+            continue;
+        };
+        let body = &words[data + 1].text;
+        let Some((_, answer)) = blocks.get(i + 1) else {
+            continue;
+        };
+        if body.starts_with('@') {
+            continue;
+        }
+        examples.push(Example {
+            path: url.text["localhost:8080".len()..].to_owned(),
+            body: body.clone(),
+            answer: answer.trim().to_owned(),
+            with_status: words.iter().any(|w| w.text.contains("%{http_code}")),
+        });
+    }
+    examples
+}
+
+/// `actual` with what varies from run to run (`elapsed_ms`) taken from
+/// `shown`, where both have it.
+fn steady(actual: &mut Value, shown: &Value) {
+    match (actual, shown) {
+        (Value::Object(actual), Value::Object(shown)) => {
+            for (key, value) in actual.iter_mut() {
+                let Some(expected) = shown.get(key) else {
+                    continue;
+                };
+                if key == "elapsed_ms" && value.is_u64() && expected.is_u64() {
+                    *value = expected.clone();
+                } else {
+                    steady(value, expected);
+                }
+            }
+        }
+        (Value::Array(actual), Value::Array(shown)) => {
+            for (value, expected) in actual.iter_mut().zip(shown) {
+                steady(value, expected);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[tokio::test]
+async fn the_readmes_answers_are_real() {
+    let readme = fs::read_to_string(root().join("README.md")).expect("README.md");
+    let examples = curl_examples(&readme);
+    assert!(examples.len() >= 5, "{examples:?}");
+    let server = Process::serve("readme", &[]).await;
+    let mut wrong = Vec::new();
+    for example in &examples {
+        let body: Value = serde_json::from_str(&example.body)
+            .unwrap_or_else(|e| panic!("{}: the body is not JSON: {e}", example.path));
+        let reply = server.post(&example.path, &body).await;
+        let (shown, status) = match example.answer.rsplit_once(' ') {
+            Some((json, status)) if example.with_status => (json, status.parse().unwrap()),
+            _ => (example.answer.as_str(), 200),
+        };
+        let shown: Value = serde_json::from_str(shown)
+            .unwrap_or_else(|e| panic!("{}: the answer shown is not JSON: {e}", example.path));
+        let mut actual = reply.json();
+        steady(&mut actual, &shown);
+        if actual != shown || reply.status != status {
+            wrong.push(format!(
+                "{} {}\n  shown: {status} {shown}\n  real:  {} {actual}",
+                example.path, example.body, reply.status
+            ));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "README answers that are not real:\n{}",
+        wrong.join("\n")
+    );
+}
+
 // ---- The reader itself ----
 
 /// A repository of the given files, for the checks' own tests.
@@ -702,6 +813,39 @@ docs/output-not-a-command.json
             "docs/none.json",
         ],
         "{missing:#?}"
+    );
+}
+
+#[test]
+fn curl_examples_pair_each_command_with_its_answer() {
+    let text = "```sh\ncurl -s localhost:8080/v1/moves -d '{\"board\": []}'\n```\n\n```json\n{\"moves\":[]}\n```\n\n\
+        ```sh\ncurl -s -w ' %{http_code}\\n' localhost:8080/v1/solve -d '{}'\n```\n\n```\n{} 422\n```\n\n\
+        ```sh\ncurl -s localhost:8080/v1/render -d @docs/render.json > board.svg\n```\n\n```sh\nls\n```\n";
+    assert_eq!(
+        curl_examples(text),
+        [
+            Example {
+                path: "/v1/moves".into(),
+                body: "{\"board\": []}".into(),
+                answer: "{\"moves\":[]}".into(),
+                with_status: false,
+            },
+            Example {
+                path: "/v1/solve".into(),
+                body: "{}".into(),
+                answer: "{} 422".into(),
+                with_status: true,
+            },
+        ]
+    );
+    let mut actual = serde_json::json!({"outcome": "unknown", "elapsed_ms": 7, "states": 3});
+    steady(
+        &mut actual,
+        &serde_json::json!({"elapsed_ms": 2, "states": 4}),
+    );
+    assert_eq!(
+        actual,
+        serde_json::json!({"outcome": "unknown", "elapsed_ms": 2, "states": 3})
     );
 }
 
