@@ -584,7 +584,13 @@ fn shuffles_keep_the_tiles_and_solvable_ones_replay_under_the_groups() {
                 .unwrap_or_else(|| vec![c])
         };
         let mut by_class: BTreeMap<Vec<u32>, Vec<usize>> = BTreeMap::new();
-        for (i, &c) in case.board.cells.iter().enumerate().filter(|&(_, &c)| c != 0) {
+        for (i, &c) in case
+            .board
+            .cells
+            .iter()
+            .enumerate()
+            .filter(|&(_, &c)| c != 0)
+        {
             by_class.entry(class_of(&case, c)).or_default().push(i);
         }
         for cells in by_class.values_mut() {
