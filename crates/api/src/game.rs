@@ -577,6 +577,18 @@ pub struct ShuffleResponse {
     pub moves: Option<Vec<Move>>,
 }
 
+/// A group whose tiles cannot all be paired off, named by its first type.
+fn odd_group(encoding: BoardEncoding, kind: u32, copies: usize) -> ApiError {
+    ApiError::new(
+        ErrorCode::InvalidRequest,
+        format!(
+            "the group of {} has {copies} tiles left, an odd number, so the board cannot be cleared",
+            written(encoding, kind)
+        ),
+    )
+    .at("board")
+}
+
 pub fn shuffle(body: &[u8], limits: &Limits, stop: &Stop) -> Result<ShuffleResponse, ApiError> {
     let request: ShuffleRequest = decode(body, limits)?;
     let WireBoard { board, encoding } = request.board;
@@ -585,19 +597,12 @@ pub fn shuffle(body: &[u8], limits: &Limits, stop: &Stop) -> Result<ShuffleRespo
     let gravity = request.gravity.unwrap_or_default().into();
     let seed = request.seed.unwrap_or(0);
     let classes = groups.classes(&board, stop).map_err(interrupted)?;
-    let refused = |e: ShuffleError| {
-        match e {
+    let refused = |e: ShuffleError| match e {
         ShuffleError::Interrupted(e) => interrupted(e),
-        ShuffleError::OddCopies { kind, copies } if groups.is_grouped(kind) => ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!(
-                "the group of {} has {copies} tiles left, an odd number, so the board cannot be cleared",
-                written(encoding, kind)
-            ),
-        )
-        .at("board"),
+        ShuffleError::OddCopies { kind, copies } if groups.is_grouped(kind) => {
+            odd_group(encoding, kind, copies)
+        }
         other => ApiError::new(ErrorCode::InvalidRequest, other.to_string()).at("board"),
-    }
     };
     let (shuffled, sequence) = if request.solvable.unwrap_or(false) {
         let (b, s) =

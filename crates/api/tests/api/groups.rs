@@ -9,7 +9,7 @@ use linkpath_api::solve::solve_body;
 use linkpath_engine::Stop;
 use linkpath_engine::game::rng::SplitMix64;
 use serde_json::{Value, json};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 /// A board as the reference sees it.
@@ -64,15 +64,6 @@ impl Case {
     /// Whether two tiles match: of one type, or both in one group.
     fn matches(&self, a: u32, b: u32) -> bool {
         a == b || self.groups.iter().any(|g| g.contains(&a) && g.contains(&b))
-    }
-
-    /// The type as the board is written: 1 is `A` in text rows.
-    fn written(&self, kind: u32) -> Value {
-        if self.numbers {
-            json!(kind)
-        } else {
-            json!(char::from(b'@' + kind as u8).to_string())
-        }
     }
 
     fn rows(&self, cells: &Cells) -> Value {
@@ -139,13 +130,14 @@ impl Case {
                 self.outside && (-1..=w).contains(&x) && (-1..=h).contains(&y)
             }
         };
-        let mut best: HashMap<((i64, i64), usize), u32> = HashMap::new();
+        // The (cell, direction) states a segment has started from.
+        let mut seen: HashSet<((i64, i64), usize)> = HashSet::new();
         let mut frontier: Vec<((i64, i64), usize)> = Vec::new();
         let steps = [(1, 0), (0, 1), (-1, 0), (0, -1)];
         let mut segments = 1;
         for d in 0..4 {
             frontier.push((from, d));
-            best.insert((from, d), 1);
+            seen.insert((from, d));
         }
         // Level `segments`: every state reached with that many segments,
         // each followed straight ahead as far as it goes.
@@ -167,8 +159,7 @@ impl Case {
             let mut next = Vec::new();
             for p in reached {
                 for d in 0..4 {
-                    if !best.contains_key(&(p, d)) {
-                        best.insert((p, d), segments + 1);
+                    if seen.insert((p, d)) {
                         next.push((p, d));
                     }
                 }
