@@ -117,11 +117,22 @@ impl Groups {
         if self.is_trivial() {
             return Ok(Cow::Borrowed(board));
         }
-        let mut work = 0;
+        // Types up to the largest grouped one by table (text tiles and
+        // small numbers), the rest by search.
+        let largest = self.classes.last().map_or(0, |&(kind, _)| kind);
+        let table: Vec<u32> = if largest < 1 << 16 {
+            (0..=largest).map(|kind| self.class(kind)).collect()
+        } else {
+            Vec::new()
+        };
         let mut cells = Vec::with_capacity(board.cells().len());
-        for &cell in board.cells() {
-            stop.tick(&mut work)?;
-            cells.push(self.class(cell));
+        for chunk in board.cells().chunks(Stop::POLL_EVERY as usize) {
+            stop.check()?;
+            cells.extend(chunk.iter().map(|&cell| match table.get(cell as usize) {
+                Some(&class) => class,
+                None if cell > largest => cell,
+                None => self.class(cell),
+            }));
         }
         Ok(Cow::Owned(
             Board::new(board.width(), board.height(), cells).expect("same size"),

@@ -670,6 +670,13 @@ fn groups_refuse_a_type_twice_an_empty_group_and_the_empty_cell() {
     );
     assert!(!groups.is_trivial() && groups.is_grouped(3) && !groups.is_grouped(7));
     assert!(Groups::new([vec![7], vec![8]]).unwrap().is_trivial());
+    // Types past the lookup table's reach are searched for.
+    let large = Groups::new([vec![70_000, 2], vec![u32::MAX, 9]]).unwrap();
+    let board = Board::new(6, 1, vec![2, 9, 70_000, EMPTY, 80_000, u32::MAX]).unwrap();
+    assert_eq!(
+        large.classes(&board, &Stop::never()).unwrap().cells(),
+        [70_000, u32::MAX, 70_000, EMPTY, 80_000, u32::MAX]
+    );
     assert_eq!(
         groups.class_counts(&[(3, 2), (7, 4), (5, 2), (9, 2)]),
         [(5, 4), (7, 4), (9, 2)]
