@@ -8,10 +8,11 @@ use crate::decode::decode;
 use crate::error::{ApiError, ErrorCode, interrupted};
 use crate::limits::Limits;
 use crate::solve::Reason;
-use crate::wire::{Gravity, Move, Point, Query, WireRules, name, within};
+use crate::wire::{Gravity, Move, Point, Query, WireRules, name, within, written};
 use linkpath_engine::game::{self, Clearing, DealError, Difficulty, ShuffleError};
-use linkpath_engine::{Movement, Rules, Stop};
+use linkpath_engine::{EMPTY, Groups, Match, Movement, Rules, Stop};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::time::{Duration, Instant};
 use utoipa::ToSchema;
 
@@ -32,6 +33,15 @@ fn game_rules(rules: Option<WireRules>, limits: &Limits) -> Result<Rules, ApiErr
         .at("rules"));
     }
     Ok(rules)
+}
+
+/// The matching groups of a game request, checked against the form of the
+/// board's rows. The routes play on the class board ([`Groups`]) and answer
+/// with the real one where they answer with a board.
+fn groups(rules: &Option<WireRules>, encoding: BoardEncoding) -> Result<Groups, ApiError> {
+    rules
+        .as_ref()
+        .map_or_else(|| Ok(Groups::default()), |r| r.groups(encoding))
 }
 
 /// A count that must be at least 1.
@@ -97,8 +107,10 @@ impl MovesResponse {
 
 pub fn moves(body: &[u8], limits: &Limits, stop: &Stop) -> Result<MovesResponse, ApiError> {
     let request: MovesRequest = decode(body, limits)?;
-    let board = request.board.board;
+    let WireBoard { board, encoding } = request.board;
+    let groups = groups(&request.rules, encoding)?;
     let rules = game_rules(request.rules, limits)?;
+    let board = groups.classes(&board, stop).map_err(interrupted)?;
     let limit = request
         .limit
         .map(|l| at_least_one(l, "limit"))
@@ -184,6 +196,7 @@ pub struct StoppedAt {
 pub fn play(body: &[u8], limits: &Limits, stop: &Stop) -> Result<PlayResponse, ApiError> {
     let request: PlayRequest = decode(body, limits)?;
     let WireBoard { board, encoding } = request.board;
+    let groups = groups(&request.rules, encoding)?;
     let rules = game_rules(request.rules, limits)?;
     within(&request.moves, limits, "moves")?;
     let list = request
@@ -194,7 +207,24 @@ pub fn play(body: &[u8], limits: &Limits, stop: &Stop) -> Result<PlayResponse, A
         .collect::<Result<Vec<_>, _>>()?;
     let include_path = request.include_path.unwrap_or(true);
     let gravity = request.gravity.unwrap_or_default().into();
-    let played = game::play(&board, &rules, gravity, &list, stop).map_err(interrupted)?;
+    let classes = groups.classes(&board, stop).map_err(interrupted)?;
+    let played = game::play(&classes, &rules, gravity, &list, stop).map_err(interrupted)?;
+    // The moves made on the class board, made again on the real one: with
+    // any two tiles matching, each joins by the same path and the tiles
+    // fall alike, as only empty cells steer either.
+    let real = match &classes {
+        Cow::Borrowed(_) => None,
+        Cow::Owned(_) => {
+            let any = Rules {
+                matching: Match::Any,
+                ..rules
+            };
+            let made = &list[..played.steps.len()];
+            let replayed = game::play(&board, &any, gravity, made, stop).map_err(interrupted)?;
+            debug_assert!(replayed.stopped.is_none(), "the replay stopped");
+            Some(replayed.board)
+        }
+    };
     let steps = played
         .steps
         .iter()
@@ -204,7 +234,7 @@ pub fn play(body: &[u8], limits: &Limits, stop: &Stop) -> Result<PlayResponse, A
     Ok(PlayResponse {
         cleared: game::cleared(&played.board),
         stuck: game::stuck(&played.board, &rules, stop).map_err(interrupted)?,
-        board: BoardRows::new(&played.board, encoding),
+        board: BoardRows::new(real.as_ref().unwrap_or(&played.board), encoding),
         steps,
         stopped_at: played.stopped.map(|(index, reason)| StoppedAt {
             index,
@@ -284,8 +314,10 @@ pub fn clear(
     timeout: Duration,
 ) -> Result<ClearResponse, ApiError> {
     let request: ClearRequest = decode(body, limits)?;
-    let board = request.board.board;
+    let WireBoard { board, encoding } = request.board;
+    let groups = groups(&request.rules, encoding)?;
     let rules = game_rules(request.rules, limits)?;
+    let board = groups.classes(&board, stop).map_err(interrupted)?;
     let budget = at_least_one(request.budget_ms.unwrap_or(DEFAULT_BUDGET_MS), "budget_ms")?;
     let budget = Duration::from_millis(budget).min(timeout.mul_f64(0.9));
     let gravity = request.gravity.unwrap_or_default().into();
@@ -464,6 +496,7 @@ pub fn deal(body: &[u8], limits: &Limits, stop: &Stop) -> Result<DealResponse, A
         )
         .at("types"));
     }
+    let groups = groups(&request.rules, encoding)?;
     let rules = game_rules(request.rules, limits)?;
     let gravity = request.gravity.unwrap_or_default().into();
     let kinds: Vec<(u32, usize)> = (0..types as usize)
@@ -477,13 +510,26 @@ pub fn deal(body: &[u8], limits: &Limits, stop: &Stop) -> Result<DealResponse, A
         .collect();
     let seed = request.seed.unwrap_or(0);
     let difficulty = request.difficulty.unwrap_or_default().into();
+    // Dealt on the classes; then each class's cells get its types, each
+    // type its copies.
+    let classes = groups.class_counts(&kinds);
     let (board, sequence, stats) = game::deal_measured(
-        width, height, &kinds, &rules, gravity, difficulty, seed, stop,
+        width, height, &classes, &rules, gravity, difficulty, seed, stop,
     )
     .map_err(|e| match e {
         DealError::Interrupted(e) => interrupted(e),
         other => ApiError::new(ErrorCode::InvalidRequest, other.to_string()),
     })?;
+    let board = if groups.is_trivial() {
+        board
+    } else {
+        let tiles = kinds
+            .iter()
+            .flat_map(|&(kind, copies)| std::iter::repeat_n(kind, copies));
+        groups
+            .assign(&board, tiles, seed, stop)
+            .map_err(interrupted)?
+    };
     Ok(DealResponse {
         board: BoardRows::new(&board, encoding),
         moves: sequence.into_iter().map(Move::bare).collect(),
@@ -531,25 +577,53 @@ pub struct ShuffleResponse {
     pub moves: Option<Vec<Move>>,
 }
 
+/// A group whose tiles cannot all be paired off, named by its first type.
+fn odd_group(encoding: BoardEncoding, kind: u32, copies: usize) -> ApiError {
+    ApiError::new(
+        ErrorCode::InvalidRequest,
+        format!(
+            "the group of {} has {copies} tiles left, an odd number, so the board cannot be cleared",
+            written(encoding, kind)
+        ),
+    )
+    .at("board")
+}
+
 pub fn shuffle(body: &[u8], limits: &Limits, stop: &Stop) -> Result<ShuffleResponse, ApiError> {
     let request: ShuffleRequest = decode(body, limits)?;
     let WireBoard { board, encoding } = request.board;
+    let groups = groups(&request.rules, encoding)?;
     let rules = game_rules(request.rules, limits)?;
     let gravity = request.gravity.unwrap_or_default().into();
     let seed = request.seed.unwrap_or(0);
+    let classes = groups.classes(&board, stop).map_err(interrupted)?;
     let refused = |e: ShuffleError| match e {
         ShuffleError::Interrupted(e) => interrupted(e),
+        ShuffleError::OddCopies { kind, copies } if groups.is_grouped(kind) => {
+            odd_group(encoding, kind, copies)
+        }
         other => ApiError::new(ErrorCode::InvalidRequest, other.to_string()).at("board"),
     };
     let (shuffled, sequence) = if request.solvable.unwrap_or(false) {
         let (b, s) =
-            game::shuffle_solvable(&board, &rules, gravity, seed, stop).map_err(refused)?;
+            game::shuffle_solvable(&classes, &rules, gravity, seed, stop).map_err(refused)?;
         (b, Some(s))
     } else {
         (
-            game::shuffle(&board, &rules, seed, stop).map_err(refused)?,
+            game::shuffle(&classes, &rules, seed, stop).map_err(refused)?,
             None,
         )
+    };
+    // Shuffled as classes; each class's cells then get the board's own
+    // tiles of that class.
+    let shuffled = match classes {
+        Cow::Borrowed(_) => shuffled,
+        Cow::Owned(_) => {
+            let tiles = board.cells().iter().copied().filter(|&c| c != EMPTY);
+            groups
+                .assign(&shuffled, tiles, seed, stop)
+                .map_err(interrupted)?
+        }
     };
     Ok(ShuffleResponse {
         board: BoardRows::new(&shuffled, encoding),

@@ -12,9 +12,14 @@ use linkpath_formats::svg::{self, Labels};
 pub const SVG: &str = "image/svg+xml";
 
 /// Draws a decoded request. Paths are drawn whatever `include_path` says:
-/// they are the point of the picture.
+/// they are the point of the picture. The tiles drawn are the board's own,
+/// whatever groups they match by.
 pub fn picture(request: &SolveRequest, stop: &Stop) -> Result<String, ApiError> {
-    let answers = Solver::new(&request.board, request.rules)
+    let classes = request
+        .groups
+        .classes(&request.board, stop)
+        .map_err(interrupted)?;
+    let answers = Solver::new(&classes, request.rules)
         .answer_all(&request.queries, stop)
         .map_err(interrupted)?;
     let labels = match request.encoding {

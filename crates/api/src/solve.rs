@@ -5,7 +5,7 @@ use crate::decode::decode;
 use crate::error::{ApiError, ErrorCode, interrupted};
 use crate::limits::Limits;
 use crate::wire::{Point, Query, WireRules, within};
-use linkpath_engine::{Answer, Board, Movement, Rules, Solver, Stop};
+use linkpath_engine::{Answer, Board, Groups, Movement, Rules, Solver, Stop};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa::openapi::schema::{
@@ -43,6 +43,8 @@ pub struct SolveRequest {
     pub board: Board,
     pub encoding: BoardEncoding,
     pub rules: Rules,
+    /// The matching groups: queries are answered on the class board.
+    pub groups: Groups,
     /// The preset name, or `custom`: a metrics label with few values.
     pub rules_label: &'static str,
     pub queries: Vec<linkpath_engine::Query>,
@@ -60,6 +62,7 @@ impl SolveRequest {
         } = decode(body, limits)?;
         let rules = rules.unwrap_or_default();
         let rules_label = rules.label;
+        let groups = rules.groups(encoding)?;
         let rules = rules.within(limits)?;
         check_throws(&board, &rules)?;
         within(&queries, limits, "queries")?;
@@ -75,6 +78,7 @@ impl SolveRequest {
             board,
             encoding,
             rules,
+            groups,
             rules_label,
             queries,
             include_path: include_path.unwrap_or(true),
@@ -89,7 +93,11 @@ impl SolveRequest {
 
     /// The answers, with the engine's own types.
     pub fn answers(&self, stop: &Stop) -> Result<Vec<Answer>, ApiError> {
-        let mut solver = Solver::new(&self.board, self.rules);
+        let classes = self
+            .groups
+            .classes(&self.board, stop)
+            .map_err(interrupted)?;
+        let mut solver = Solver::new(&classes, self.rules);
         if !self.include_path {
             solver = solver.without_paths();
         }
@@ -140,7 +148,7 @@ impl SolveResponse {
 pub enum Reason {
     /// No path within the rules.
     NoPath,
-    /// The rules want tiles of the same type and these differ.
+    /// The rules want tiles of the same type (or group) and these differ.
     TypeMismatch,
     /// A `line` endpoint is an empty cell.
     NotATile,

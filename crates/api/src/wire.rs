@@ -2,10 +2,14 @@
 //! rules, gravity. Derived with serde, so a name on the wire is written
 //! once, here; the engine's own types carry no serde.
 
+use crate::board::BoardEncoding;
 use crate::error::{ApiError, ErrorCode};
 use crate::limits::Limits;
 use linkpath_engine::game::Gravity as EngineGravity;
-use linkpath_engine::{Board, Match, Movement, Path, Preset, Rules};
+use linkpath_engine::{
+    Board, EMPTY, Groups, GroupsError, Match, Movement, Path, Preset, Rules, tile_of_char,
+};
+use serde::de::SeqAccess;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -235,6 +239,150 @@ pub enum MatchName {
     Same,
 }
 
+/// `match`: a name, or groups of tile types that match one another.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WireMatch {
+    Name(MatchName),
+    Groups(MatchGroups),
+}
+
+/// Matching by group ("Chinese style", as in KShisen): two tiles match
+/// when they are of one type or of one group.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MatchGroups {
+    /// Sets of tile types that match one another; a type in no group
+    /// matches only itself. Each group is non-empty, and a type is in at
+    /// most one group. Groups may name types the board does not have.
+    pub groups: Vec<MatchGroup>,
+}
+
+/// One group: the tile characters of text rows as one string (`"1234"`),
+/// or the tile numbers of number rows (`[1, 2, 3, 4]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MatchGroup {
+    Text(String),
+    Numbers(Vec<serde_json::Number>),
+}
+
+impl<'de> Deserialize<'de> for MatchGroup {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Either;
+        impl<'de> Visitor<'de> for Either {
+            type Value = MatchGroup;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string of tile characters or an array of tile numbers")
+            }
+
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<MatchGroup, E> {
+                Ok(MatchGroup::Text(text.to_owned()))
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<MatchGroup, A::Error> {
+                let mut numbers = Vec::new();
+                while let Some(n) = seq.next_element::<serde_json::Number>()? {
+                    numbers.push(n);
+                }
+                Ok(MatchGroup::Numbers(numbers))
+            }
+        }
+        deserializer.deserialize_any(Either)
+    }
+}
+
+impl utoipa::PartialSchema for MatchGroup {
+    fn schema() -> RefOr<Schema> {
+        let text = ObjectBuilder::new()
+            .schema_type(SchemaType::Type(Type::String))
+            .title(Some("TextGroup"))
+            .description(Some(
+                "Tile characters of text rows, each a type; not space or `.` (empty cells).",
+            ))
+            .min_length(Some(1));
+        let numbers = ArrayBuilder::new()
+            .title(Some("NumberGroup"))
+            .description(Some("Tile numbers of number rows, each a type."))
+            .items(
+                ObjectBuilder::new()
+                    .schema_type(SchemaType::Type(Type::Integer))
+                    .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
+                        utoipa::openapi::KnownFormat::Int64,
+                    )))
+                    .minimum(Some(1))
+                    .maximum(Some(u32::MAX)),
+            )
+            .min_items(Some(1));
+        utoipa::openapi::schema::OneOfBuilder::new()
+            .description(Some(
+                "One group of types that match one another: a string for text rows, numbers for number rows.",
+            ))
+            .item(text)
+            .item(numbers)
+            .into()
+    }
+}
+
+impl ToSchema for MatchGroup {}
+
+impl utoipa::PartialSchema for WireMatch {
+    fn schema() -> RefOr<Schema> {
+        utoipa::openapi::schema::OneOfBuilder::new()
+            .description(Some(
+                "Which tiles may be paired: `any`, `same` (type), or `{\"groups\": [...]}` (type or group).",
+            ))
+            .item(utoipa::openapi::Ref::from_schema_name("Match"))
+            .item(utoipa::openapi::Ref::from_schema_name("MatchGroups"))
+            .into()
+    }
+}
+
+impl ToSchema for WireMatch {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "Matching".into()
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        schemas.push((
+            MatchName::name().into(),
+            <MatchName as utoipa::PartialSchema>::schema(),
+        ));
+        schemas.push((
+            MatchGroups::name().into(),
+            <MatchGroups as utoipa::PartialSchema>::schema(),
+        ));
+        <MatchGroups as ToSchema>::schemas(schemas);
+    }
+}
+
+/// `match`: a name read as [`name`] reads one, or a [`MatchGroups`]
+/// object; `null` is absent.
+fn matching<'de, D: Deserializer<'de>>(d: D) -> Result<Option<WireMatch>, D::Error> {
+    struct Either;
+    impl<'de> Visitor<'de> for Either {
+        type Value = Option<WireMatch>;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("\"any\", \"same\" or an object {\"groups\": [...]}")
+        }
+
+        fn visit_str<E: de::Error>(self, name: &str) -> Result<Self::Value, E> {
+            MatchName::deserialize(de::value::StrDeserializer::<E>::new(name))
+                .map(|n| Some(WireMatch::Name(n)))
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            MatchGroups::deserialize(de::value::MapAccessDeserializer::new(map))
+                .map(|g| Some(WireMatch::Groups(g)))
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+    }
+    d.deserialize_any(Either)
+}
+
 /// Fields that override a preset's rules.
 #[derive(Clone, Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -251,8 +399,9 @@ pub struct RulesObject {
     pub max_segments: Option<Option<u32>>,
     /// Whether paths may use the ring of cells around the board.
     pub outside: Option<bool>,
-    #[serde(rename = "match", default, deserialize_with = "name")]
-    pub matching: Option<MatchName>,
+    #[serde(rename = "match", default, deserialize_with = "matching")]
+    #[schema(value_type = Option<WireMatch>)]
+    pub matching: Option<WireMatch>,
 }
 
 /// A name (an enum of unit variants) read from a string, `null` being
@@ -276,9 +425,12 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Optio
 }
 
 /// `rules`: a preset name, or an object whose fields override a preset.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WireRules {
     pub rules: Rules,
+    /// The matching groups as written; checked against the board by
+    /// [`WireRules::groups`], as a group's form depends on the board's.
+    pub groups: Option<Vec<MatchGroup>>,
     /// The preset name, or `custom` when fields were overridden: a metrics
     /// label with few values.
     pub label: &'static str,
@@ -288,6 +440,7 @@ impl Default for WireRules {
     fn default() -> Self {
         WireRules {
             rules: Preset::Mahjong.rules(),
+            groups: None,
             label: Preset::Mahjong.name(),
         }
     }
@@ -312,6 +465,7 @@ impl<'de> Deserialize<'de> for WireRules {
                 )?);
                 Ok(WireRules {
                     rules: preset.rules(),
+                    groups: None,
                     label: preset.name(),
                 })
             }
@@ -393,14 +547,20 @@ impl RulesObject {
             }
             rules.outside = outside;
         }
+        let mut groups = None;
         if let Some(matching) = self.matching {
             rules.matching = match matching {
-                MatchName::Any => Match::Any,
-                MatchName::Same => Match::Same,
+                WireMatch::Name(MatchName::Any) => Match::Any,
+                WireMatch::Name(MatchName::Same) => Match::Same,
+                WireMatch::Groups(list) => {
+                    groups = Some(list.groups);
+                    Match::Same
+                }
             };
         }
         Ok(WireRules {
             rules,
+            groups,
             label: if overridden { "custom" } else { preset.name() },
         })
     }
@@ -408,7 +568,7 @@ impl RulesObject {
 
 impl WireRules {
     /// Checks `max_segments` against the server's limit.
-    pub fn within(self, limits: &Limits) -> Result<Rules, ApiError> {
+    pub fn within(&self, limits: &Limits) -> Result<Rules, ApiError> {
         match self.rules.max_segments {
             Some(max) if max > limits.max_segments => Err(ApiError::new(
                 ErrorCode::InvalidRules,
@@ -420,6 +580,105 @@ impl WireRules {
             .at("rules.max_segments")),
             _ => Ok(self.rules),
         }
+    }
+}
+
+impl WireRules {
+    /// The matching groups as the engine's, each checked against the form
+    /// of the board's rows; no groups when `match` names none.
+    pub fn groups(&self, encoding: BoardEncoding) -> Result<Groups, ApiError> {
+        let Some(list) = &self.groups else {
+            return Ok(Groups::default());
+        };
+        let at = |i: usize| format!("rules.match.groups[{i}]");
+        let invalid =
+            |i: usize, message: String| ApiError::new(ErrorCode::InvalidRules, message).at(at(i));
+        let mut kinds = Vec::with_capacity(list.len());
+        for (i, group) in list.iter().enumerate() {
+            let types: Vec<u32> = match (group, encoding) {
+                (MatchGroup::Text(text), BoardEncoding::Text) => text
+                    .chars()
+                    .map(|c| match tile_of_char(c) {
+                        EMPTY => Err(invalid(
+                            i,
+                            format!(
+                                "{} is an empty cell, expected tile characters",
+                                written(encoding, u32::from(c))
+                            ),
+                        )),
+                        tile => Ok(tile),
+                    })
+                    .collect::<Result<_, _>>()?,
+                (MatchGroup::Numbers(numbers), BoardEncoding::Numbers) => numbers
+                    .iter()
+                    .map(|n| match n.as_u64().map(u32::try_from) {
+                        Some(Ok(tile)) if tile != EMPTY => Ok(tile),
+                        _ => Err(invalid(
+                            i,
+                            format!(
+                                "{n} is not a tile, expected a tile number from 1 to {}",
+                                u32::MAX
+                            ),
+                        )),
+                    })
+                    .collect::<Result<_, _>>()?,
+                (MatchGroup::Text(_), BoardEncoding::Numbers) => {
+                    return Err(invalid(
+                        i,
+                        "a string, expected an array of tile numbers: the board has number rows"
+                            .into(),
+                    ));
+                }
+                (MatchGroup::Numbers(_), BoardEncoding::Text) => {
+                    return Err(invalid(
+                        i,
+                        "an array, expected a string of tile characters: the board has text rows"
+                            .into(),
+                    ));
+                }
+            };
+            kinds.push(types);
+        }
+        Groups::new(kinds).map_err(|e| match e {
+            GroupsError::Empty { group } => invalid(
+                group,
+                "the group is empty, expected at least one tile type".into(),
+            ),
+            GroupsError::Twice {
+                kind,
+                first,
+                second,
+            } if first == second => invalid(
+                second,
+                format!(
+                    "{} is listed twice, expected each type once",
+                    written(encoding, kind)
+                ),
+            ),
+            GroupsError::Twice {
+                kind,
+                first,
+                second,
+            } => invalid(
+                second,
+                format!(
+                    "{} is in groups[{first}] and groups[{second}], expected each type in one group",
+                    written(encoding, kind)
+                ),
+            ),
+            GroupsError::EmptyCell { group } => {
+                invalid(group, "the empty cell is not a tile type".into())
+            }
+        })
+    }
+}
+
+/// A tile type as a request writes it: a quoted character for text rows,
+/// the number for number rows.
+pub(crate) fn written(encoding: BoardEncoding, kind: u32) -> String {
+    match (encoding, char::from_u32(kind)) {
+        (BoardEncoding::Text, Some(c)) => format!("{:?}", c.to_string()),
+        _ => kind.to_string(),
     }
 }
 

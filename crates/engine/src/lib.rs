@@ -17,6 +17,7 @@
 mod board;
 pub mod game;
 mod grid;
+mod groups;
 mod line;
 mod lines;
 pub mod pages;
@@ -27,6 +28,7 @@ mod stop;
 mod two_turn;
 
 pub use board::{Board, BoardError, EMPTY, MAX_SIDE, Point, tile_of_char};
+pub use groups::{Groups, GroupsError};
 pub use rules::{Match, Movement, Preset, Rules, UnknownPreset};
 pub use stop::{Interrupted, Stop};
 
@@ -67,7 +69,7 @@ pub struct Path {
 pub enum Reason {
     /// No path within the rules.
     NoPath,
-    /// The rules want tiles of the same type and these differ.
+    /// The rules want tiles of the same type (or group) and these differ.
     TypeMismatch,
     /// A `line` endpoint is an empty cell.
     NotATile,

@@ -156,7 +156,7 @@ fn rules_errors_name_the_rules_field() {
         (
             r#"{"board": ["XX"], "rules": {"match": 7}, "queries": []}"#,
             422,
-            r#"{"error":{"code":"invalid_rules","message":"invalid type: integer `7`, expected a string","field":"rules.match"}}"#,
+            r#"{"error":{"code":"invalid_rules","message":"invalid type: integer `7`, expected \"any\", \"same\" or an object {\"groups\": [...]}","field":"rules.match"}}"#,
         ),
         (
             r#"{"board": ["XX"], "rules": {"preset": 7}, "queries": []}"#,

@@ -1,8 +1,10 @@
 //! The API's tests, one module a topic, driven through `linkpath_api`
 //! with no HTTP: the decoder's errors with their exact bodies, the decoder
-//! fuzzed, and `/v1/render`'s work against `/v1/solve`'s.
+//! fuzzed, `/v1/render`'s work against `/v1/solve`'s, and matching groups
+//! on every route against a brute-force reference.
 
 mod decode_errors;
 mod decode_fuzz;
+mod groups;
 mod render;
 mod support;

@@ -62,6 +62,26 @@ fn the_picture_draws_the_paths_solve_answers() {
 }
 
 #[test]
+fn with_groups_the_picture_draws_the_real_tiles_and_the_grouped_answers() {
+    let picture = render(&json!({
+        "board": ["1.5", "6.2"],
+        "rules": {"preset": "shisen-sho", "match": {"groups": ["1234", "5678"]}},
+        "queries": [{"from": [0, 0], "to": [2, 1]}, {"from": [0, 0], "to": [0, 1]}]
+    }));
+    // The answers on the class board: each tile its group's first type.
+    let board = Board::from_rows(&["1.5", "6.2"]).unwrap();
+    let classes = Board::from_rows(&["1.5", "5.1"]).unwrap();
+    let rules = Preset::ShisenSho.rules();
+    let queries = [query((0, 0), (2, 1)), query((0, 0), (0, 1))];
+    let answers = solve(&classes, &rules, &queries, &Stop::never()).unwrap();
+    assert_eq!(answers[0].segments(), Some(3));
+    assert_eq!(
+        picture,
+        svg::svg(&board, Labels::Chars, &rules, &queries, &answers)
+    );
+}
+
+#[test]
 fn number_boards_are_labelled_with_their_numbers() {
     let picture = render(&json!({
         "board": [[0, 0, 1], [0, 1, 4294967295_u32]],

@@ -635,3 +635,107 @@ fn deals_at_every_difficulty_replay_and_measure_their_board() {
         }
     }
 }
+
+#[test]
+fn groups_refuse_a_type_twice_an_empty_group_and_the_empty_cell() {
+    use linkpath_engine::{Groups, GroupsError};
+    assert_eq!(
+        Groups::new([vec![1, 2], vec![3, 1]]),
+        Err(GroupsError::Twice {
+            kind: 1,
+            first: 0,
+            second: 1
+        })
+    );
+    assert_eq!(
+        Groups::new([vec![1, 2, 2]]),
+        Err(GroupsError::Twice {
+            kind: 2,
+            first: 0,
+            second: 0
+        })
+    );
+    assert_eq!(
+        Groups::new([vec![1], vec![]]),
+        Err(GroupsError::Empty { group: 1 })
+    );
+    assert_eq!(
+        Groups::new([vec![4, EMPTY]]),
+        Err(GroupsError::EmptyCell { group: 0 })
+    );
+    let groups = Groups::new([vec![5, 3], vec![7]]).unwrap();
+    assert_eq!(
+        [3, 5, 7, 8, EMPTY].map(|c| groups.class(c)),
+        [5, 5, 7, 8, EMPTY]
+    );
+    assert!(!groups.is_trivial() && groups.is_grouped(3) && !groups.is_grouped(7));
+    assert!(Groups::new([vec![7], vec![8]]).unwrap().is_trivial());
+    // Types past the lookup table's reach are searched for.
+    let large = Groups::new([vec![70_000, 2], vec![u32::MAX, 9]]).unwrap();
+    let board = Board::new(6, 1, vec![2, 9, 70_000, EMPTY, 80_000, u32::MAX]).unwrap();
+    assert_eq!(
+        large.classes(&board, &Stop::never()).unwrap().cells(),
+        [70_000, u32::MAX, 70_000, EMPTY, 80_000, u32::MAX]
+    );
+    assert_eq!(
+        groups.class_counts(&[(3, 2), (7, 4), (5, 2), (9, 2)]),
+        [(5, 4), (7, 4), (9, 2)]
+    );
+}
+
+/// A deal on the classes with each class's cells given its types keeps
+/// every type's count and clears with its sequence under group matching;
+/// the types of a class are spread over its cells by the seed.
+#[test]
+fn a_deal_on_classes_dressed_with_the_types_replays() {
+    use linkpath_engine::Groups;
+    let groups = Groups::new([vec![1, 2, 3, 4], vec![5, 6]]).unwrap();
+    let tiles: Vec<(u32, usize)> = (1..=8).map(|t| (t, 2)).collect();
+    let rules = Preset::ShisenSho.rules();
+    let stop = Stop::never();
+    let mut boards = std::collections::HashSet::new();
+    for seed in 0..8 {
+        let (classes, sequence) = game::deal(
+            6,
+            4,
+            &groups.class_counts(&tiles),
+            &rules,
+            Gravity::Down,
+            seed,
+            &stop,
+        )
+        .unwrap();
+        assert_eq!(
+            counts(&classes),
+            [(1, 8), (5, 4), (7, 2), (8, 2)].into_iter().collect()
+        );
+        let all = tiles.iter().flat_map(|&(k, n)| std::iter::repeat_n(k, n));
+        let board = groups.assign(&classes, all, seed, &stop).unwrap();
+        assert_eq!(counts(&board), tiles.iter().copied().collect());
+        assert_eq!(*groups.classes(&board, &stop).unwrap(), classes);
+        assert_eq!(
+            groups
+                .assign(
+                    &classes,
+                    board.cells().iter().copied().filter(|&c| c != EMPTY),
+                    seed,
+                    &stop
+                )
+                .unwrap(),
+            board,
+            "seeded"
+        );
+        assert_clears(&classes, &rules, Gravity::Down, &sequence);
+        // The same classes dressed by other seeds.
+        for other in 0..8 {
+            let all = tiles.iter().flat_map(|&(k, n)| std::iter::repeat_n(k, n));
+            boards.insert(
+                groups
+                    .assign(&classes, all, other, &stop)
+                    .unwrap()
+                    .into_cells(),
+            );
+        }
+    }
+    assert!(boards.len() > 60, "{} boards", boards.len());
+}

@@ -5,10 +5,10 @@
 
 use crate::support::random::{Rng, random_board};
 use crate::support::reference::{
-    Expected, check_line_path, check_slide_path, path_length, reference,
+    Expected, check_line_path, check_slide_path, path_length, reference, reference_grouped,
 };
 use linkpath_engine::{
-    Answer, Board, EMPTY, Match, Movement, Point, Preset, Query, Rules, Solver, Stop, solve,
+    Answer, Board, EMPTY, Groups, Match, Movement, Point, Preset, Query, Rules, Solver, Stop, solve,
 };
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -113,6 +113,18 @@ fn check_answer(
     answer: &Answer,
 ) -> Result<(), TestCaseError> {
     let expected = reference(board, rules, query.from, query.to);
+    check_expected(board, rules, query, answer, expected)
+}
+
+/// Checks `answer` against what the reference expects, and its path on
+/// `board`.
+fn check_expected(
+    board: &Board,
+    rules: &Rules,
+    query: Query,
+    answer: &Answer,
+    expected: Expected,
+) -> Result<(), TestCaseError> {
     let context = format!("query {} -> {} under {rules:?}", query.from, query.to);
     match (answer, expected) {
         (Answer::Connected(path), Expected::Line { segments, length }) => {
@@ -141,6 +153,41 @@ fn check_answer(
                 "engine {answer:?}, reference {expected:?}, {context}"
             )));
         }
+    }
+    Ok(())
+}
+
+/// Groups of the types 1..=5 (the boards have 1..=3, so some groups name
+/// types that are not there), each group's types in either order so that
+/// any of them may be its class.
+fn groups() -> impl Strategy<Value = Vec<Vec<u32>>> {
+    (prop::collection::vec(0..4usize, 5), any::<bool>()).prop_map(|(labels, reversed)| {
+        let mut groups = vec![Vec::new(); 3];
+        for (kind, &label) in (1..).zip(&labels) {
+            if label > 0 {
+                groups[label - 1].push(kind);
+            }
+        }
+        groups.retain(|g| !g.is_empty());
+        if reversed {
+            groups.iter_mut().for_each(|g| g.reverse());
+        }
+        groups
+    })
+}
+
+/// Answers the batch on the class board and checks each answer against the
+/// reference asked on the real board with the groups themselves.
+fn check_grouped(case: &Case, rules: &Rules, groups: &[Vec<u32>]) -> Result<(), TestCaseError> {
+    let engine_groups = Groups::new(groups.iter().cloned()).expect("valid groups");
+    let classes = engine_groups
+        .classes(&case.board, &Stop::never())
+        .expect("no stop");
+    let answers = solve(&classes, rules, &case.queries, &Stop::never()).expect("no stop");
+    for (query, answer) in case.queries.iter().zip(&answers) {
+        let expected = reference_grouped(&case.board, rules, groups, query.from, query.to);
+        check_expected(&case.board, rules, *query, answer, expected)
+            .map_err(|e| TestCaseError::fail(format!("{e}, groups {groups:?}")))?;
     }
     Ok(())
 }
@@ -174,6 +221,20 @@ proptest! {
     #[test]
     fn custom_line_rules_match_reference(case in line_case(), rules in line_rules()) {
         check_case(&case, &rules)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn matching_groups_match_reference(
+        case in line_case(),
+        rules in line_rules(),
+        groups in groups(),
+    ) {
+        let rules = Rules { matching: Match::Same, ..rules };
+        check_grouped(&case, &rules, &groups)?;
     }
 }
 

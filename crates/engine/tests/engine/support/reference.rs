@@ -33,6 +33,19 @@ pub enum Expected {
 
 /// The reference answer for `from -> to` on `board` under `rules`.
 pub fn reference(board: &Board, rules: &Rules, from: Point, to: Point) -> Expected {
+    reference_grouped(board, rules, &[], from, to)
+}
+
+/// [`reference`] with matching groups: under `match: same`, two tiles
+/// match when they are of one type or both listed in one of `groups`,
+/// asked of the lists themselves.
+pub fn reference_grouped(
+    board: &Board,
+    rules: &Rules,
+    groups: &[Vec<u32>],
+    from: Point,
+    to: Point,
+) -> Expected {
     let a = board.get(from).expect("from is on the board");
     let b = board.get(to).expect("to is on the board");
     if from == to {
@@ -42,7 +55,10 @@ pub fn reference(board: &Board, rules: &Rules, from: Point, to: Point) -> Expect
         Movement::Line => {
             if a == EMPTY || b == EMPTY {
                 Expected::NotConnected(Reason::NotATile)
-            } else if rules.matching == Match::Same && a != b {
+            } else if rules.matching == Match::Same
+                && a != b
+                && !groups.iter().any(|g| g.contains(&a) && g.contains(&b))
+            {
                 Expected::NotConnected(Reason::TypeMismatch)
             } else {
                 match line_reference(board, rules, from, to) {
