@@ -10,7 +10,7 @@ use crate::limits::Limits;
 use crate::solve::Reason;
 use crate::wire::{Gravity, Move, Point, Query, WireRules, name, within};
 use linkpath_engine::game::{self, Clearing, DealError, Difficulty, ShuffleError};
-use linkpath_engine::{Movement, Rules, Stop};
+use linkpath_engine::{EMPTY, Movement, Rules, Stop};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 use utoipa::ToSchema;
@@ -74,13 +74,21 @@ pub struct MovesRequest {
     /// Whether moves list their path's corner points; true when absent.
     #[serde(default)]
     pub include_path: Option<bool>,
+    /// A tile to list the moves of (a hint for the tile a player picked):
+    /// each move is then from this tile to a partner, partners in reading
+    /// order, the path from this tile as `/v1/solve` answers it. Every
+    /// move of the board when absent.
+    #[serde(default)]
+    pub from: Option<Point>,
 }
 
-/// Every pair that can be removed now, in reading order of the first tile.
+/// Every pair that can be removed now, in reading order of the first tile
+/// (with `from`, of the partner).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct MovesResponse {
     pub moves: Vec<Move>,
-    /// Tiles are left and none can be removed.
+    /// Tiles are left and none can be removed (on the whole board, also
+    /// with `from`).
     pub stuck: bool,
     /// No tiles are left.
     pub cleared: bool,
@@ -109,19 +117,50 @@ pub fn moves(body: &[u8], limits: &Limits, stop: &Stop) -> Result<MovesResponse,
     let asked = limit.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
     let capped = asked > limits.max_moves;
     let looked_for = if capped { limits.max_moves + 1 } else { asked };
-    let mut found = game::moves(&board, &rules, Some(looked_for), stop).map_err(interrupted)?;
+    let mut found = match request.from {
+        Some(from) => {
+            let from = tile_at(from, &board, "from")?;
+            game::moves_from(&board, &rules, from, Some(looked_for), stop)
+        }
+        None => game::moves(&board, &rules, Some(looked_for), stop),
+    }
+    .map_err(interrupted)?;
     let truncated = capped && found.len() > limits.max_moves;
     found.truncate(limits.max_moves);
     let cleared = game::cleared(&board);
+    // A tile without partners says nothing of the others.
+    let stuck = match request.from {
+        _ if !found.is_empty() => false,
+        Some(_) => game::stuck(&board, &rules, stop).map_err(interrupted)?,
+        None => !cleared,
+    };
     Ok(MovesResponse {
         truncated,
-        stuck: found.is_empty() && !cleared,
+        stuck,
         cleared,
         moves: found
             .iter()
             .map(|m| Move::with_path(m.from, m.to, &m.path, include_path))
             .collect(),
     })
+}
+
+/// The tile at `point`, or a 422 naming `field` when it is off the board or
+/// an empty cell.
+fn tile_at(
+    point: Point,
+    board: &linkpath_engine::Board,
+    field: &str,
+) -> Result<linkpath_engine::Point, ApiError> {
+    let p = point.on(board).map_err(|e| e.at(field))?;
+    if board.get(p) == Some(EMPTY) {
+        return Err(ApiError::new(
+            ErrorCode::InvalidQuery,
+            format!("[{}, {}] is an empty cell, expected a tile", p.x, p.y),
+        )
+        .at(field));
+    }
+    Ok(p)
 }
 
 // ------------------------------------------------------------- /v1/play

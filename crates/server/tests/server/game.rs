@@ -333,6 +333,24 @@ async fn errors_name_their_field() {
             Some("rules.max_segments"),
         ),
         (
+            "/v1/moves",
+            json!({"board": ["AB"], "from": [2, 0]}),
+            "invalid_query",
+            Some("from"),
+        ),
+        (
+            "/v1/moves",
+            json!({"board": ["A.A"], "from": [1, 0]}),
+            "invalid_query",
+            Some("from"),
+        ),
+        (
+            "/v1/moves",
+            json!({"board": ["AB"], "from": [0]}),
+            "invalid_request",
+            Some("from"),
+        ),
+        (
             "/v1/play",
             json!({"board": ["AB"]}),
             "invalid_query",
@@ -482,4 +500,181 @@ async fn a_play_stops_at_each_illegal_reason() {
     .await;
     assert_eq!(played["board"], json!([[0, 0], [2, 0]]));
     assert_eq!(played["stuck"], json!(true));
+}
+
+/// A random text board of `w` x `h` cells, tiles `A` to `D`.
+fn random_board(rng: &mut Rng, w: usize, h: usize, fill: usize) -> Vec<String> {
+    (0..h)
+        .map(|_| {
+            (0..w)
+                .map(|_| {
+                    if rng.below(100) < fill {
+                        (b'A' + rng.below(4) as u8) as char
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn moves_of_one_tile_are_the_full_list_filtered_by_the_tile() {
+    let router = router(config());
+    let mut rng = Rng::new(11);
+    let mut partners_seen = 0;
+    for round in 0..25 {
+        let (w, h) = (2 + rng.below(7), 1 + rng.below(6));
+        let fill = 30 + rng.below(60);
+        let board = random_board(&mut rng, w, h, fill);
+        let tiles: Vec<Value> = (0..h)
+            .flat_map(|y| (0..w).map(move |x| [x, y]))
+            .filter(|&[x, y]| board[y].as_bytes()[x] != b'.')
+            .map(|p| json!(p))
+            .collect();
+        for rules in [
+            json!("mahjong"),
+            json!("shisen-sho"),
+            json!("lianliankan"),
+            json!({"preset": "lianliankan", "max_segments": 5}),
+            json!({"preset": "shisen-sho", "match": "any"}),
+        ] {
+            let all = ok(
+                &router,
+                "/v1/moves",
+                &json!({"board": board, "rules": rules}),
+            )
+            .await;
+            for tile in &tiles {
+                // The full list's moves of this tile, each turned to start
+                // from it: (partner, segments).
+                let mut expected: Vec<(Value, Value)> = all["moves"]
+                    .as_array()
+                    .expect("moves")
+                    .iter()
+                    .filter_map(|m| {
+                        if &m["from"] == tile {
+                            Some((m["to"].clone(), m["segments"].clone()))
+                        } else if &m["to"] == tile {
+                            Some((m["from"].clone(), m["segments"].clone()))
+                        } else {
+                            None
+                        }
+                    })
+                    .collect();
+                // Reading order: by row, then column.
+                expected.sort_by_key(|(p, _)| (p[1].as_u64(), p[0].as_u64()));
+                let mine = ok(
+                    &router,
+                    "/v1/moves",
+                    &json!({"board": board, "rules": rules, "from": tile}),
+                )
+                .await;
+                let got: Vec<(Value, Value)> = mine["moves"]
+                    .as_array()
+                    .expect("moves")
+                    .iter()
+                    .map(|m| {
+                        assert_eq!(&m["from"], tile, "{m}");
+                        (m["to"].clone(), m["segments"].clone())
+                    })
+                    .collect();
+                assert_eq!(got, expected, "round {round} {rules} {board:?} {tile}");
+                assert_eq!(mine["stuck"], all["stuck"]);
+                assert_eq!(mine["cleared"], json!(false));
+                assert_eq!(mine["truncated"], json!(false));
+                let queries: Vec<Value> = expected
+                    .iter()
+                    .map(|(p, _)| json!({"from": tile, "to": p}))
+                    .collect();
+                let solved = ok(
+                    &router,
+                    "/v1/solve",
+                    &json!({"board": board, "rules": rules, "queries": queries}),
+                )
+                .await;
+                for (m, r) in mine["moves"]
+                    .as_array()
+                    .expect("moves")
+                    .iter()
+                    .zip(solved["results"].as_array().expect("results"))
+                {
+                    assert_eq!(m["path"], r["path"], "{board:?} {rules} {m}");
+                }
+                partners_seen += expected.len();
+            }
+        }
+    }
+    assert!(partners_seen > 1000, "only {partners_seen}");
+}
+
+/// Reading order sorts by row, then column: `[x, y]` sorted as `(y, x)`.
+#[tokio::test]
+async fn moves_of_one_tile_list_partners_in_reading_order_within_limits() {
+    let board = json!(["A.A", "...", "AA."]);
+    let full = json!([
+        {"from": [2, 0], "to": [0, 0], "segments": 1, "path": [[2, 0], [0, 0]]},
+        {"from": [2, 0], "to": [0, 2], "segments": 3, "path": [[2, 0], [2, 1], [0, 1], [0, 2]]},
+        {"from": [2, 0], "to": [1, 2], "segments": 2, "path": [[2, 0], [1, 0], [1, 2]]}
+    ]);
+    let router = router(config());
+    let all = ok(
+        &router,
+        "/v1/moves",
+        &json!({"board": board, "from": [2, 0]}),
+    )
+    .await;
+    assert_eq!(
+        all,
+        json!({"moves": full, "stuck": false, "cleared": false, "truncated": false})
+    );
+    let one = ok(
+        &router,
+        "/v1/moves",
+        &json!({"board": board, "from": [2, 0], "limit": 1, "include_path": false}),
+    )
+    .await;
+    assert_eq!(
+        one,
+        json!({"moves": [{"from": [2, 0], "to": [0, 0], "segments": 1}],
+               "stuck": false, "cleared": false, "truncated": false})
+    );
+    let capped = router_with_max_moves(2);
+    let cut = ok(
+        &capped,
+        "/v1/moves",
+        &json!({"board": board, "from": [2, 0]}),
+    )
+    .await;
+    assert_eq!(cut["moves"], json!(full.as_array().expect("moves")[..2]));
+    assert_eq!(cut["truncated"], json!(true));
+    // A tile without partners on a board with moves is not stuck.
+    let lone = ok(
+        &router,
+        "/v1/moves",
+        &json!({"board": ["AAB"], "rules": "shisen-sho", "from": [2, 0]}),
+    )
+    .await;
+    assert_eq!(
+        lone,
+        json!({"moves": [], "stuck": false, "cleared": false, "truncated": false})
+    );
+    let stuck = ok(
+        &router,
+        "/v1/moves",
+        &json!({"board": ["AB", "BA"], "rules": "lianliankan", "from": [0, 0]}),
+    )
+    .await;
+    assert_eq!(
+        stuck,
+        json!({"moves": [], "stuck": true, "cleared": false, "truncated": false})
+    );
+}
+
+fn router_with_max_moves(max_moves: usize) -> Router {
+    router(linkpath_server::Config {
+        max_moves,
+        ..config()
+    })
 }
