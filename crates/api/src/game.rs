@@ -3,13 +3,15 @@
 //! same types, errors and limits); each function here goes from a body to
 //! its answer, polling `stop`.
 
-use crate::board::{BoardEncoding, BoardRows, WireBoard};
+use crate::board::{BoardEncoding, BoardRows, Tile, WireBoard};
 use crate::decode::decode;
 use crate::error::{ApiError, ErrorCode, interrupted};
 use crate::limits::Limits;
 use crate::solve::Reason;
 use crate::wire::{Gravity, Move, Point, Query, WireRules, name, within};
-use linkpath_engine::game::{self, Clearing, DealError, Difficulty, ShuffleError};
+use linkpath_engine::game::{
+    self, ClearOptions, Clearing, DealError, Decided, Difficulty, ShuffleError,
+};
 use linkpath_engine::{EMPTY, Movement, Rules, Stop};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
@@ -44,6 +46,15 @@ fn at_least_one(value: u64, name: &str) -> Result<u64, ApiError> {
         .at(name));
     }
     Ok(value)
+}
+
+/// "1 tile", "3 tiles".
+fn count(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
 }
 
 /// What a board left by a game route is: `cleared`, `stuck` or `open`.
@@ -269,11 +280,22 @@ pub struct ClearRequest {
     #[serde(default, deserialize_with = "name")]
     pub gravity: Option<Gravity>,
     /// How long to search before answering `unknown`, in milliseconds,
-    /// from 1; 1000 when absent. It always ends before the server's
-    /// deadline.
+    /// from 1; 1000 when absent. It is cut to 90% of the server's timeout,
+    /// so it always ends before the server's deadline (`budget_ms` in the
+    /// answer says what applied). With `max_states` the search ends at
+    /// whichever comes first.
     #[serde(default)]
     #[schema(minimum = 1)]
     pub budget_ms: Option<u64>,
+    /// The most board states to search before answering `unknown`, from 1;
+    /// no limit when absent. Unlike `budget_ms` it does not depend on the
+    /// machine: when it ends the search (the answer is `unknown` with
+    /// `states` equal to it) the same request answers the same everywhere.
+    /// Set `budget_ms` large enough that time does not end the search
+    /// first.
+    #[serde(default)]
+    #[schema(minimum = 1)]
+    pub max_states: Option<u64>,
 }
 
 /// Whether the board can be cleared.
@@ -299,6 +321,42 @@ pub struct ClearResponse {
     pub moves: Option<Vec<Move>>,
     /// Distinct board states searched.
     pub states: u64,
+    /// Why the answer needed no search, when it did not (`states` is then
+    /// 0).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub reason: Option<ClearReason>,
+    /// With reason `odd_type`: the type, as the board writes it (a
+    /// character on text rows, a number on number rows); the first such
+    /// type in character or number order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub tile: Option<Tile>,
+    /// With reason `odd_type`, the tiles of that type; with `odd_tiles`,
+    /// all the tiles.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub count: Option<u64>,
+    /// The time spent answering, in milliseconds, from the request's
+    /// arrival; it varies from run to run.
+    pub elapsed_ms: u64,
+    /// The search budget that applied, in milliseconds: the request's
+    /// `budget_ms` (1000 when absent), cut to 90% of the server's timeout.
+    pub budget_ms: u64,
+}
+
+/// Why `/v1/clear` answered without searching.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ClearReason {
+    /// The board has no tiles: solvable, with no moves.
+    NoTiles,
+    /// Under `match: same`, a type (`tile`) has an odd number of tiles, so
+    /// one is always left: unsolvable.
+    OddType,
+    /// Under `match: any`, the board has an odd number of tiles, so one is
+    /// always left: unsolvable.
+    OddTiles,
 }
 
 impl ClearResponse {
@@ -323,13 +381,32 @@ pub fn clear(
     timeout: Duration,
 ) -> Result<ClearResponse, ApiError> {
     let request: ClearRequest = decode(body, limits)?;
-    let board = request.board.board;
+    let WireBoard { board, encoding } = request.board;
     let rules = game_rules(request.rules, limits)?;
     let budget = at_least_one(request.budget_ms.unwrap_or(DEFAULT_BUDGET_MS), "budget_ms")?;
     let budget = Duration::from_millis(budget).min(timeout.mul_f64(0.9));
-    let gravity = request.gravity.unwrap_or_default().into();
-    let found =
-        game::clear(&board, &rules, gravity, Some(started + budget), stop).map_err(interrupted)?;
+    let max_states = request
+        .max_states
+        .map(|m| at_least_one(m, "max_states"))
+        .transpose()?;
+    let options = ClearOptions {
+        budget: Some(started + budget),
+        max_states,
+        ..ClearOptions::for_gravity(request.gravity.unwrap_or_default().into())
+    };
+    let found = game::clear_with(&board, &rules, &options, stop).map_err(interrupted)?;
+    let (reason, tile, count) = match found.decided {
+        None => (None, None, None),
+        Some(Decided::NoTiles) => (Some(ClearReason::NoTiles), None, None),
+        Some(Decided::OddType { kind, tiles }) => (
+            Some(ClearReason::OddType),
+            Some(Tile::new(kind, encoding)),
+            Some(tiles as u64),
+        ),
+        Some(Decided::OddTiles { tiles }) => {
+            (Some(ClearReason::OddTiles), None, Some(tiles as u64))
+        }
+    };
     let (outcome, moves) = match found.result {
         Clearing::Solved(sequence) => (
             ClearOutcome::Solvable,
@@ -341,7 +418,13 @@ pub fn clear(
     Ok(ClearResponse {
         outcome,
         moves,
-        states: found.states,
+        // The state that went past `max_states` was counted, not searched.
+        states: found.states.min(max_states.unwrap_or(u64::MAX)),
+        reason,
+        tile,
+        count,
+        elapsed_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        budget_ms: u64::try_from(budget.as_millis()).unwrap_or(u64::MAX),
     })
 }
 
@@ -519,10 +602,7 @@ pub fn deal(body: &[u8], limits: &Limits, stop: &Stop) -> Result<DealResponse, A
     let (board, sequence, stats) = game::deal_measured(
         width, height, &kinds, &rules, gravity, difficulty, seed, stop,
     )
-    .map_err(|e| match e {
-        DealError::Interrupted(e) => interrupted(e),
-        other => ApiError::new(ErrorCode::InvalidRequest, other.to_string()),
-    })?;
+    .map_err(|e| deal_refused(e, encoding))?;
     Ok(DealResponse {
         board: BoardRows::new(&board, encoding),
         moves: sequence.into_iter().map(Move::bare).collect(),
@@ -532,6 +612,25 @@ pub fn deal(body: &[u8], limits: &Limits, stop: &Stop) -> Result<DealResponse, A
             playouts_cleared: stats.cleared,
         },
     })
+}
+
+/// The error of a deal the engine refused, naming tiles as `encoding`
+/// writes them.
+fn deal_refused(e: DealError, encoding: BoardEncoding) -> ApiError {
+    match e {
+        DealError::Interrupted(e) => interrupted(e),
+        // `copies` is checked above; kept for a message that names the tile.
+        DealError::OddCopies { kind, copies } => ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!(
+                "type {} has {}, expected an even number",
+                Tile::new(kind, encoding),
+                count(copies, "copy", "copies")
+            ),
+        )
+        .at("copies"),
+        other => ApiError::new(ErrorCode::InvalidRequest, other.to_string()),
+    }
 }
 
 // ---------------------------------------------------------- /v1/shuffle
@@ -578,6 +677,15 @@ pub fn shuffle(body: &[u8], limits: &Limits, stop: &Stop) -> Result<ShuffleRespo
     let seed = request.seed.unwrap_or(0);
     let refused = |e: ShuffleError| match e {
         ShuffleError::Interrupted(e) => interrupted(e),
+        ShuffleError::OddCopies { kind, copies } => ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!(
+                "type {} has {} left, an odd number, so the board cannot be cleared",
+                Tile::new(kind, encoding),
+                count(copies, "tile", "tiles")
+            ),
+        )
+        .at("board"),
         other => ApiError::new(ErrorCode::InvalidRequest, other.to_string()).at("board"),
     };
     let (shuffled, sequence) = if request.solvable.unwrap_or(false) {
@@ -594,4 +702,31 @@ pub fn shuffle(body: &[u8], limits: &Limits, stop: &Stop) -> Result<ShuffleRespo
         board: BoardRows::new(&shuffled, encoding),
         moves: sequence.map(|s| s.into_iter().map(Move::bare).collect()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deal_errors_name_tiles_as_written() {
+        let odd = |kind, copies| DealError::OddCopies { kind, copies };
+        let message = |e, encoding| {
+            let e = deal_refused(e, encoding);
+            assert_eq!(e.field.as_deref(), Some("copies"));
+            e.message
+        };
+        assert_eq!(
+            message(odd(u32::from('B'), 1), BoardEncoding::Text),
+            "type \"B\" has 1 copy, expected an even number"
+        );
+        assert_eq!(
+            message(odd(0x1F000, 3), BoardEncoding::Text),
+            "type \"\u{1F000}\" has 3 copies, expected an even number"
+        );
+        assert_eq!(
+            message(odd(66, 3), BoardEncoding::Numbers),
+            "type 66 has 3 copies, expected an even number"
+        );
+    }
 }

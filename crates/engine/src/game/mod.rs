@@ -24,7 +24,7 @@ mod moves;
 mod pairing;
 pub mod rng;
 
-pub use clear::{ClearOptions, Clearing, Outcome, clear, clear_with};
+pub use clear::{ClearOptions, Clearing, Decided, Outcome, clear, clear_with};
 pub use deal::{
     DealError, DealStats, Difficulty, MOVES_OPEN_LIMIT, PLAYOUT_TILES, PLAYOUTS, ShuffleError,
     deal, deal_measured, deal_with, shuffle, shuffle_solvable, stats,

@@ -307,7 +307,8 @@ fn a_spent_budget_answers_unknown() {
         outcome,
         game::Outcome {
             result: Clearing::Unknown,
-            states: 1
+            states: 1,
+            decided: None,
         }
     );
 }
@@ -634,4 +635,72 @@ fn deals_at_every_difficulty_replay_and_measure_their_board() {
             }
         }
     }
+}
+
+#[test]
+fn clear_says_what_decided_it_before_searching() {
+    let decided = |rows: &[&str], rules: &Rules| {
+        let board = Board::from_rows(rows).unwrap();
+        let outcome = game::clear(&board, rules, Gravity::None, None, &Stop::never()).unwrap();
+        (outcome.result, outcome.states, outcome.decided)
+    };
+    let same = Preset::ShisenSho.rules();
+    assert_eq!(
+        decided(&["DCCA", "BB.D", "DD.."], &same),
+        (
+            Clearing::Impossible,
+            0,
+            Some(game::Decided::OddType {
+                kind: u32::from('A'),
+                tiles: 1
+            })
+        )
+    );
+    assert_eq!(
+        decided(&["DDD", "..."], &same),
+        (
+            Clearing::Impossible,
+            0,
+            Some(game::Decided::OddType {
+                kind: u32::from('D'),
+                tiles: 3
+            })
+        )
+    );
+    assert_eq!(
+        decided(&["ABC"], &Preset::Mahjong.rules()),
+        (
+            Clearing::Impossible,
+            0,
+            Some(game::Decided::OddTiles { tiles: 3 })
+        )
+    );
+    assert_eq!(
+        decided(&["..."], &same),
+        (
+            Clearing::Solved(Vec::new()),
+            0,
+            Some(game::Decided::NoTiles)
+        )
+    );
+    assert_eq!(
+        decided(&["AB", "BA"], &Preset::Lianliankan.rules()),
+        (Clearing::Impossible, 1, None)
+    );
+}
+
+#[test]
+fn odd_counts_are_told_with_plurals() {
+    let deal = |copies| game::DealError::OddCopies { kind: 7, copies }.to_string();
+    assert_eq!(deal(1), "type 7 has 1 copy, expected an even number");
+    assert_eq!(deal(3), "type 7 has 3 copies, expected an even number");
+    let shuffle = |copies| game::ShuffleError::OddCopies { kind: 7, copies }.to_string();
+    assert_eq!(
+        shuffle(1),
+        "type 7 has 1 tile left, an odd number, so the board cannot be cleared"
+    );
+    assert_eq!(
+        shuffle(3),
+        "type 7 has 3 tiles left, an odd number, so the board cannot be cleared"
+    );
 }

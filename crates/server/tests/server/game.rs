@@ -287,8 +287,8 @@ async fn a_hint_is_the_first_move_and_an_empty_board_is_cleared() {
     );
     let cleared = ok(&router, "/v1/clear", &json!({"board": [".."]})).await;
     assert_eq!(
-        cleared,
-        json!({"outcome": "solvable", "moves": [], "states": 0})
+        without_elapsed(cleared),
+        json!({"outcome": "solvable", "moves": [], "states": 0, "reason": "no_tiles", "budget_ms": 1000})
     );
 }
 
@@ -677,4 +677,135 @@ fn router_with_max_moves(max_moves: usize) -> Router {
         max_moves,
         ..config()
     })
+}
+
+/// A `/v1/clear` answer without `elapsed_ms`, which varies between runs:
+/// checked here to be a time within the default 10 s timeout.
+fn without_elapsed(mut answer: Value) -> Value {
+    let elapsed = answer
+        .as_object_mut()
+        .and_then(|a| a.remove("elapsed_ms"))
+        .and_then(|e| e.as_u64());
+    assert!(elapsed.is_some_and(|e| e <= 10_000), "{answer}");
+    answer
+}
+
+#[tokio::test]
+async fn clear_answers_say_why_they_needed_no_search() {
+    let router = router(config());
+    let clear = async |body: Value| without_elapsed(ok(&router, "/v1/clear", &body).await);
+    assert_eq!(
+        clear(json!({"board": ["ABA", "BB."], "rules": "shisen-sho"})).await,
+        json!({"outcome": "unsolvable", "states": 0, "reason": "odd_type", "tile": "B",
+               "count": 3, "budget_ms": 1000})
+    );
+    // The first odd type in character order, however the board lists them.
+    assert_eq!(
+        clear(json!({"board": ["DCCA", "B..."], "rules": "lianliankan"})).await,
+        json!({"outcome": "unsolvable", "states": 0, "reason": "odd_type", "tile": "A",
+               "count": 1, "budget_ms": 1000})
+    );
+    assert_eq!(
+        clear(json!({"board": ["🀀🀁🀀"], "rules": "shisen-sho"})).await,
+        json!({"outcome": "unsolvable", "states": 0, "reason": "odd_type", "tile": "🀁",
+               "count": 1, "budget_ms": 1000})
+    );
+    assert_eq!(
+        clear(json!({"board": [[66, 7, 66], [66, 7, 0]], "rules": "shisen-sho"})).await,
+        json!({"outcome": "unsolvable", "states": 0, "reason": "odd_type", "tile": 66,
+               "count": 3, "budget_ms": 1000})
+    );
+    assert_eq!(
+        clear(json!({"board": ["ABC"], "rules": "mahjong"})).await,
+        json!({"outcome": "unsolvable", "states": 0, "reason": "odd_tiles", "count": 3,
+               "budget_ms": 1000})
+    );
+    assert_eq!(
+        clear(json!({"board": [[0, 0]], "budget_ms": 50})).await,
+        json!({"outcome": "solvable", "moves": [], "states": 0, "reason": "no_tiles",
+               "budget_ms": 50})
+    );
+    // A searched answer has no reason; a budget past 90% of the 10 s
+    // timeout is cut to it.
+    assert_eq!(
+        clear(json!({"board": ["AB", "BA"], "rules": "lianliankan", "budget_ms": 10_000})).await,
+        json!({"outcome": "unsolvable", "states": 1, "budget_ms": 9000})
+    );
+}
+
+#[tokio::test]
+async fn max_states_ends_the_search_at_the_same_state_every_time() {
+    let router = router(config());
+    // Cleared in 20 states with gravity: 19 is one short.
+    let board = json!(["BBFIBJDHED", "HICEEGAHDF", "JGJCFGAFBH", "GJCCDAAEII"]);
+    let request = |max_states: u64| {
+        json!({"board": board, "rules": "lianliankan", "gravity": "down",
+               "max_states": max_states, "budget_ms": 9000})
+    };
+    let short = without_elapsed(ok(&router, "/v1/clear", &request(19)).await);
+    assert_eq!(
+        short,
+        json!({"outcome": "unknown", "states": 19, "budget_ms": 9000})
+    );
+    for _ in 0..3 {
+        assert_eq!(
+            without_elapsed(ok(&router, "/v1/clear", &request(19)).await),
+            short
+        );
+    }
+    let enough = without_elapsed(ok(&router, "/v1/clear", &request(20)).await);
+    assert_eq!(enough["outcome"], json!("solvable"));
+    assert_eq!(enough["states"], json!(20));
+    assert_replays(
+        &router,
+        &board,
+        &json!("lianliankan"),
+        "down",
+        &enough["moves"],
+    )
+    .await;
+    let (status, refused) = post(&router, "/v1/clear", &request(0)).await;
+    assert_eq!(
+        (status, refused),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            json!({"error": {"code": "invalid_request",
+                             "message": "`max_states` is 0, expected at least 1",
+                             "field": "max_states"}})
+        )
+    );
+}
+
+#[tokio::test]
+async fn shuffle_errors_name_tiles_as_written() {
+    let router = router(config());
+    for (board, message) in [
+        (
+            json!(["AB", "BA", "C."]),
+            "type \"C\" has 1 tile left, an odd number, so the board cannot be cleared",
+        ),
+        (
+            json!(["🀀🀀", "🀁🀁", "🀁."]),
+            "type \"🀁\" has 3 tiles left, an odd number, so the board cannot be cleared",
+        ),
+        (
+            json!([[1, 2], [2, 1], [3, 3], [3, 0]]),
+            "type 3 has 3 tiles left, an odd number, so the board cannot be cleared",
+        ),
+    ] {
+        let (status, refused) = post(
+            &router,
+            "/v1/shuffle",
+            &json!({"board": board, "rules": "shisen-sho", "solvable": true}),
+        )
+        .await;
+        assert_eq!(
+            (status, refused),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                json!({"error": {"code": "invalid_request", "message": message, "field": "board"}})
+            ),
+            "{board}"
+        );
+    }
 }
