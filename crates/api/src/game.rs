@@ -462,6 +462,18 @@ pub struct DealRequest {
     /// How hard the deal is to play; easy when absent.
     #[serde(default, deserialize_with = "name")]
     pub difficulty: Option<DifficultyName>,
+    /// The characters to deal as tile types, in order: type `n` is the
+    /// `n`-th character (a Unicode scalar value, such as the Mahjong tiles
+    /// U+1F000 to U+1F02B); distinct, none of them space, `.` or U+0000
+    /// (which text rows read as empty), and at least `types` of them. Text
+    /// rows only. `A` to `Z`, `a` to `z`, `0` to `9` when absent.
+    #[serde(default)]
+    #[schema(min_length = 1)]
+    pub alphabet: Option<String>,
+    /// Whether the answer has `moves`, a sequence that clears the board (a
+    /// game that only deals can leave it out); true when absent.
+    #[serde(default)]
+    pub include_moves: Option<bool>,
 }
 
 /// How hard a deal is to play, by how it picks the partner of each
@@ -497,7 +509,11 @@ impl From<DifficultyName> for Difficulty {
 pub struct DealResponse {
     #[schema(value_type = WireBoard)]
     pub board: BoardRows,
-    pub moves: Vec<Move>,
+    /// A sequence that clears the board; present unless `include_moves`
+    /// was false.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub moves: Option<Vec<Move>>,
     pub stats: DealStats,
 }
 
@@ -576,22 +592,37 @@ pub fn deal(body: &[u8], limits: &Limits, stop: &Stop) -> Result<DealResponse, A
         .at("types"));
     }
     let encoding = request.encoding.unwrap_or_default();
-    if encoding == BoardEncoding::Text && types > TEXT_TILES.len() as u64 {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!(
-                "{types} types do not fit text rows (at most {}), use \"encoding\": \"numbers\"",
+    let alphabet = match (&request.alphabet, encoding) {
+        (Some(_), BoardEncoding::Numbers) => {
+            return Err(ApiError::new(
+                ErrorCode::InvalidRequest,
+                "`alphabet` is for text rows, expected no `alphabet` with \"encoding\": \"numbers\" (tile types are then 1 to `types`)",
+            )
+            .at("alphabet"));
+        }
+        (Some(alphabet), BoardEncoding::Text) => tile_characters(alphabet)?,
+        (None, _) => TEXT_TILES.chars().collect(),
+    };
+    if encoding == BoardEncoding::Text && types > alphabet.len() as u64 {
+        let message = match request.alphabet {
+            Some(_) => format!(
+                "{types} types are more than the {} characters of `alphabet`, expected at most {}",
+                alphabet.len(),
+                alphabet.len()
+            ),
+            None => format!(
+                "{types} types do not fit text rows (at most {}), use \"encoding\": \"numbers\" or a longer `alphabet`",
                 TEXT_TILES.len()
             ),
-        )
-        .at("types"));
+        };
+        return Err(ApiError::new(ErrorCode::InvalidRequest, message).at("types"));
     }
     let rules = game_rules(request.rules, limits)?;
     let gravity = request.gravity.unwrap_or_default().into();
     let kinds: Vec<(u32, usize)> = (0..types as usize)
         .map(|i| {
             let kind = match encoding {
-                BoardEncoding::Text => u32::from(TEXT_TILES.as_bytes()[i]),
+                BoardEncoding::Text => u32::from(alphabet[i]),
                 BoardEncoding::Numbers => i as u32 + 1,
             };
             (kind, copies as usize)
@@ -605,13 +636,44 @@ pub fn deal(body: &[u8], limits: &Limits, stop: &Stop) -> Result<DealResponse, A
     .map_err(|e| deal_refused(e, encoding))?;
     Ok(DealResponse {
         board: BoardRows::new(&board, encoding),
-        moves: sequence.into_iter().map(Move::bare).collect(),
+        moves: request
+            .include_moves
+            .unwrap_or(true)
+            .then(|| sequence.into_iter().map(Move::bare).collect()),
         stats: DealStats {
             moves_open: stats.moves_open,
             playouts: stats.playouts,
             playouts_cleared: stats.cleared,
         },
     })
+}
+
+/// The characters of `alphabet`, each a tile type: distinct, none read as
+/// an empty cell.
+fn tile_characters(alphabet: &str) -> Result<Vec<char>, ApiError> {
+    let refused =
+        |message: String| ApiError::new(ErrorCode::InvalidRequest, message).at("alphabet");
+    let characters: Vec<char> = alphabet.chars().collect();
+    if characters.is_empty() {
+        return Err(refused(
+            "`alphabet` is empty, expected the characters of the tile types".into(),
+        ));
+    }
+    let mut first = std::collections::HashMap::with_capacity(characters.len());
+    for (i, &c) in characters.iter().enumerate() {
+        let written = Tile::Text(c.to_string());
+        if linkpath_engine::tile_of_char(c) == EMPTY {
+            return Err(refused(format!(
+                "`alphabet` has {written} at {i}, which text rows read as an empty cell, expected tile characters"
+            )));
+        }
+        if let Some(earlier) = first.insert(c, i) {
+            return Err(refused(format!(
+                "`alphabet` has {written} at {earlier} and {i}, expected distinct characters"
+            )));
+        }
+    }
+    Ok(characters)
 }
 
 /// The error of a deal the engine refused, naming tiles as `encoding`

@@ -809,3 +809,99 @@ async fn shuffle_errors_name_tiles_as_written() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_deal_of_mahjong_tiles_reads_back_and_replays() {
+    let router = router(config());
+    // The 34 tile faces of a Mahjong set, U+1F000 to U+1F021.
+    let alphabet: String = (0x1F000..=0x1F021)
+        .map(|c| char::from_u32(c).expect("a character"))
+        .collect();
+    let rules = json!("shisen-sho");
+    let dealt = ok(
+        &router,
+        "/v1/deal",
+        &json!({"width": 12, "height": 6, "types": 18, "rules": rules, "seed": 5,
+                "alphabet": alphabet}),
+    )
+    .await;
+    let rows: Vec<&str> = dealt["board"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| r.as_str().expect("text"))
+        .collect();
+    let mut counts = std::collections::BTreeMap::new();
+    for row in &rows {
+        assert_eq!(row.chars().count(), 12, "{row}");
+        for c in row.chars() {
+            *counts.entry(c).or_insert(0) += 1;
+        }
+    }
+    let first: Vec<char> = alphabet.chars().take(18).collect();
+    assert_eq!(counts.keys().copied().collect::<Vec<_>>(), first);
+    assert!(counts.values().all(|&n| n == 4), "{counts:?}");
+    // Read back: the rows come back as sent, and each move of the
+    // sequence joins two tiles of one type as /v1/solve sees them.
+    let echoed = ok(
+        &router,
+        "/v1/play",
+        &json!({"board": dealt["board"], "rules": rules, "moves": []}),
+    )
+    .await;
+    assert_eq!(echoed["board"], dealt["board"]);
+    let first_move = &dealt["moves"][0];
+    let solved = ok(
+        &router,
+        "/v1/solve",
+        &json!({"board": dealt["board"], "rules": rules,
+                "queries": [first_move, {"from": first_move["from"], "to": first_move["from"]}]}),
+    )
+    .await;
+    assert_eq!(solved["results"][0]["connected"], json!(true), "{solved}");
+    assert_eq!(
+        solved["results"][1],
+        json!({"connected": false, "reason": "same_cell"})
+    );
+    assert_replays(&router, &dealt["board"], &rules, "none", &dealt["moves"]).await;
+    let other = alphabet.replace('\u{1F000}', "\u{1F02B}");
+    let renamed = ok(
+        &router,
+        "/v1/deal",
+        &json!({"width": 12, "height": 6, "types": 18, "rules": rules, "seed": 5,
+                "alphabet": other}),
+    )
+    .await;
+    assert_eq!(
+        renamed["board"],
+        json!(
+            rows.iter()
+                .map(|r| r.replace('\u{1F000}', "\u{1F02B}"))
+                .collect::<Vec<_>>()
+        ),
+        "the same deal under other names"
+    );
+}
+
+#[tokio::test]
+async fn a_deal_without_moves_is_the_same_deal() {
+    let router = router(config());
+    let request = json!({"width": 6, "height": 4, "types": 6, "rules": "shisen-sho",
+                         "gravity": "down", "seed": 42});
+    let mut full = ok(&router, "/v1/deal", &request).await;
+    let mut bare = request.clone();
+    bare["include_moves"] = json!(false);
+    let without = ok(&router, "/v1/deal", &bare).await;
+    bare["include_moves"] = json!(true);
+    assert_eq!(ok(&router, "/v1/deal", &bare).await, full);
+    assert!(full["moves"].is_array());
+    full.as_object_mut().expect("an object").remove("moves");
+    assert_eq!(without, full);
+    // The default alphabet is the first characters of A-Z, a-z, 0-9.
+    let mut named = request.clone();
+    named["alphabet"] = json!("ABCDEF");
+    assert_eq!(
+        ok(&router, "/v1/deal", &named).await["board"],
+        full["board"]
+    );
+}
