@@ -88,7 +88,7 @@ fn candidate_seed(seed: u64, k: u64) -> u64 {
 pub enum DealError {
     #[error("type {kind} has {}, expected an even number", count(*copies, "copy", "copies"))]
     OddCopies { kind: u32, copies: usize },
-    #[error("{tiles} tiles do not fit on {cells} cells")]
+    #[error("{} do not fit on {}", count(*tiles, "tile", "tiles"), count(*cells, "cell", "cells"))]
     TooMany { tiles: usize, cells: usize },
     #[error(transparent)]
     Board(#[from] BoardError),

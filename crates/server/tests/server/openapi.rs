@@ -470,8 +470,8 @@ async fn each_request_example_answers_its_response_example() {
         counts,
         [
             ("/v1/clear", 5),
-            ("/v1/deal", 1),
-            ("/v1/moves", 3),
+            ("/v1/deal", 2),
+            ("/v1/moves", 4),
             ("/v1/play", 2),
             ("/v1/render", 1),
             ("/v1/shuffle", 2),
