@@ -70,15 +70,26 @@ def check(name: str) -> Callable[[Callable[[], str]], None]:
     return run
 
 
-def parsed(response: Response[Any], status: int, model: type, expected: dict[str, Any]) -> Any:
-    """The answer parsed into `model`, after checking it against `expected` as sent and as parsed."""
+def parsed(
+    response: Response[Any], status: int, model: type, expected: dict[str, Any], varying: tuple[str, ...] = ()
+) -> Any:
+    """The answer parsed into `model`, after checking it against `expected` as sent and as parsed.
+
+    `varying` names fields that change from run to run (a time): each is
+    checked to be a non-negative integer and left out of the comparison."""
     assert response.status_code == status, f"status {response.status_code}: {response.content!r}"
     assert response.headers["content-type"] == "application/json", response.headers["content-type"]
     sent = json.loads(response.content)
+    for key in varying:
+        value = sent.pop(key)
+        assert isinstance(value, int) and value >= 0, f"{key} is {value!r}, expected a non-negative integer"
     assert sent == expected, f"answer {sent}, expected {expected}"
     answer = response.parsed
     assert isinstance(answer, model), f"parsed as {type(answer).__name__}, expected {model.__name__}"
-    assert answer.to_dict() == expected, f"the model writes back {answer.to_dict()}"
+    written = answer.to_dict()
+    for key in varying:
+        written.pop(key)
+    assert written == expected, f"the model writes back {written}"
     return answer
 
 
@@ -270,6 +281,26 @@ def _() -> str:
     return f"{point(hint.from_)}-{point(hint.to)} in {hint.segments} via {' '.join(map(point, hint.path))}; {flags}"
 
 
+@check("POST /v1/moves, the README's moves of one tile")
+def _() -> str:
+    body = MovesRequest.from_dict({"board": DEALT, "rules": "shisen-sho", "from": [3, 0]})
+    answer = parsed(
+        moves.sync_detailed(client=client, body=body),
+        200,
+        MovesResponse,
+        {
+            "moves": [
+                {"from": [3, 0], "to": [4, 0], "segments": 1, "path": [[3, 0], [4, 0]]},
+                {"from": [3, 0], "to": [3, 1], "segments": 1, "path": [[3, 0], [3, 1]]},
+            ],
+            "stuck": False,
+            "cleared": False,
+            "truncated": False,
+        },
+    )
+    return f"{len(answer.moves)} partners: {' '.join(point(m.to) for m in answer.moves)}"
+
+
 @check("POST /v1/play, the README's example")
 def _() -> str:
     body = PlayRequest.from_dict(
@@ -320,7 +351,9 @@ def _() -> str:
                 {"from": [1, 1], "to": [2, 2]},
             ],
             "states": 5,
+            "budget_ms": 1000,
         },
+        varying=("elapsed_ms",),
     )
     assert answer.outcome is ClearOutcome.SOLVABLE
     return f"{answer.outcome.value}, {describe_moves(answer.moves)}, {answer.states} states"
@@ -333,10 +366,25 @@ def _() -> str:
         clear.sync_detailed(client=client, body=body),
         200,
         ClearResponse,
-        {"outcome": "unsolvable", "states": 1},
+        {"outcome": "unsolvable", "states": 1, "budget_ms": 1000},
+        varying=("elapsed_ms",),
     )
     assert answer.outcome is ClearOutcome.UNSOLVABLE
     return f"{answer.outcome.value}, {describe_moves(answer.moves)}, {answer.states} states"
+
+
+@check("POST /v1/clear, the README's odd type")
+def _() -> str:
+    body = ClearRequest.from_dict({"board": ["BCDFFB", "DCCFED", "DEBBEE", "AACFA."], "rules": "shisen-sho"})
+    answer = parsed(
+        clear.sync_detailed(client=client, body=body),
+        200,
+        ClearResponse,
+        {"outcome": "unsolvable", "states": 0, "reason": "odd_type", "tile": "A", "count": 3, "budget_ms": 1000},
+        varying=("elapsed_ms",),
+    )
+    assert answer.outcome is ClearOutcome.UNSOLVABLE
+    return f"{answer.outcome.value}, {answer.reason.value} {answer.tile} x {answer.count}"
 
 
 @check("POST /v1/deal, the README's example")
@@ -366,6 +414,28 @@ def _() -> str:
             ],
             "stats": {"moves_open": 15, "playouts": 32, "playouts_cleared": 32},
         },
+    )
+    return f"board {describe_board(answer.board)}, {describe_moves(answer.moves)}"
+
+
+@check("POST /v1/deal, the README's Mahjong faces")
+def _() -> str:
+    body = DealRequest.from_dict(
+        {
+            "width": 6,
+            "height": 2,
+            "types": 3,
+            "rules": "shisen-sho",
+            "seed": 3,
+            "alphabet": "🀀🀁🀂",
+            "include_moves": False,
+        }
+    )
+    answer = parsed(
+        deal.sync_detailed(client=client, body=body),
+        200,
+        DealResponse,
+        {"board": ["🀁🀁🀁🀀🀀🀁", "🀀🀂🀂🀂🀀🀂"], "stats": {"moves_open": 15, "playouts": 32, "playouts_cleared": 32}},
     )
     return f"board {describe_board(answer.board)}, {describe_moves(answer.moves)}"
 

@@ -70,6 +70,12 @@ function describeMoves(moves: Schemas["Move"][] | undefined): string {
 // ---------------------------------------------------------------------------
 // /v1/solve and /v1/render
 
+/** A clear answer's `elapsed_ms`, which changes from run to run: checked to be a time in milliseconds, then expected as it came. */
+function elapsedOf(answer: { elapsed_ms: number }): number {
+  assert.ok(Number.isInteger(answer.elapsed_ms) && answer.elapsed_ms >= 0, `elapsed_ms ${answer.elapsed_ms}`);
+  return answer.elapsed_ms;
+}
+
 const readmeSolve: Schemas["SolveRequest"] = {
   board: ["XXXXX", "X   X", "XXX X", " XXX "],
   rules: "mahjong",
@@ -211,6 +217,22 @@ await check("POST /v1/moves, the README's hint", async () => {
   return `${point(hint.from)}-${point(hint.to)} in ${hint.segments} via ${hint.path?.map(point).join(" ")}; ${flags}`;
 });
 
+await check("POST /v1/moves, the README's moves of one tile", async () => {
+  const body: Schemas["MovesRequest"] = { board: dealt, rules: "shisen-sho", from: [3, 0] };
+  const answer = ok(await client.POST("/v1/moves", { body }));
+  const expected: Schemas["MovesResponse"] = {
+    moves: [
+      { from: [3, 0], to: [4, 0], segments: 1, path: [[3, 0], [4, 0]] },
+      { from: [3, 0], to: [3, 1], segments: 1, path: [[3, 0], [3, 1]] },
+    ],
+    stuck: false,
+    cleared: false,
+    truncated: false,
+  };
+  assert.deepEqual(answer, expected);
+  return `${answer.moves.length} partners: ${answer.moves.map((m) => point(m.to)).join(" ")}`;
+});
+
 await check("POST /v1/play, the README's example", async () => {
   const body: Schemas["PlayRequest"] = {
     board: dealt,
@@ -252,6 +274,8 @@ await check("POST /v1/clear, a board that can be cleared", async () => {
       { from: [1, 1], to: [2, 2] },
     ],
     states: 5,
+    elapsed_ms: elapsedOf(answer),
+    budget_ms: 1000,
   };
   assert.deepEqual(answer, expected);
   return `${answer.outcome}, ${describeMoves(answer.moves)}, ${answer.states} states`;
@@ -260,9 +284,25 @@ await check("POST /v1/clear, a board that can be cleared", async () => {
 await check("POST /v1/clear, two crossed pairs", async () => {
   const body: Schemas["ClearRequest"] = { board: ["AB", "BA"], rules: "lianliankan" };
   const answer = ok(await client.POST("/v1/clear", { body }));
-  const expected: Schemas["ClearResponse"] = { outcome: "unsolvable", states: 1 };
+  const expected: Schemas["ClearResponse"] = { outcome: "unsolvable", states: 1, elapsed_ms: elapsedOf(answer), budget_ms: 1000 };
   assert.deepEqual(answer, expected);
   return `${answer.outcome}, ${describeMoves(answer.moves)}, ${answer.states} states`;
+});
+
+await check("POST /v1/clear, the README's odd type", async () => {
+  const body: Schemas["ClearRequest"] = { board: ["BCDFFB", "DCCFED", "DEBBEE", "AACFA."], rules: "shisen-sho" };
+  const answer = ok(await client.POST("/v1/clear", { body }));
+  const expected: Schemas["ClearResponse"] = {
+    outcome: "unsolvable",
+    states: 0,
+    reason: "odd_type",
+    tile: "A",
+    count: 3,
+    elapsed_ms: elapsedOf(answer),
+    budget_ms: 1000,
+  };
+  assert.deepEqual(answer, expected);
+  return `${answer.outcome}, ${answer.reason} ${answer.tile} x ${answer.count}`;
 });
 
 await check("POST /v1/deal, the README's example", async () => {
@@ -292,6 +332,25 @@ await check("POST /v1/deal, the README's example", async () => {
       { from: [4, 3], to: [5, 3] },
       { from: [0, 2], to: [0, 3] },
     ],
+    stats: { moves_open: 15, playouts: 32, playouts_cleared: 32 },
+  };
+  assert.deepEqual(answer, expected);
+  return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
+});
+
+await check("POST /v1/deal, the README's Mahjong faces", async () => {
+  const body: Schemas["DealRequest"] = {
+    width: 6,
+    height: 2,
+    types: 3,
+    rules: "shisen-sho",
+    seed: 3,
+    alphabet: "🀀🀁🀂",
+    include_moves: false,
+  };
+  const answer = ok(await client.POST("/v1/deal", { body }));
+  const expected: Schemas["DealResponse"] = {
+    board: ["🀁🀁🀁🀀🀀🀁", "🀀🀂🀂🀂🀀🀂"],
     stats: { moves_open: 15, playouts: 32, playouts_cleared: 32 },
   };
   assert.deepEqual(answer, expected);

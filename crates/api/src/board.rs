@@ -84,6 +84,37 @@ impl BoardRows {
     }
 }
 
+/// A tile type as the client writes it: its character on a text board,
+/// its number on a numeric one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum Tile {
+    /// The character of a text board's cells.
+    Text(String),
+    /// The number of a numeric board's cells.
+    Number(u32),
+}
+
+impl Tile {
+    /// Tile type `kind` of a board that came in as `encoding`.
+    pub fn new(kind: u32, encoding: BoardEncoding) -> Self {
+        match encoding {
+            BoardEncoding::Text => Tile::Text(char::from_u32(kind).unwrap_or('?').to_string()),
+            BoardEncoding::Numbers => Tile::Number(kind),
+        }
+    }
+}
+
+/// As a message names it: `"B"` (quoted, as JSON writes it) or `66`.
+impl fmt::Display for Tile {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Tile::Text(c) => write!(f, "{c:?}"),
+            Tile::Number(n) => write!(f, "{n}"),
+        }
+    }
+}
+
 impl utoipa::PartialSchema for BoardRows {
     fn schema() -> RefOr<Schema> {
         board_schema()

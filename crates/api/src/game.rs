@@ -3,13 +3,15 @@
 //! same types, errors and limits); each function here goes from a body to
 //! its answer, polling `stop`.
 
-use crate::board::{BoardEncoding, BoardRows, WireBoard};
+use crate::board::{BoardEncoding, BoardRows, Tile, WireBoard};
 use crate::decode::decode;
 use crate::error::{ApiError, ErrorCode, interrupted};
 use crate::limits::Limits;
 use crate::solve::Reason;
-use crate::wire::{Gravity, Move, Point, Query, WireRules, name, within, written};
-use linkpath_engine::game::{self, Clearing, DealError, Difficulty, ShuffleError};
+use crate::wire::{Gravity, Move, Point, Query, WireRules, name, within};
+use linkpath_engine::game::{
+    self, ClearOptions, Clearing, DealError, Decided, Difficulty, ShuffleError,
+};
 use linkpath_engine::{EMPTY, Groups, Match, Movement, Rules, Stop};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -56,6 +58,15 @@ fn at_least_one(value: u64, name: &str) -> Result<u64, ApiError> {
     Ok(value)
 }
 
+/// "1 tile", "3 tiles".
+fn count(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
 /// What a board left by a game route is: `cleared`, `stuck` or `open`.
 fn position(cleared: bool, stuck: bool) -> &'static str {
     match (cleared, stuck) {
@@ -84,13 +95,21 @@ pub struct MovesRequest {
     /// Whether moves list their path's corner points; true when absent.
     #[serde(default)]
     pub include_path: Option<bool>,
+    /// A tile to list the moves of (a hint for the tile a player picked):
+    /// each move is then from this tile to a partner, partners in reading
+    /// order, the path from this tile as `/v1/solve` answers it. Every
+    /// move of the board when absent.
+    #[serde(default)]
+    pub from: Option<Point>,
 }
 
-/// Every pair that can be removed now, in reading order of the first tile.
+/// Every pair that can be removed now, in reading order of the first tile
+/// (with `from`, of the partner).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct MovesResponse {
     pub moves: Vec<Move>,
-    /// Tiles are left and none can be removed.
+    /// Tiles are left and none can be removed (on the whole board, also
+    /// with `from`).
     pub stuck: bool,
     /// No tiles are left.
     pub cleared: bool,
@@ -121,19 +140,50 @@ pub fn moves(body: &[u8], limits: &Limits, stop: &Stop) -> Result<MovesResponse,
     let asked = limit.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
     let capped = asked > limits.max_moves;
     let looked_for = if capped { limits.max_moves + 1 } else { asked };
-    let mut found = game::moves(&board, &rules, Some(looked_for), stop).map_err(interrupted)?;
+    let mut found = match request.from {
+        Some(from) => {
+            let from = tile_at(from, &board, "from")?;
+            game::moves_from(&board, &rules, from, Some(looked_for), stop)
+        }
+        None => game::moves(&board, &rules, Some(looked_for), stop),
+    }
+    .map_err(interrupted)?;
     let truncated = capped && found.len() > limits.max_moves;
     found.truncate(limits.max_moves);
     let cleared = game::cleared(&board);
+    // A tile without partners says nothing of the others.
+    let stuck = match request.from {
+        _ if !found.is_empty() => false,
+        Some(_) => game::stuck(&board, &rules, stop).map_err(interrupted)?,
+        None => !cleared,
+    };
     Ok(MovesResponse {
         truncated,
-        stuck: found.is_empty() && !cleared,
+        stuck,
         cleared,
         moves: found
             .iter()
             .map(|m| Move::with_path(m.from, m.to, &m.path, include_path))
             .collect(),
     })
+}
+
+/// The tile at `point`, or a 422 naming `field` when it is off the board or
+/// an empty cell.
+fn tile_at(
+    point: Point,
+    board: &linkpath_engine::Board,
+    field: &str,
+) -> Result<linkpath_engine::Point, ApiError> {
+    let p = point.on(board).map_err(|e| e.at(field))?;
+    if board.get(p) == Some(EMPTY) {
+        return Err(ApiError::new(
+            ErrorCode::InvalidQuery,
+            format!("[{}, {}] is an empty cell, expected a tile", p.x, p.y),
+        )
+        .at(field));
+    }
+    Ok(p)
 }
 
 // ------------------------------------------------------------- /v1/play
@@ -260,11 +310,22 @@ pub struct ClearRequest {
     #[serde(default, deserialize_with = "name")]
     pub gravity: Option<Gravity>,
     /// How long to search before answering `unknown`, in milliseconds,
-    /// from 1; 1000 when absent. It always ends before the server's
-    /// deadline.
+    /// from 1; 1000 when absent. It is cut to 90% of the server's timeout,
+    /// so it always ends before the server's deadline (`budget_ms` in the
+    /// answer says what applied). With `max_states` the search ends at
+    /// whichever comes first.
     #[serde(default)]
     #[schema(minimum = 1)]
     pub budget_ms: Option<u64>,
+    /// The most board states to search before answering `unknown`, from 1;
+    /// no limit when absent. Unlike `budget_ms` it does not depend on the
+    /// machine: when it ends the search (the answer is `unknown` with
+    /// `states` equal to it) the same request answers the same everywhere.
+    /// Set `budget_ms` large enough that time does not end the search
+    /// first.
+    #[serde(default)]
+    #[schema(minimum = 1)]
+    pub max_states: Option<u64>,
 }
 
 /// Whether the board can be cleared.
@@ -290,6 +351,42 @@ pub struct ClearResponse {
     pub moves: Option<Vec<Move>>,
     /// Distinct board states searched.
     pub states: u64,
+    /// Why the answer needed no search, when it did not (`states` is then
+    /// 0).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub reason: Option<ClearReason>,
+    /// With reason `odd_type`: the type, as the board writes it (a
+    /// character on text rows, a number on number rows); the first such
+    /// type in character or number order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub tile: Option<Tile>,
+    /// With reason `odd_type`, the tiles of that type; with `odd_tiles`,
+    /// all the tiles.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub count: Option<u64>,
+    /// The time spent answering, in milliseconds, from the request's
+    /// arrival; it varies from run to run.
+    pub elapsed_ms: u64,
+    /// The search budget that applied, in milliseconds: the request's
+    /// `budget_ms` (1000 when absent), cut to 90% of the server's timeout.
+    pub budget_ms: u64,
+}
+
+/// Why `/v1/clear` answered without searching.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ClearReason {
+    /// The board has no tiles: solvable, with no moves.
+    NoTiles,
+    /// Under `match: same`, a type (`tile`) has an odd number of tiles, so
+    /// one is always left: unsolvable.
+    OddType,
+    /// Under `match: any`, the board has an odd number of tiles, so one is
+    /// always left: unsolvable.
+    OddTiles,
 }
 
 impl ClearResponse {
@@ -320,9 +417,28 @@ pub fn clear(
     let board = groups.classes(&board, stop).map_err(interrupted)?;
     let budget = at_least_one(request.budget_ms.unwrap_or(DEFAULT_BUDGET_MS), "budget_ms")?;
     let budget = Duration::from_millis(budget).min(timeout.mul_f64(0.9));
-    let gravity = request.gravity.unwrap_or_default().into();
-    let found =
-        game::clear(&board, &rules, gravity, Some(started + budget), stop).map_err(interrupted)?;
+    let max_states = request
+        .max_states
+        .map(|m| at_least_one(m, "max_states"))
+        .transpose()?;
+    let options = ClearOptions {
+        budget: Some(started + budget),
+        max_states,
+        ..ClearOptions::for_gravity(request.gravity.unwrap_or_default().into())
+    };
+    let found = game::clear_with(&board, &rules, &options, stop).map_err(interrupted)?;
+    let (reason, tile, count) = match found.decided {
+        None => (None, None, None),
+        Some(Decided::NoTiles) => (Some(ClearReason::NoTiles), None, None),
+        Some(Decided::OddType { kind, tiles }) => (
+            Some(ClearReason::OddType),
+            Some(Tile::new(kind, encoding)),
+            Some(tiles as u64),
+        ),
+        Some(Decided::OddTiles { tiles }) => {
+            (Some(ClearReason::OddTiles), None, Some(tiles as u64))
+        }
+    };
     let (outcome, moves) = match found.result {
         Clearing::Solved(sequence) => (
             ClearOutcome::Solvable,
@@ -334,7 +450,13 @@ pub fn clear(
     Ok(ClearResponse {
         outcome,
         moves,
-        states: found.states,
+        // The state that went past `max_states` was counted, not searched.
+        states: found.states.min(max_states.unwrap_or(u64::MAX)),
+        reason,
+        tile,
+        count,
+        elapsed_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        budget_ms: u64::try_from(budget.as_millis()).unwrap_or(u64::MAX),
     })
 }
 
@@ -372,6 +494,18 @@ pub struct DealRequest {
     /// How hard the deal is to play; easy when absent.
     #[serde(default, deserialize_with = "name")]
     pub difficulty: Option<DifficultyName>,
+    /// The characters to deal as tile types, in order: type `n` is the
+    /// `n`-th character (a Unicode scalar value, such as the Mahjong tiles
+    /// U+1F000 to U+1F02B); distinct, none of them space, `.` or U+0000
+    /// (which text rows read as empty), and at least `types` of them. Text
+    /// rows only. `A` to `Z`, `a` to `z`, `0` to `9` when absent.
+    #[serde(default)]
+    #[schema(min_length = 1)]
+    pub alphabet: Option<String>,
+    /// Whether the answer has `moves`, a sequence that clears the board (a
+    /// game that only deals can leave it out); true when absent.
+    #[serde(default)]
+    pub include_moves: Option<bool>,
 }
 
 /// How hard a deal is to play, by how it picks the partner of each
@@ -407,7 +541,11 @@ impl From<DifficultyName> for Difficulty {
 pub struct DealResponse {
     #[schema(value_type = WireBoard)]
     pub board: BoardRows,
-    pub moves: Vec<Move>,
+    /// A sequence that clears the board; present unless `include_moves`
+    /// was false.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub moves: Option<Vec<Move>>,
     pub stats: DealStats,
 }
 
@@ -486,15 +624,30 @@ pub fn deal(body: &[u8], limits: &Limits, stop: &Stop) -> Result<DealResponse, A
         .at("types"));
     }
     let encoding = request.encoding.unwrap_or_default();
-    if encoding == BoardEncoding::Text && types > TEXT_TILES.len() as u64 {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!(
-                "{types} types do not fit text rows (at most {}), use \"encoding\": \"numbers\"",
+    let alphabet = match (&request.alphabet, encoding) {
+        (Some(_), BoardEncoding::Numbers) => {
+            return Err(ApiError::new(
+                ErrorCode::InvalidRequest,
+                "`alphabet` is for text rows, expected no `alphabet` with \"encoding\": \"numbers\" (tile types are then 1 to `types`)",
+            )
+            .at("alphabet"));
+        }
+        (Some(alphabet), BoardEncoding::Text) => tile_characters(alphabet)?,
+        (None, _) => TEXT_TILES.chars().collect(),
+    };
+    if encoding == BoardEncoding::Text && types > alphabet.len() as u64 {
+        let message = match request.alphabet {
+            Some(_) => format!(
+                "{types} types are more than the {} characters of `alphabet`, expected at most {}",
+                alphabet.len(),
+                alphabet.len()
+            ),
+            None => format!(
+                "{types} types do not fit text rows (at most {}), use \"encoding\": \"numbers\" or a longer `alphabet`",
                 TEXT_TILES.len()
             ),
-        )
-        .at("types"));
+        };
+        return Err(ApiError::new(ErrorCode::InvalidRequest, message).at("types"));
     }
     let groups = groups(&request.rules, encoding)?;
     let rules = game_rules(request.rules, limits)?;
@@ -502,7 +655,7 @@ pub fn deal(body: &[u8], limits: &Limits, stop: &Stop) -> Result<DealResponse, A
     let kinds: Vec<(u32, usize)> = (0..types as usize)
         .map(|i| {
             let kind = match encoding {
-                BoardEncoding::Text => u32::from(TEXT_TILES.as_bytes()[i]),
+                BoardEncoding::Text => u32::from(alphabet[i]),
                 BoardEncoding::Numbers => i as u32 + 1,
             };
             (kind, copies as usize)
@@ -516,10 +669,7 @@ pub fn deal(body: &[u8], limits: &Limits, stop: &Stop) -> Result<DealResponse, A
     let (board, sequence, stats) = game::deal_measured(
         width, height, &classes, &rules, gravity, difficulty, seed, stop,
     )
-    .map_err(|e| match e {
-        DealError::Interrupted(e) => interrupted(e),
-        other => ApiError::new(ErrorCode::InvalidRequest, other.to_string()),
-    })?;
+    .map_err(|e| deal_refused(e, encoding))?;
     let board = if groups.is_trivial() {
         board
     } else {
@@ -532,13 +682,63 @@ pub fn deal(body: &[u8], limits: &Limits, stop: &Stop) -> Result<DealResponse, A
     };
     Ok(DealResponse {
         board: BoardRows::new(&board, encoding),
-        moves: sequence.into_iter().map(Move::bare).collect(),
+        moves: request
+            .include_moves
+            .unwrap_or(true)
+            .then(|| sequence.into_iter().map(Move::bare).collect()),
         stats: DealStats {
             moves_open: stats.moves_open,
             playouts: stats.playouts,
             playouts_cleared: stats.cleared,
         },
     })
+}
+
+/// The characters of `alphabet`, each a tile type: distinct, none read as
+/// an empty cell.
+fn tile_characters(alphabet: &str) -> Result<Vec<char>, ApiError> {
+    let refused =
+        |message: String| ApiError::new(ErrorCode::InvalidRequest, message).at("alphabet");
+    let characters: Vec<char> = alphabet.chars().collect();
+    if characters.is_empty() {
+        return Err(refused(
+            "`alphabet` is empty, expected the characters of the tile types".into(),
+        ));
+    }
+    let mut first = std::collections::HashMap::with_capacity(characters.len());
+    for (i, &c) in characters.iter().enumerate() {
+        let written = Tile::Text(c.to_string());
+        if linkpath_engine::tile_of_char(c) == EMPTY {
+            return Err(refused(format!(
+                "`alphabet` has {written} at {i}, which text rows read as an empty cell, expected tile characters"
+            )));
+        }
+        if let Some(earlier) = first.insert(c, i) {
+            return Err(refused(format!(
+                "`alphabet` has {written} at {earlier} and {i}, expected distinct characters"
+            )));
+        }
+    }
+    Ok(characters)
+}
+
+/// The error of a deal the engine refused, naming tiles as `encoding`
+/// writes them.
+fn deal_refused(e: DealError, encoding: BoardEncoding) -> ApiError {
+    match e {
+        DealError::Interrupted(e) => interrupted(e),
+        // `copies` is checked above; kept for a message that names the tile.
+        DealError::OddCopies { kind, copies } => ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!(
+                "type {} has {}, expected an even number",
+                Tile::new(kind, encoding),
+                count(copies, "copy", "copies")
+            ),
+        )
+        .at("copies"),
+        other => ApiError::new(ErrorCode::InvalidRequest, other.to_string()),
+    }
 }
 
 // ---------------------------------------------------------- /v1/shuffle
@@ -582,8 +782,9 @@ fn odd_group(encoding: BoardEncoding, kind: u32, copies: usize) -> ApiError {
     ApiError::new(
         ErrorCode::InvalidRequest,
         format!(
-            "the group of {} has {copies} tiles left, an odd number, so the board cannot be cleared",
-            written(encoding, kind)
+            "the group of {} has {} left, an odd number, so the board cannot be cleared",
+            Tile::new(kind, encoding),
+            count(copies, "tile", "tiles")
         ),
     )
     .at("board")
@@ -602,6 +803,15 @@ pub fn shuffle(body: &[u8], limits: &Limits, stop: &Stop) -> Result<ShuffleRespo
         ShuffleError::OddCopies { kind, copies } if groups.is_grouped(kind) => {
             odd_group(encoding, kind, copies)
         }
+        ShuffleError::OddCopies { kind, copies } => ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!(
+                "type {} has {} left, an odd number, so the board cannot be cleared",
+                Tile::new(kind, encoding),
+                count(copies, "tile", "tiles")
+            ),
+        )
+        .at("board"),
         other => ApiError::new(ErrorCode::InvalidRequest, other.to_string()).at("board"),
     };
     let (shuffled, sequence) = if request.solvable.unwrap_or(false) {
@@ -629,4 +839,31 @@ pub fn shuffle(body: &[u8], limits: &Limits, stop: &Stop) -> Result<ShuffleRespo
         board: BoardRows::new(&shuffled, encoding),
         moves: sequence.map(|s| s.into_iter().map(Move::bare).collect()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deal_errors_name_tiles_as_written() {
+        let odd = |kind, copies| DealError::OddCopies { kind, copies };
+        let message = |e, encoding| {
+            let e = deal_refused(e, encoding);
+            assert_eq!(e.field.as_deref(), Some("copies"));
+            e.message
+        };
+        assert_eq!(
+            message(odd(u32::from('B'), 1), BoardEncoding::Text),
+            "type \"B\" has 1 copy, expected an even number"
+        );
+        assert_eq!(
+            message(odd(0x1F000, 3), BoardEncoding::Text),
+            "type \"\u{1F000}\" has 3 copies, expected an even number"
+        );
+        assert_eq!(
+            message(odd(66, 3), BoardEncoding::Numbers),
+            "type 66 has 3 copies, expected an even number"
+        );
+    }
 }

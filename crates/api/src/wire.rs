@@ -2,7 +2,7 @@
 //! rules, gravity. Derived with serde, so a name on the wire is written
 //! once, here; the engine's own types carry no serde.
 
-use crate::board::BoardEncoding;
+use crate::board::{BoardEncoding, Tile};
 use crate::error::{ApiError, ErrorCode};
 use crate::limits::Limits;
 use linkpath_engine::game::Gravity as EngineGravity;
@@ -603,7 +603,7 @@ impl WireRules {
                             i,
                             format!(
                                 "{} is an empty cell, expected tile characters",
-                                written(encoding, u32::from(c))
+                                Tile::new(u32::from(c), encoding)
                             ),
                         )),
                         tile => Ok(tile),
@@ -652,7 +652,7 @@ impl WireRules {
                 second,
                 format!(
                     "{} is listed twice, expected each type once",
-                    written(encoding, kind)
+                    Tile::new(kind, encoding)
                 ),
             ),
             GroupsError::Twice {
@@ -663,22 +663,13 @@ impl WireRules {
                 second,
                 format!(
                     "{} is in groups[{first}] and groups[{second}], expected each type in one group",
-                    written(encoding, kind)
+                    Tile::new(kind, encoding)
                 ),
             ),
             GroupsError::EmptyCell { group } => {
                 invalid(group, "the empty cell is not a tile type".into())
             }
         })
-    }
-}
-
-/// A tile type as a request writes it: a quoted character for text rows,
-/// the number for number rows.
-pub(crate) fn written(encoding: BoardEncoding, kind: u32) -> String {
-    match (encoding, char::from_u32(kind)) {
-        (BoardEncoding::Text, Some(c)) => format!("{:?}", c.to_string()),
-        _ => kind.to_string(),
     }
 }
 

@@ -4,10 +4,13 @@
 //!   (144 tiles, 36 types × 4) and of a 40 × 25 deal (1000 tiles, 250 types
 //!   × 4), by `game::moves` and by the naive check written here (the solver
 //!   asked about every pair of same-type tiles).
+//! - `moves from one tile`: the moves of one tile (`game::moves_from`)
+//!   against every move, on the same two deals.
 //! - `deal`: dealing 18 × 8 and 30 × 16 Shisen-Sho boards.
 //! - then a table, not a criterion measurement: `clear` on 100 dealt
 //!   18 × 8 boards per setting, with a 1 s budget each: the share decided
-//!   and the median time, with the move ordering on and off.
+//!   and the median time, with the move ordering on and off (left out with
+//!   `GAME_TABLES=0`).
 
 use criterion::Criterion;
 use linkpath_engine::game::{self, ClearOptions, Clearing, Gravity};
@@ -107,6 +110,48 @@ fn bench_moves(c: &mut Criterion) {
         });
         group.bench_function("naive all pairs", |b| {
             b.iter(|| naive_moves(black_box(&board), &rules))
+        });
+        group.finish();
+    }
+}
+
+/// One tile's moves (`game::moves_from`, the hint for a picked tile)
+/// against every move of the board, on the boards of [`bench_moves`]. The
+/// tile changes each iteration, through every tile in reading order, so
+/// the figure is the mean over the board's tiles.
+fn bench_moves_from(c: &mut Criterion) {
+    let rules = Preset::ShisenSho.rules();
+    for (name, board) in [
+        ("18x8 144 tiles", dealt(18, 8, 36, Gravity::None, 1)),
+        ("40x25 1000 tiles", dealt(40, 25, 250, Gravity::None, 1)),
+    ] {
+        let w = board.width();
+        let tiles: Vec<Point> = (0..board.cells().len())
+            .filter(|&i| board.cells()[i] != EMPTY)
+            .map(|i| Point::new((i % w) as i32, (i / w) as i32))
+            .collect();
+        let all = game::moves(&board, &rules, None, &Stop::never()).expect("moves");
+        let per_tile: usize = tiles
+            .iter()
+            .map(|&t| {
+                game::moves_from(&board, &rules, t, None, &Stop::never())
+                    .expect("moves")
+                    .len()
+            })
+            .sum();
+        // Each move is listed from both of its tiles.
+        assert_eq!(per_tile, 2 * all.len());
+        let mut group = c.benchmark_group(format!("moves from one tile {name}"));
+        group.bench_function("game::moves every tile", |b| {
+            b.iter(|| game::moves(black_box(&board), &rules, None, &Stop::never()))
+        });
+        let mut next = 0;
+        group.bench_function("game::moves_from one tile", |b| {
+            b.iter(|| {
+                let tile = tiles[next % tiles.len()];
+                next += 1;
+                game::moves_from(black_box(&board), &rules, tile, None, &Stop::never())
+            })
         });
         group.finish();
     }
@@ -239,8 +284,13 @@ fn clear_random_table() {
 fn main() {
     let mut criterion = Criterion::default().configure_from_args();
     bench_moves(&mut criterion);
+    bench_moves_from(&mut criterion);
     bench_deal(&mut criterion);
     criterion.final_summary();
-    clear_table();
-    clear_random_table();
+    // The tables take minutes: `GAME_TABLES=0` leaves them out when only
+    // a criterion group is wanted.
+    if std::env::var_os("GAME_TABLES").is_none_or(|v| v != "0") {
+        clear_table();
+        clear_random_table();
+    }
 }

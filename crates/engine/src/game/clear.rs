@@ -56,6 +56,20 @@ pub enum Clearing {
 pub struct Outcome {
     pub result: Clearing,
     pub states: u64,
+    /// Why the answer needed no search, when it did not.
+    pub decided: Option<Decided>,
+}
+
+/// An answer read off the tile counts, before any search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decided {
+    /// No tiles: the board is cleared already.
+    NoTiles,
+    /// With `match: same`, `kind` has an odd number of tiles, so one is
+    /// always left (the smallest such type).
+    OddType { kind: u32, tiles: usize },
+    /// With `match: any`, an odd number of tiles, so one is always left.
+    OddTiles { tiles: usize },
 }
 
 /// How to search; the defaults are what the service uses.
@@ -91,6 +105,19 @@ pub struct ClearOptions {
     pub links: bool,
 }
 
+impl ClearOptions {
+    /// The service's options for `gravity`. The move order measured better
+    /// without gravity and worse with it (BENCHMARKS.md), so with gravity
+    /// moves are tried in reading order.
+    pub fn for_gravity(gravity: Gravity) -> Self {
+        ClearOptions {
+            gravity,
+            ordering: gravity == Gravity::None,
+            ..ClearOptions::default()
+        }
+    }
+}
+
 impl Default for ClearOptions {
     fn default() -> Self {
         ClearOptions {
@@ -118,13 +145,9 @@ pub fn clear(
     budget: Option<Instant>,
     stop: &Stop,
 ) -> Result<Outcome, Interrupted> {
-    // The move order measured better without gravity and worse with it
-    // (BENCHMARKS.md), so with gravity moves are tried in reading order.
     let options = ClearOptions {
-        gravity,
         budget,
-        ordering: gravity == Gravity::None,
-        ..ClearOptions::default()
+        ..ClearOptions::for_gravity(gravity)
     };
     clear_with(board, rules, &options, stop)
 }
@@ -174,13 +197,27 @@ fn clear_within(
     // Tiles go in pairs: an odd count (of a type, or of all tiles when any
     // two match) always leaves one behind.
     let odd = match rules.matching {
-        Match::Same => types.chunk_by(|a, b| a == b).any(|run| run.len() % 2 != 0),
-        Match::Any => types.len() % 2 != 0,
+        Match::Same => types
+            .chunk_by(|a, b| a == b)
+            .find(|run| run.len() % 2 != 0)
+            .map(|run| Decided::OddType {
+                kind: run[0],
+                tiles: run.len(),
+            }),
+        Match::Any => (tiles % 2 != 0).then_some(Decided::OddTiles { tiles }),
     };
-    if odd {
+    if let Some(decided) = odd {
         return Ok(Outcome {
             result: Clearing::Impossible,
             states: 0,
+            decided: Some(decided),
+        });
+    }
+    if tiles == 0 {
+        return Ok(Outcome {
+            result: Clearing::Solved(Vec::new()),
+            states: 0,
+            decided: Some(Decided::NoTiles),
         });
     }
     let most_copies = types.chunk_by(|a, b| a == b).map(<[u32]>::len).max();
@@ -211,6 +248,7 @@ fn clear_within(
         return Ok(Outcome {
             result,
             states: pairing.states,
+            decided: None,
         });
     }
     let mut search = Search {
@@ -264,6 +302,7 @@ fn clear_within(
     Ok(Outcome {
         result,
         states: search.states,
+        decided: None,
     })
 }
 

@@ -86,9 +86,9 @@ fn candidate_seed(seed: u64, k: u64) -> u64 {
 /// Why a deal cannot be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DealError {
-    #[error("type {kind} has {copies} copies, expected an even number")]
+    #[error("type {kind} has {}, expected an even number", count(*copies, "copy", "copies"))]
     OddCopies { kind: u32, copies: usize },
-    #[error("{tiles} tiles do not fit on {cells} cells")]
+    #[error("{} do not fit on {}", count(*tiles, "tile", "tiles"), count(*cells, "cell", "cells"))]
     TooMany { tiles: usize, cells: usize },
     #[error(transparent)]
     Board(#[from] BoardError),
@@ -98,6 +98,15 @@ pub enum DealError {
     Interrupted(#[from] Interrupted),
 }
 
+/// "1 tile", "3 tiles".
+fn count(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
 /// Why a board cannot be shuffled as asked.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ShuffleError {
@@ -105,7 +114,7 @@ pub enum ShuffleError {
     NoPairs,
     #[error("no two tile cells can be joined under these rules, so no arrangement has a move")]
     NoPath,
-    #[error("type {kind} has {copies} tiles left, an odd number, so the board cannot be cleared")]
+    #[error("type {kind} has {} left, an odd number, so the board cannot be cleared", count(*copies, "tile", "tiles"))]
     OddCopies { kind: u32, copies: usize },
     #[error("no arrangement of these cells can be cleared under these rules")]
     NoSequence,

@@ -24,14 +24,16 @@ mod moves;
 mod pairing;
 pub mod rng;
 
-pub use clear::{ClearOptions, Clearing, Outcome, clear, clear_with};
+pub use clear::{ClearOptions, Clearing, Decided, Outcome, clear, clear_with};
 pub use deal::{
     DealError, DealStats, Difficulty, MOVES_OPEN_LIMIT, PLAYOUT_TILES, PLAYOUTS, ShuffleError,
     deal, deal_measured, deal_with, shuffle, shuffle_solvable, stats,
 };
 pub use gravity::Gravity;
 
-use super::{Answer, Board, EMPTY, Interrupted, Path, Point, Query, Reason, Rules, Solver, Stop};
+use super::{
+    Answer, Board, EMPTY, Interrupted, Match, Path, Point, Query, Reason, Rules, Solver, Stop,
+};
 use gravity::remove_pair;
 
 /// One removal: two tiles and the path that joins them.
@@ -63,6 +65,41 @@ pub fn moves(
     let mut found = Vec::with_capacity(pairs.len());
     for (a, b) in pairs {
         let (from, to) = (point(board, a), point(board, b));
+        match solver.answer(Query::new(from, to), stop)? {
+            Answer::Connected(path) => found.push(Move { from, to, path }),
+            Answer::NotConnected(reason) => {
+                debug_assert!(false, "{from} -> {to} explored as connected: {reason}");
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// The moves of the tile at `from`: its partners (tiles it can be removed
+/// with now) in reading order, at most `limit`, each path from `from` to
+/// the partner as [`Solver::answer`] gives it. `from` must be a tile on the
+/// board; one exploration from it finds the partners, so this costs a small
+/// part of [`moves`] on a large board.
+pub fn moves_from(
+    board: &Board,
+    rules: &Rules,
+    from: Point,
+    limit: Option<usize>,
+    stop: &Stop,
+) -> Result<Vec<Move>, Interrupted> {
+    let w = board.width();
+    let a = from.y as usize * w + from.x as usize;
+    let cells = board.cells();
+    debug_assert!(cells[a] != EMPTY, "{from} is not a tile");
+    let mut work = 0;
+    let mut partners = moves::Explorer::new(board, *rules).reach(a, stop, &mut work)?;
+    partners.retain(|&b| rules.matching == Match::Any || cells[b] == cells[a]);
+    partners.sort_unstable();
+    partners.truncate(limit.unwrap_or(usize::MAX));
+    let mut solver = Solver::new(board, *rules);
+    let mut found = Vec::with_capacity(partners.len());
+    for b in partners {
+        let to = point(board, b);
         match solver.answer(Query::new(from, to), stop)? {
             Answer::Connected(path) => found.push(Move { from, to, path }),
             Answer::NotConnected(reason) => {

@@ -72,6 +72,47 @@ fn moves_are_exactly_the_pairs_the_solver_connects() {
     assert!(compared > 1000, "only {compared} pairs compared");
 }
 
+/// The solver asked about the tile and every other tile, in reading order:
+/// what `moves_from` must list.
+#[test]
+fn moves_from_a_tile_are_the_pairs_the_solver_connects_from_it() {
+    let mut rng = Rng::new(19);
+    let mut compared = 0;
+    for round in 0..60 {
+        let (w, h) = (2 + rng.below(9), 1 + rng.below(7));
+        let (fill, types) = (30 + rng.below(60), 1 + rng.below(5));
+        let board = random_board(&mut rng, w, h, fill, types);
+        let tiles: Vec<Point> = (0..h)
+            .flat_map(|y| (0..w).map(move |x| Point::new(x as i32, y as i32)))
+            .filter(|&p| board.get(p) != Some(EMPTY))
+            .collect();
+        for rules in rule_sets() {
+            let mut solver = Solver::new(&board, rules);
+            for &a in &tiles {
+                let expected: Vec<(Point, Point, Answer)> = tiles
+                    .iter()
+                    .filter(|&&b| b != a)
+                    .filter_map(|&b| {
+                        let answer = solver.answer(Query::new(a, b), &Stop::never()).unwrap();
+                        matches!(answer, Answer::Connected(_)).then_some((a, b, answer))
+                    })
+                    .collect();
+                let got: Vec<(Point, Point, Answer)> =
+                    game::moves_from(&board, &rules, a, None, &Stop::never())
+                        .unwrap()
+                        .into_iter()
+                        .map(|m| (m.from, m.to, Answer::Connected(m.path)))
+                        .collect();
+                assert_eq!(got, expected, "round {round}, {rules:?}, {board:?}, {a}");
+                let limited = game::moves_from(&board, &rules, a, Some(1), &Stop::never()).unwrap();
+                assert_eq!(limited.len(), expected.len().min(1));
+                compared += expected.len();
+            }
+        }
+    }
+    assert!(compared > 1000, "only {compared} moves compared");
+}
+
 #[test]
 fn crossed_pairs_have_no_move_and_cannot_be_cleared() {
     let board = Board::from_rows(&["AB", "BA"]).unwrap();
@@ -307,7 +348,8 @@ fn a_spent_budget_answers_unknown() {
         outcome,
         game::Outcome {
             result: Clearing::Unknown,
-            states: 1
+            states: 1,
+            decided: None,
         }
     );
 }
@@ -738,4 +780,72 @@ fn a_deal_on_classes_dressed_with_the_types_replays() {
         }
     }
     assert!(boards.len() > 60, "{} boards", boards.len());
+}
+
+#[test]
+fn clear_says_what_decided_it_before_searching() {
+    let decided = |rows: &[&str], rules: &Rules| {
+        let board = Board::from_rows(rows).unwrap();
+        let outcome = game::clear(&board, rules, Gravity::None, None, &Stop::never()).unwrap();
+        (outcome.result, outcome.states, outcome.decided)
+    };
+    let same = Preset::ShisenSho.rules();
+    assert_eq!(
+        decided(&["DCCA", "BB.D", "DD.."], &same),
+        (
+            Clearing::Impossible,
+            0,
+            Some(game::Decided::OddType {
+                kind: u32::from('A'),
+                tiles: 1
+            })
+        )
+    );
+    assert_eq!(
+        decided(&["DDD", "..."], &same),
+        (
+            Clearing::Impossible,
+            0,
+            Some(game::Decided::OddType {
+                kind: u32::from('D'),
+                tiles: 3
+            })
+        )
+    );
+    assert_eq!(
+        decided(&["ABC"], &Preset::Mahjong.rules()),
+        (
+            Clearing::Impossible,
+            0,
+            Some(game::Decided::OddTiles { tiles: 3 })
+        )
+    );
+    assert_eq!(
+        decided(&["..."], &same),
+        (
+            Clearing::Solved(Vec::new()),
+            0,
+            Some(game::Decided::NoTiles)
+        )
+    );
+    assert_eq!(
+        decided(&["AB", "BA"], &Preset::Lianliankan.rules()),
+        (Clearing::Impossible, 1, None)
+    );
+}
+
+#[test]
+fn odd_counts_are_told_with_plurals() {
+    let deal = |copies| game::DealError::OddCopies { kind: 7, copies }.to_string();
+    assert_eq!(deal(1), "type 7 has 1 copy, expected an even number");
+    assert_eq!(deal(3), "type 7 has 3 copies, expected an even number");
+    let shuffle = |copies| game::ShuffleError::OddCopies { kind: 7, copies }.to_string();
+    assert_eq!(
+        shuffle(1),
+        "type 7 has 1 tile left, an odd number, so the board cannot be cleared"
+    );
+    assert_eq!(
+        shuffle(3),
+        "type 7 has 3 tiles left, an odd number, so the board cannot be cleared"
+    );
 }

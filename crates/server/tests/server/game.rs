@@ -287,8 +287,8 @@ async fn a_hint_is_the_first_move_and_an_empty_board_is_cleared() {
     );
     let cleared = ok(&router, "/v1/clear", &json!({"board": [".."]})).await;
     assert_eq!(
-        cleared,
-        json!({"outcome": "solvable", "moves": [], "states": 0})
+        without_elapsed(cleared),
+        json!({"outcome": "solvable", "moves": [], "states": 0, "reason": "no_tiles", "budget_ms": 1000})
     );
 }
 
@@ -331,6 +331,24 @@ async fn errors_name_their_field() {
             json!({"board": ["AB"], "rules": {"preset": "shisen-sho", "max_segments": 0}}),
             "invalid_rules",
             Some("rules.max_segments"),
+        ),
+        (
+            "/v1/moves",
+            json!({"board": ["AB"], "from": [2, 0]}),
+            "invalid_query",
+            Some("from"),
+        ),
+        (
+            "/v1/moves",
+            json!({"board": ["A.A"], "from": [1, 0]}),
+            "invalid_query",
+            Some("from"),
+        ),
+        (
+            "/v1/moves",
+            json!({"board": ["AB"], "from": [0]}),
+            "invalid_request",
+            Some("from"),
         ),
         (
             "/v1/play",
@@ -482,4 +500,408 @@ async fn a_play_stops_at_each_illegal_reason() {
     .await;
     assert_eq!(played["board"], json!([[0, 0], [2, 0]]));
     assert_eq!(played["stuck"], json!(true));
+}
+
+/// A random text board of `w` x `h` cells, tiles `A` to `D`.
+fn random_board(rng: &mut Rng, w: usize, h: usize, fill: usize) -> Vec<String> {
+    (0..h)
+        .map(|_| {
+            (0..w)
+                .map(|_| {
+                    if rng.below(100) < fill {
+                        (b'A' + rng.below(4) as u8) as char
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn moves_of_one_tile_are_the_full_list_filtered_by_the_tile() {
+    let router = router(config());
+    let mut rng = Rng::new(11);
+    let mut partners_seen = 0;
+    for round in 0..25 {
+        let (w, h) = (2 + rng.below(7), 1 + rng.below(6));
+        let fill = 30 + rng.below(60);
+        let board = random_board(&mut rng, w, h, fill);
+        let tiles: Vec<Value> = (0..h)
+            .flat_map(|y| (0..w).map(move |x| [x, y]))
+            .filter(|&[x, y]| board[y].as_bytes()[x] != b'.')
+            .map(|p| json!(p))
+            .collect();
+        for rules in [
+            json!("mahjong"),
+            json!("shisen-sho"),
+            json!("lianliankan"),
+            json!({"preset": "lianliankan", "max_segments": 5}),
+            json!({"preset": "shisen-sho", "match": "any"}),
+        ] {
+            let all = ok(
+                &router,
+                "/v1/moves",
+                &json!({"board": board, "rules": rules}),
+            )
+            .await;
+            for tile in &tiles {
+                // The full list's moves of this tile, each turned to start
+                // from it: (partner, segments).
+                let mut expected: Vec<(Value, Value)> = all["moves"]
+                    .as_array()
+                    .expect("moves")
+                    .iter()
+                    .filter_map(|m| {
+                        if &m["from"] == tile {
+                            Some((m["to"].clone(), m["segments"].clone()))
+                        } else if &m["to"] == tile {
+                            Some((m["from"].clone(), m["segments"].clone()))
+                        } else {
+                            None
+                        }
+                    })
+                    .collect();
+                // Reading order: by row, then column.
+                expected.sort_by_key(|(p, _)| (p[1].as_u64(), p[0].as_u64()));
+                let mine = ok(
+                    &router,
+                    "/v1/moves",
+                    &json!({"board": board, "rules": rules, "from": tile}),
+                )
+                .await;
+                let got: Vec<(Value, Value)> = mine["moves"]
+                    .as_array()
+                    .expect("moves")
+                    .iter()
+                    .map(|m| {
+                        assert_eq!(&m["from"], tile, "{m}");
+                        (m["to"].clone(), m["segments"].clone())
+                    })
+                    .collect();
+                assert_eq!(got, expected, "round {round} {rules} {board:?} {tile}");
+                assert_eq!(mine["stuck"], all["stuck"]);
+                assert_eq!(mine["cleared"], json!(false));
+                assert_eq!(mine["truncated"], json!(false));
+                let queries: Vec<Value> = expected
+                    .iter()
+                    .map(|(p, _)| json!({"from": tile, "to": p}))
+                    .collect();
+                let solved = ok(
+                    &router,
+                    "/v1/solve",
+                    &json!({"board": board, "rules": rules, "queries": queries}),
+                )
+                .await;
+                for (m, r) in mine["moves"]
+                    .as_array()
+                    .expect("moves")
+                    .iter()
+                    .zip(solved["results"].as_array().expect("results"))
+                {
+                    assert_eq!(m["path"], r["path"], "{board:?} {rules} {m}");
+                }
+                partners_seen += expected.len();
+            }
+        }
+    }
+    assert!(partners_seen > 1000, "only {partners_seen}");
+}
+
+/// Reading order sorts by row, then column: `[x, y]` sorted as `(y, x)`.
+#[tokio::test]
+async fn moves_of_one_tile_list_partners_in_reading_order_within_limits() {
+    let board = json!(["A.A", "...", "AA."]);
+    let full = json!([
+        {"from": [2, 0], "to": [0, 0], "segments": 1, "path": [[2, 0], [0, 0]]},
+        {"from": [2, 0], "to": [0, 2], "segments": 3, "path": [[2, 0], [2, 1], [0, 1], [0, 2]]},
+        {"from": [2, 0], "to": [1, 2], "segments": 2, "path": [[2, 0], [1, 0], [1, 2]]}
+    ]);
+    let router = router(config());
+    let all = ok(
+        &router,
+        "/v1/moves",
+        &json!({"board": board, "from": [2, 0]}),
+    )
+    .await;
+    assert_eq!(
+        all,
+        json!({"moves": full, "stuck": false, "cleared": false, "truncated": false})
+    );
+    let one = ok(
+        &router,
+        "/v1/moves",
+        &json!({"board": board, "from": [2, 0], "limit": 1, "include_path": false}),
+    )
+    .await;
+    assert_eq!(
+        one,
+        json!({"moves": [{"from": [2, 0], "to": [0, 0], "segments": 1}],
+               "stuck": false, "cleared": false, "truncated": false})
+    );
+    let capped = router_with_max_moves(2);
+    let cut = ok(
+        &capped,
+        "/v1/moves",
+        &json!({"board": board, "from": [2, 0]}),
+    )
+    .await;
+    assert_eq!(cut["moves"], json!(full.as_array().expect("moves")[..2]));
+    assert_eq!(cut["truncated"], json!(true));
+    // A tile without partners on a board with moves is not stuck.
+    let lone = ok(
+        &router,
+        "/v1/moves",
+        &json!({"board": ["AAB"], "rules": "shisen-sho", "from": [2, 0]}),
+    )
+    .await;
+    assert_eq!(
+        lone,
+        json!({"moves": [], "stuck": false, "cleared": false, "truncated": false})
+    );
+    let stuck = ok(
+        &router,
+        "/v1/moves",
+        &json!({"board": ["AB", "BA"], "rules": "lianliankan", "from": [0, 0]}),
+    )
+    .await;
+    assert_eq!(
+        stuck,
+        json!({"moves": [], "stuck": true, "cleared": false, "truncated": false})
+    );
+}
+
+fn router_with_max_moves(max_moves: usize) -> Router {
+    router(linkpath_server::Config {
+        max_moves,
+        ..config()
+    })
+}
+
+/// A `/v1/clear` answer without `elapsed_ms`, which varies between runs:
+/// checked here to be a time within the default 10 s timeout.
+fn without_elapsed(mut answer: Value) -> Value {
+    let elapsed = answer
+        .as_object_mut()
+        .and_then(|a| a.remove("elapsed_ms"))
+        .and_then(|e| e.as_u64());
+    assert!(elapsed.is_some_and(|e| e <= 10_000), "{answer}");
+    answer
+}
+
+#[tokio::test]
+async fn clear_answers_say_why_they_needed_no_search() {
+    let router = router(config());
+    let clear = async |body: Value| without_elapsed(ok(&router, "/v1/clear", &body).await);
+    assert_eq!(
+        clear(json!({"board": ["ABA", "BB."], "rules": "shisen-sho"})).await,
+        json!({"outcome": "unsolvable", "states": 0, "reason": "odd_type", "tile": "B",
+               "count": 3, "budget_ms": 1000})
+    );
+    // The first odd type in character order, however the board lists them.
+    assert_eq!(
+        clear(json!({"board": ["DCCA", "B..."], "rules": "lianliankan"})).await,
+        json!({"outcome": "unsolvable", "states": 0, "reason": "odd_type", "tile": "A",
+               "count": 1, "budget_ms": 1000})
+    );
+    assert_eq!(
+        clear(json!({"board": ["🀀🀁🀀"], "rules": "shisen-sho"})).await,
+        json!({"outcome": "unsolvable", "states": 0, "reason": "odd_type", "tile": "🀁",
+               "count": 1, "budget_ms": 1000})
+    );
+    assert_eq!(
+        clear(json!({"board": [[66, 7, 66], [66, 7, 0]], "rules": "shisen-sho"})).await,
+        json!({"outcome": "unsolvable", "states": 0, "reason": "odd_type", "tile": 66,
+               "count": 3, "budget_ms": 1000})
+    );
+    assert_eq!(
+        clear(json!({"board": ["ABC"], "rules": "mahjong"})).await,
+        json!({"outcome": "unsolvable", "states": 0, "reason": "odd_tiles", "count": 3,
+               "budget_ms": 1000})
+    );
+    assert_eq!(
+        clear(json!({"board": [[0, 0]], "budget_ms": 50})).await,
+        json!({"outcome": "solvable", "moves": [], "states": 0, "reason": "no_tiles",
+               "budget_ms": 50})
+    );
+    // A searched answer has no reason; a budget past 90% of the 10 s
+    // timeout is cut to it.
+    assert_eq!(
+        clear(json!({"board": ["AB", "BA"], "rules": "lianliankan", "budget_ms": 10_000})).await,
+        json!({"outcome": "unsolvable", "states": 1, "budget_ms": 9000})
+    );
+}
+
+#[tokio::test]
+async fn max_states_ends_the_search_at_the_same_state_every_time() {
+    let router = router(config());
+    // Cleared in 20 states with gravity: 19 is one short.
+    let board = json!(["BBFIBJDHED", "HICEEGAHDF", "JGJCFGAFBH", "GJCCDAAEII"]);
+    let request = |max_states: u64| {
+        json!({"board": board, "rules": "lianliankan", "gravity": "down",
+               "max_states": max_states, "budget_ms": 9000})
+    };
+    let short = without_elapsed(ok(&router, "/v1/clear", &request(19)).await);
+    assert_eq!(
+        short,
+        json!({"outcome": "unknown", "states": 19, "budget_ms": 9000})
+    );
+    for _ in 0..3 {
+        assert_eq!(
+            without_elapsed(ok(&router, "/v1/clear", &request(19)).await),
+            short
+        );
+    }
+    let enough = without_elapsed(ok(&router, "/v1/clear", &request(20)).await);
+    assert_eq!(enough["outcome"], json!("solvable"));
+    assert_eq!(enough["states"], json!(20));
+    assert_replays(
+        &router,
+        &board,
+        &json!("lianliankan"),
+        "down",
+        &enough["moves"],
+    )
+    .await;
+    let (status, refused) = post(&router, "/v1/clear", &request(0)).await;
+    assert_eq!(
+        (status, refused),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            json!({"error": {"code": "invalid_request",
+                             "message": "`max_states` is 0, expected at least 1",
+                             "field": "max_states"}})
+        )
+    );
+}
+
+#[tokio::test]
+async fn shuffle_errors_name_tiles_as_written() {
+    let router = router(config());
+    for (board, message) in [
+        (
+            json!(["AB", "BA", "C."]),
+            "type \"C\" has 1 tile left, an odd number, so the board cannot be cleared",
+        ),
+        (
+            json!(["🀀🀀", "🀁🀁", "🀁."]),
+            "type \"🀁\" has 3 tiles left, an odd number, so the board cannot be cleared",
+        ),
+        (
+            json!([[1, 2], [2, 1], [3, 3], [3, 0]]),
+            "type 3 has 3 tiles left, an odd number, so the board cannot be cleared",
+        ),
+    ] {
+        let (status, refused) = post(
+            &router,
+            "/v1/shuffle",
+            &json!({"board": board, "rules": "shisen-sho", "solvable": true}),
+        )
+        .await;
+        assert_eq!(
+            (status, refused),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                json!({"error": {"code": "invalid_request", "message": message, "field": "board"}})
+            ),
+            "{board}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_deal_of_mahjong_tiles_reads_back_and_replays() {
+    let router = router(config());
+    // The 34 tile faces of a Mahjong set, U+1F000 to U+1F021.
+    let alphabet: String = (0x1F000..=0x1F021)
+        .map(|c| char::from_u32(c).expect("a character"))
+        .collect();
+    let rules = json!("shisen-sho");
+    let dealt = ok(
+        &router,
+        "/v1/deal",
+        &json!({"width": 12, "height": 6, "types": 18, "rules": rules, "seed": 5,
+                "alphabet": alphabet}),
+    )
+    .await;
+    let rows: Vec<&str> = dealt["board"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| r.as_str().expect("text"))
+        .collect();
+    let mut counts = std::collections::BTreeMap::new();
+    for row in &rows {
+        assert_eq!(row.chars().count(), 12, "{row}");
+        for c in row.chars() {
+            *counts.entry(c).or_insert(0) += 1;
+        }
+    }
+    let first: Vec<char> = alphabet.chars().take(18).collect();
+    assert_eq!(counts.keys().copied().collect::<Vec<_>>(), first);
+    assert!(counts.values().all(|&n| n == 4), "{counts:?}");
+    // Read back: the rows come back as sent, and each move of the
+    // sequence joins two tiles of one type as /v1/solve sees them.
+    let echoed = ok(
+        &router,
+        "/v1/play",
+        &json!({"board": dealt["board"], "rules": rules, "moves": []}),
+    )
+    .await;
+    assert_eq!(echoed["board"], dealt["board"]);
+    let first_move = &dealt["moves"][0];
+    let solved = ok(
+        &router,
+        "/v1/solve",
+        &json!({"board": dealt["board"], "rules": rules,
+                "queries": [first_move, {"from": first_move["from"], "to": first_move["from"]}]}),
+    )
+    .await;
+    assert_eq!(solved["results"][0]["connected"], json!(true), "{solved}");
+    assert_eq!(
+        solved["results"][1],
+        json!({"connected": false, "reason": "same_cell"})
+    );
+    assert_replays(&router, &dealt["board"], &rules, "none", &dealt["moves"]).await;
+    let other = alphabet.replace('\u{1F000}', "\u{1F02B}");
+    let renamed = ok(
+        &router,
+        "/v1/deal",
+        &json!({"width": 12, "height": 6, "types": 18, "rules": rules, "seed": 5,
+                "alphabet": other}),
+    )
+    .await;
+    assert_eq!(
+        renamed["board"],
+        json!(
+            rows.iter()
+                .map(|r| r.replace('\u{1F000}', "\u{1F02B}"))
+                .collect::<Vec<_>>()
+        ),
+        "the same deal under other names"
+    );
+}
+
+#[tokio::test]
+async fn a_deal_without_moves_is_the_same_deal() {
+    let router = router(config());
+    let request = json!({"width": 6, "height": 4, "types": 6, "rules": "shisen-sho",
+                         "gravity": "down", "seed": 42});
+    let mut full = ok(&router, "/v1/deal", &request).await;
+    let mut bare = request.clone();
+    bare["include_moves"] = json!(false);
+    let without = ok(&router, "/v1/deal", &bare).await;
+    bare["include_moves"] = json!(true);
+    assert_eq!(ok(&router, "/v1/deal", &bare).await, full);
+    assert!(full["moves"].is_array());
+    full.as_object_mut().expect("an object").remove("moves");
+    assert_eq!(without, full);
+    // The default alphabet is the first characters of A-Z, a-z, 0-9.
+    let mut named = request.clone();
+    named["alphabet"] = json!("ABCDEF");
+    assert_eq!(
+        ok(&router, "/v1/deal", &named).await["board"],
+        full["board"]
+    );
 }

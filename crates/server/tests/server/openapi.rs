@@ -443,11 +443,17 @@ async fn each_request_example_answers_its_response_example() {
             }
             let (status, media_type, expected) = typed_response_example(operation, name);
             assert_eq!(answer.status, status, "{method} {path} example `{name}`");
-            let got = if media_type == "application/json" {
+            let mut got = if media_type == "application/json" {
                 answer.json()
             } else {
                 Value::String(String::from_utf8(answer.body.to_vec()).expect("UTF-8"))
             };
+            if path == "/v1/clear" {
+                // The time spent varies between runs: checked apart.
+                let elapsed = got["elapsed_ms"].as_u64().expect("elapsed_ms");
+                assert!(elapsed <= 10_000, "{path} example `{name}`: {got}");
+                got["elapsed_ms"] = expected["elapsed_ms"].clone();
+            }
             assert_eq!(got, *expected, "{method} {path} example `{name}`");
             if status == StatusCode::OK {
                 let schema = &operation["requestBody"]["content"]["application/json"]["schema"];
@@ -463,9 +469,9 @@ async fn each_request_example_answers_its_response_example() {
     assert_eq!(
         counts,
         [
-            ("/v1/clear", 3),
-            ("/v1/deal", 1),
-            ("/v1/moves", 4),
+            ("/v1/clear", 5),
+            ("/v1/deal", 2),
+            ("/v1/moves", 5),
             ("/v1/play", 2),
             ("/v1/render", 1),
             ("/v1/shuffle", 2),
@@ -499,7 +505,7 @@ async fn each_invalid_request_answers_its_exact_error() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 18);
+    assert_eq!(checked, 31);
 }
 
 #[test]
