@@ -27,12 +27,12 @@ pub mod rng;
 pub use clear::{ClearOptions, Clearing, Outcome, clear, clear_with};
 pub use deal::{
     DealError, DealStats, Difficulty, MOVES_OPEN_LIMIT, PLAYOUT_TILES, PLAYOUTS, ShuffleError,
-    deal, deal_measured, deal_with, shuffle, shuffle_solvable, stats,
+    deal, deal_measured, deal_with, relocation, shuffle, shuffle_solvable, stats,
 };
-pub use gravity::Gravity;
+pub use gravity::{Fall, Gravity};
 
 use super::{Answer, Board, EMPTY, Interrupted, Path, Point, Query, Reason, Rules, Solver, Stop};
-use gravity::remove_pair;
+use gravity::remove_pair_shifts;
 
 /// One removal: two tiles and the path that joins them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,6 +73,17 @@ pub fn moves(
     Ok(found)
 }
 
+/// How many moves [`moves`] would list, counting up to `limit`; cheaper,
+/// as no path is drawn.
+pub fn moves_open(
+    board: &Board,
+    rules: &Rules,
+    limit: usize,
+    stop: &Stop,
+) -> Result<usize, Interrupted> {
+    Ok(moves::pairs(board, *rules, Some(limit), stop)?.len())
+}
+
 /// Whether `board` has no tile left.
 pub fn cleared(board: &Board) -> bool {
     board.cells().iter().all(|&c| c == EMPTY)
@@ -90,6 +101,9 @@ pub struct Played {
     pub board: Board,
     /// The path of each move applied, in order.
     pub steps: Vec<Path>,
+    /// For each move applied, the tiles that fell after its pair was
+    /// removed, as (from, to), in reading order of `from`.
+    pub moved: Vec<Vec<(Point, Point)>>,
     /// The index of the move that could not be made, and why; the moves
     /// after it were not tried.
     pub stopped: Option<(usize, Reason)>,
@@ -97,16 +111,20 @@ pub struct Played {
 
 /// Plays `moves` in order on `board`: each must join two tiles as
 /// [`Solver::answer`] would on the board of its turn; the pair is removed,
-/// then the tiles fall by `gravity`. Points must be on the board.
+/// then the tiles fall by `fall` (a [`Gravity`] alone does not settle).
+/// Points must be on the board.
 pub fn play(
     board: &Board,
     rules: &Rules,
-    gravity: Gravity,
+    fall: impl Into<Fall>,
     moves: &[(Point, Point)],
     stop: &Stop,
 ) -> Result<Played, Interrupted> {
+    let fall = fall.into();
     let mut board = board.clone();
     let mut steps = Vec::with_capacity(moves.len());
+    let mut moved = Vec::with_capacity(moves.len());
+    let mut shifts = Vec::new();
     for (i, &(from, to)) in moves.iter().enumerate() {
         // Each move prepares a solver over the whole board: poll between.
         stop.check()?;
@@ -116,19 +134,26 @@ pub fn play(
                 steps.push(path);
                 let (w, h) = (board.width(), board.height());
                 let mut cells = board.into_cells();
-                remove_pair(
+                shifts.clear();
+                remove_pair_shifts(
                     &mut cells,
                     w,
                     from.y as usize * w + from.x as usize,
                     to.y as usize * w + to.x as usize,
-                    gravity,
+                    fall,
+                    Some(&mut shifts),
                 );
                 board = Board::new(w, h, cells).expect("same size");
+                let fell = shifts
+                    .iter()
+                    .map(|&(a, b)| (point(&board, a), point(&board, b)));
+                moved.push(fell.collect());
             }
             Answer::NotConnected(reason) => {
                 return Ok(Played {
                     board,
                     steps,
+                    moved,
                     stopped: Some((i, reason)),
                 });
             }
@@ -137,6 +162,7 @@ pub fn play(
     Ok(Played {
         board,
         steps,
+        moved,
         stopped: None,
     })
 }
