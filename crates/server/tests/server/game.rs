@@ -428,7 +428,7 @@ async fn errors_name_their_field() {
         (status.as_u16(), answer),
         (
             200,
-            json!({"board": ["AB"], "steps": [], "cleared": false, "stuck": false})
+            json!({"board": ["AB"], "steps": [], "cleared": false, "stuck": false, "moves_open": 1})
         )
     );
     for (path, body, code, field) in cases {
@@ -482,4 +482,138 @@ async fn a_play_stops_at_each_illegal_reason() {
     .await;
     assert_eq!(played["board"], json!([[0, 0], [2, 0]]));
     assert_eq!(played["stuck"], json!(true));
+}
+
+/// A random text board of `w × h`, `fill` percent tiles of four types.
+fn random_rows(rng: &mut Rng, w: usize, h: usize, fill: usize) -> Vec<String> {
+    (0..h)
+        .map(|_| {
+            (0..w)
+                .map(|_| {
+                    if rng.below(100) < fill {
+                        (b'A' + rng.below(4) as u8) as char
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// One settings object goes to every route: `/v1/moves` takes `gravity`
+/// and `settle` and answers as without them; `/v1/play`'s `moves_open`
+/// and `hint` are what `/v1/moves` answers about the final board.
+#[tokio::test]
+async fn play_answers_the_final_boards_moves_as_moves_does() {
+    let router = router(config());
+    let mut rng = Rng::new(8);
+    let mut hints = 0;
+    for _ in 0..40 {
+        let (w, h) = (2 + rng.below(5), 2 + rng.below(4));
+        let fill = 40 + rng.below(60);
+        let board = random_rows(&mut rng, w, h, fill);
+        let settings = json!({"rules": "shisen-sho", "gravity": "down", "settle": true});
+        let mut request = json!({"board": board, "limit": 1});
+        request
+            .as_object_mut()
+            .unwrap()
+            .extend(settings.as_object().unwrap().clone());
+        let first = ok(&router, "/v1/moves", &request).await;
+        let plain = ok(
+            &router,
+            "/v1/moves",
+            &json!({"board": board, "rules": "shisen-sho", "limit": 1}),
+        )
+        .await;
+        assert_eq!(first, plain);
+        let Some(step) = first["moves"].get(0) else {
+            continue;
+        };
+        let mut request = json!({"board": board, "hint": true,
+                                 "moves": [{"from": step["from"], "to": step["to"]}]});
+        request
+            .as_object_mut()
+            .unwrap()
+            .extend(settings.as_object().unwrap().clone());
+        let played = ok(&router, "/v1/play", &request).await;
+        let after = json!({"board": played["board"], "rules": "shisen-sho"});
+        let all = ok(&router, "/v1/moves", &after).await;
+        let count = all["moves"].as_array().unwrap().len();
+        assert_eq!(played["moves_open"], json!(count), "{played}");
+        assert_eq!(played.get("hint"), all["moves"].get(0), "{played}");
+        hints += usize::from(played.get("hint").is_some());
+    }
+    assert_eq!(hints, 33);
+}
+
+/// With `settle`, the clearing sequences of `/v1/clear` and of a solvable
+/// `/v1/shuffle` replay through `/v1/play` with `settle`, on boards with
+/// floating tiles; a shuffle's `moved`, applied to the board sent, gives
+/// the board answered.
+#[tokio::test]
+async fn settling_sequences_replay_and_shuffles_say_where_tiles_went() {
+    let router = router(config());
+    let mut rng = Rng::new(21);
+    let (mut cleared, mut moved) = (0, 0);
+    for round in 0..30 {
+        let (w, h) = (2 + rng.below(4), 2 + rng.below(4));
+        let board = random_rows(&mut rng, w, h, 60);
+        for gravity in ["down", "up", "left", "right"] {
+            let base =
+                json!({"board": board, "rules": "mahjong", "gravity": gravity, "settle": true});
+            let clear = ok(&router, "/v1/clear", &base).await;
+            if let Some(moves) = clear.get("moves") {
+                let mut request = base.clone();
+                request["moves"] = moves.clone();
+                let played = ok(&router, "/v1/play", &request).await;
+                assert_eq!(played["cleared"], json!(true), "{round} {gravity} {played}");
+                cleared += 1;
+            }
+            let mut request = base.clone();
+            request["rules"] = json!("lianliankan");
+            request["seed"] = json!(round);
+            for solvable in [false, true] {
+                request["solvable"] = json!(solvable);
+                let (status, shuffled) = post(&router, "/v1/shuffle", &request).await;
+                if status != StatusCode::OK {
+                    continue;
+                }
+                let mut cells: Vec<Vec<u8>> = board.iter().map(|r| r.as_bytes().to_vec()).collect();
+                let at = |p: &Value| {
+                    (
+                        p[0].as_u64().unwrap() as usize,
+                        p[1].as_u64().unwrap() as usize,
+                    )
+                };
+                let list = shuffled["moved"].as_array().unwrap();
+                let lifted: Vec<u8> = list
+                    .iter()
+                    .map(|m| {
+                        let (x, y) = at(&m["from"]);
+                        board[y].as_bytes()[x]
+                    })
+                    .collect();
+                for (m, tile) in list.iter().zip(lifted) {
+                    let (x, y) = at(&m["to"]);
+                    cells[y][x] = tile;
+                }
+                let got: Vec<String> = cells
+                    .into_iter()
+                    .map(|r| String::from_utf8(r).unwrap())
+                    .collect();
+                assert_eq!(json!(got), shuffled["board"], "{round} {gravity}");
+                moved += list.len();
+                if let Some(moves) = shuffled.get("moves") {
+                    let mut play = base.clone();
+                    play["board"] = shuffled["board"].clone();
+                    play["rules"] = json!("lianliankan");
+                    play["moves"] = moves.clone();
+                    let played = ok(&router, "/v1/play", &play).await;
+                    assert_eq!(played["cleared"], json!(true), "{round} {gravity} {played}");
+                }
+            }
+        }
+    }
+    assert_eq!((cleared, moved), (68, 674));
 }
