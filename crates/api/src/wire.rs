@@ -471,11 +471,13 @@ pub enum Gravity {
     /// Tiles stay where they are.
     #[default]
     None,
-    /// Each column that lost a tile is compacted toward the bottom row.
+    /// Each column that lost a tile (every column, with `settle`) is
+    /// compacted toward the bottom row.
     Down,
     /// Toward the top row.
     Up,
-    /// Each row that lost a tile is compacted toward the left column.
+    /// Each row that lost a tile (every row, with `settle`) is compacted
+    /// toward the left column.
     Left,
     /// Toward the right column.
     Right,

@@ -9,11 +9,13 @@ pub enum Gravity {
     /// Tiles stay where they are.
     #[default]
     None,
-    /// Each column that lost a tile is compacted toward the bottom row.
+    /// Each column that lost a tile (every column, with [`Fall::settle`]) is
+    /// compacted toward the bottom row.
     Down,
     /// Toward the top row.
     Up,
-    /// Each row that lost a tile is compacted toward the left column.
+    /// Each row that lost a tile (every row, with [`Fall::settle`]) is compacted
+    /// toward the left column.
     Left,
     /// Toward the right column.
     Right,
@@ -423,5 +425,24 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Along a line of play with settling, only the first removal from a
+    /// board with floating tiles copies it; the board is settled after it,
+    /// so no later record holds anything.
+    #[test]
+    fn a_settling_line_of_play_copies_the_board_once() {
+        // 3 x 3, column 2's 1 floats; every tile removed, in reading order.
+        let mut cells = vec![2, 0, 1, 3, 0, 0, 3, 2, 4];
+        let fall = Fall::new(Gravity::Down, true);
+        let mut bytes = Vec::new();
+        while let Some(a) = (0..9).find(|&i| cells[i] != EMPTY) {
+            let b = (a + 1..9)
+                .find(|&i| cells[i] != EMPTY)
+                .expect("tiles go in pairs");
+            bytes.push(remove_pair_undoable(&mut cells, 3, a, b, fall).heap_bytes());
+            assert!(settled(&cells, 3, Gravity::Down), "{cells:?}");
+        }
+        assert_eq!(bytes, [36, 0, 0]);
     }
 }
