@@ -228,7 +228,20 @@ pub fn play(body: &[u8], limits: &Limits, stop: &Stop) -> Result<PlayResponse, A
         .collect::<Result<Vec<_>, _>>()?;
     let include_path = request.include_path.unwrap_or(true);
     let fall = fall(request.gravity, request.settle);
-    let played = game::play(&board, &rules, fall, &list, stop).map_err(interrupted)?;
+    // The answer lists every tile that fell: at most as many as a board
+    // may have cells, so it stays proportional to the limits.
+    let played = game::play_within(&board, &rules, fall, &list, limits.max_cells, stop)
+        .map_err(interrupted)?
+        .ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::TooLarge,
+                format!(
+                    "the moves make more than {} tiles fall in all, over the limit of the answer; send fewer moves",
+                    limits.max_cells
+                ),
+            )
+            .at("moves")
+        })?;
     let steps = played
         .steps
         .iter()

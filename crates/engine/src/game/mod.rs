@@ -120,7 +120,23 @@ pub fn play(
     moves: &[(Point, Point)],
     stop: &Stop,
 ) -> Result<Played, Interrupted> {
+    let played = play_within(board, rules, fall, moves, usize::MAX, stop)?;
+    Ok(played.expect("no bound on the tiles that fall"))
+}
+
+/// [`play`], `None` once more than `max_moved` tiles have fallen over all
+/// the moves: each move may make a whole line fall, so the list of
+/// [`Played::moved`] can grow with the moves times the board's side.
+pub fn play_within(
+    board: &Board,
+    rules: &Rules,
+    fall: impl Into<Fall>,
+    moves: &[(Point, Point)],
+    max_moved: usize,
+    stop: &Stop,
+) -> Result<Option<Played>, Interrupted> {
     let fall = fall.into();
+    let mut fallen = 0usize;
     let mut board = board.clone();
     let mut steps = Vec::with_capacity(moves.len());
     let mut moved = Vec::with_capacity(moves.len());
@@ -144,25 +160,29 @@ pub fn play(
                     Some(&mut shifts),
                 );
                 board = Board::new(w, h, cells).expect("same size");
+                fallen = fallen.saturating_add(shifts.len());
+                if fallen > max_moved {
+                    return Ok(None);
+                }
                 let fell = shifts
                     .iter()
                     .map(|&(a, b)| (point(&board, a), point(&board, b)));
                 moved.push(fell.collect());
             }
             Answer::NotConnected(reason) => {
-                return Ok(Played {
+                return Ok(Some(Played {
                     board,
                     steps,
                     moved,
                     stopped: Some((i, reason)),
-                });
+                }));
             }
         }
     }
-    Ok(Played {
+    Ok(Some(Played {
         board,
         steps,
         moved,
         stopped: None,
-    })
+    }))
 }

@@ -617,3 +617,33 @@ async fn settling_sequences_replay_and_shuffles_say_where_tiles_went() {
     }
     assert_eq!((cleared, moved), (68, 674));
 }
+
+/// Every tile that falls is listed, so the tiles that fall over a whole
+/// `/v1/play` are bounded by the limit on a board's cells: 413 past it.
+#[tokio::test]
+async fn the_tiles_that_fall_in_a_play_are_bounded_by_the_cell_limit() {
+    let mut config = config();
+    config.request.max_cells = 12;
+    let router = router(config);
+    let bottom = json!({"from": [0, 5], "to": [1, 5]});
+    let board = json!(["AA", "BB", "CC", "DD", "EE", "FF"]);
+    let request = |moves: Value| json!({"board": board, "rules": "lianliankan", "gravity": "down", "moves": moves});
+    // The first removal drops 10 tiles, the second 8 more.
+    let played = ok(&router, "/v1/play", &request(json!([bottom]))).await;
+    assert_eq!(
+        played["steps"][0]["moved"].as_array().map(Vec::len),
+        Some(10)
+    );
+    let (status, answer) = post(&router, "/v1/play", &request(json!([bottom, bottom]))).await;
+    assert_eq!(
+        (status.as_u16(), answer),
+        (
+            413,
+            json!({"error": {
+                "code": "too_large",
+                "message": "the moves make more than 12 tiles fall in all, over the limit of the answer; send fewer moves",
+                "field": "moves"
+            }})
+        )
+    );
+}
