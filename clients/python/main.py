@@ -318,11 +318,36 @@ def _() -> str:
         {
             "board": ["....FB", "BCDFED", "DCCFEE", "DECFAA"],
             "steps": [
-                {"from": [0, 3], "to": [1, 3], "segments": 1, "path": [[0, 3], [1, 3]]},
-                {"from": [3, 2], "to": [2, 2], "segments": 1, "path": [[3, 2], [2, 2]]},
+                {
+                    "from": [0, 3],
+                    "to": [1, 3],
+                    "segments": 1,
+                    "path": [[0, 3], [1, 3]],
+                    "moved": [
+                        {"from": [0, 0], "to": [0, 1]},
+                        {"from": [1, 0], "to": [1, 1]},
+                        {"from": [0, 1], "to": [0, 2]},
+                        {"from": [1, 1], "to": [1, 2]},
+                        {"from": [0, 2], "to": [0, 3]},
+                        {"from": [1, 2], "to": [1, 3]},
+                    ],
+                },
+                {
+                    "from": [3, 2],
+                    "to": [2, 2],
+                    "segments": 1,
+                    "path": [[3, 2], [2, 2]],
+                    "moved": [
+                        {"from": [2, 0], "to": [2, 1]},
+                        {"from": [3, 0], "to": [3, 1]},
+                        {"from": [2, 1], "to": [2, 2]},
+                        {"from": [3, 1], "to": [3, 2]},
+                    ],
+                },
             ],
             "cleared": False,
             "stuck": False,
+            "moves_open": 11,
             "stopped_at": {"index": 2, "from": [0, 0], "to": [1, 0], "reason": "not_a_tile"},
         },
     )
@@ -469,7 +494,15 @@ def _() -> str:
 @check("POST /v1/shuffle, so that a move exists")
 def _() -> str:
     body = ShuffleRequest.from_dict({"board": ["AB", "BA"], "rules": "lianliankan", "seed": 1})
-    answer = parsed(shuffle.sync_detailed(client=client, body=body), 200, ShuffleResponse, {"board": ["AB", "AB"]})
+    answer = parsed(
+        shuffle.sync_detailed(client=client, body=body),
+        200,
+        ShuffleResponse,
+        {
+            "board": ["AB", "AB"],
+            "moved": [{"from": [0, 1], "to": [1, 1]}, {"from": [1, 1], "to": [0, 1]}],
+        },
+    )
     return f"board {describe_board(answer.board)}, {describe_moves(answer.moves)}"
 
 
@@ -490,6 +523,17 @@ def _() -> str:
                 {"from": [1, 0], "to": [2, 2]},
                 {"from": [0, 1], "to": [3, 1]},
                 {"from": [3, 2], "to": [0, 0]},
+            ],
+            "moved": [
+                {"from": [0, 0], "to": [1, 0]},
+                {"from": [1, 0], "to": [0, 0]},
+                {"from": [2, 0], "to": [0, 1]},
+                {"from": [3, 0], "to": [2, 0]},
+                {"from": [0, 1], "to": [1, 1]},
+                {"from": [1, 1], "to": [0, 2]},
+                {"from": [0, 2], "to": [3, 0]},
+                {"from": [2, 2], "to": [3, 2]},
+                {"from": [3, 2], "to": [2, 2]},
             ],
         },
     )

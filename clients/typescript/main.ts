@@ -248,11 +248,36 @@ await check("POST /v1/play, the README's example", async () => {
   const expected: Schemas["PlayResponse"] = {
     board: ["....FB", "BCDFED", "DCCFEE", "DECFAA"],
     steps: [
-      { from: [0, 3], to: [1, 3], segments: 1, path: [[0, 3], [1, 3]] },
-      { from: [3, 2], to: [2, 2], segments: 1, path: [[3, 2], [2, 2]] },
+      {
+        from: [0, 3],
+        to: [1, 3],
+        segments: 1,
+        path: [[0, 3], [1, 3]],
+        moved: [
+          { from: [0, 0], to: [0, 1] },
+          { from: [1, 0], to: [1, 1] },
+          { from: [0, 1], to: [0, 2] },
+          { from: [1, 1], to: [1, 2] },
+          { from: [0, 2], to: [0, 3] },
+          { from: [1, 2], to: [1, 3] },
+        ],
+      },
+      {
+        from: [3, 2],
+        to: [2, 2],
+        segments: 1,
+        path: [[3, 2], [2, 2]],
+        moved: [
+          { from: [2, 0], to: [2, 1] },
+          { from: [3, 0], to: [3, 1] },
+          { from: [2, 1], to: [2, 2] },
+          { from: [3, 1], to: [3, 2] },
+        ],
+      },
     ],
     cleared: false,
     stuck: false,
+    moves_open: 11,
     stopped_at: { index: 2, from: [0, 0], to: [1, 0], reason: "not_a_tile" },
   };
   assert.deepEqual(answer, expected);
@@ -384,7 +409,13 @@ await check("POST /v1/deal, number rows (openapi.yaml's small deal, encoding num
 await check("POST /v1/shuffle, so that a move exists", async () => {
   const body: Schemas["ShuffleRequest"] = { board: ["AB", "BA"], rules: "lianliankan", seed: 1 };
   const answer = ok(await client.POST("/v1/shuffle", { body }));
-  const expected: Schemas["ShuffleResponse"] = { board: ["AB", "AB"] };
+  const expected: Schemas["ShuffleResponse"] = {
+    board: ["AB", "AB"],
+    moved: [
+      { from: [0, 1], to: [1, 1] },
+      { from: [1, 1], to: [0, 1] },
+    ],
+  };
   assert.deepEqual(answer, expected);
   return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
 });
@@ -400,6 +431,17 @@ await check("POST /v1/shuffle, so that the board can be cleared", async () => {
       { from: [1, 0], to: [2, 2] },
       { from: [0, 1], to: [3, 1] },
       { from: [3, 2], to: [0, 0] },
+    ],
+    moved: [
+      { from: [0, 0], to: [1, 0] },
+      { from: [1, 0], to: [0, 0] },
+      { from: [2, 0], to: [0, 1] },
+      { from: [3, 0], to: [2, 0] },
+      { from: [0, 1], to: [1, 1] },
+      { from: [1, 1], to: [0, 2] },
+      { from: [0, 2], to: [3, 0] },
+      { from: [2, 2], to: [3, 2] },
+      { from: [3, 2], to: [2, 2] },
     ],
   };
   assert.deepEqual(answer, expected);

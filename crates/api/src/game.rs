@@ -8,9 +8,9 @@ use crate::decode::decode;
 use crate::error::{ApiError, ErrorCode, interrupted};
 use crate::limits::Limits;
 use crate::solve::Reason;
-use crate::wire::{Gravity, Move, Point, Query, WireRules, name, within};
+use crate::wire::{Gravity, Move, Moved, Point, Query, Step, WireRules, name, within};
 use linkpath_engine::game::{
-    self, ClearOptions, Clearing, DealError, Decided, Difficulty, ShuffleError,
+    self, ClearOptions, Clearing, DealError, Decided, Difficulty, Fall, ShuffleError,
 };
 use linkpath_engine::{EMPTY, Groups, Match, Movement, Rules, Stop};
 use serde::{Deserialize, Serialize};
@@ -44,6 +44,11 @@ fn groups(rules: &Option<WireRules>, encoding: BoardEncoding) -> Result<Groups, 
     rules
         .as_ref()
         .map_or_else(|| Ok(Groups::default()), |r| r.groups(encoding))
+}
+
+/// Where tiles fall on a game route: `settle` false when absent.
+fn fall(gravity: Option<Gravity>, settle: Option<bool>) -> Fall {
+    Fall::new(gravity.unwrap_or_default().into(), settle.unwrap_or(false))
 }
 
 /// A count that must be at least 1.
@@ -101,6 +106,14 @@ pub struct MovesRequest {
     /// move of the board when absent.
     #[serde(default)]
     pub from: Option<Point>,
+    /// Accepted and ignored, so one `{rules, gravity, settle}` can go to
+    /// every game route: a move's availability does not depend on where
+    /// tiles fall later.
+    #[serde(default, deserialize_with = "name")]
+    pub gravity: Option<Gravity>,
+    /// Accepted and ignored, as `gravity` is.
+    #[serde(default)]
+    pub settle: Option<bool>,
 }
 
 /// Every pair that can be removed now, in reading order of the first tile
@@ -200,11 +213,23 @@ pub struct PlayRequest {
     /// Where tiles fall after each removal; none when absent.
     #[serde(default, deserialize_with = "name")]
     pub gravity: Option<Gravity>,
+    /// Whether every line of the board settles toward the gravity side
+    /// after each removal (every floating tile falls), rather than only the
+    /// lines that lost a tile; false when absent. The two differ only on a
+    /// board with floating tiles, and only from its first removal on: a
+    /// settled board stays settled. Nothing changes with no gravity.
+    #[serde(default)]
+    pub settle: Option<bool>,
     /// The pairs to remove, in order.
     pub moves: Vec<Query>,
-    /// Whether steps list their path's corner points; true when absent.
+    /// Whether steps and the hint list their path's corner points; true
+    /// when absent.
     #[serde(default)]
     pub include_path: Option<bool>,
+    /// Whether the answer carries `hint`, a move on the final board; false
+    /// when absent.
+    #[serde(default)]
+    pub hint: Option<bool>,
 }
 
 /// The board after the moves that could be made.
@@ -212,10 +237,19 @@ pub struct PlayRequest {
 pub struct PlayResponse {
     #[schema(value_type = WireBoard)]
     pub board: BoardRows,
-    /// Each move made, with its path.
-    pub steps: Vec<Move>,
+    /// Each move made, with its path and the tiles that fell after it.
+    pub steps: Vec<Step>,
     pub cleared: bool,
     pub stuck: bool,
+    /// How many moves the final board has, as `/v1/moves` would list them,
+    /// counted up to the server's limit on listed moves.
+    pub moves_open: usize,
+    /// The first move of the final board, as `/v1/moves` with `limit: 1`
+    /// gives it (its path per `include_path`); present when `hint` was
+    /// asked and the board has a move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub hint: Option<Move>,
     /// The first move that could not be made; the moves after it were not
     /// tried.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -256,9 +290,22 @@ pub fn play(body: &[u8], limits: &Limits, stop: &Stop) -> Result<PlayResponse, A
         .map(|(i, m)| m.on(&board, &format!("moves[{i}]")))
         .collect::<Result<Vec<_>, _>>()?;
     let include_path = request.include_path.unwrap_or(true);
-    let gravity = request.gravity.unwrap_or_default().into();
+    let fall = fall(request.gravity, request.settle);
     let classes = groups.classes(&board, stop).map_err(interrupted)?;
-    let played = game::play(&classes, &rules, gravity, &list, stop).map_err(interrupted)?;
+    // The answer lists every tile that fell: at most as many as a board
+    // may have cells, so it stays proportional to the limits.
+    let played = game::play_within(&classes, &rules, fall, &list, limits.max_cells, stop)
+        .map_err(interrupted)?
+        .ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::TooLarge,
+                format!(
+                    "the moves make more than {} tiles fall in all, over the limit of the answer; send fewer moves",
+                    limits.max_cells
+                ),
+            )
+            .at("moves")
+        })?;
     // The moves made on the class board, made again on the real one: with
     // any two tiles matching, each joins by the same path and the tiles
     // fall alike, as only empty cells steer either.
@@ -270,7 +317,7 @@ pub fn play(body: &[u8], limits: &Limits, stop: &Stop) -> Result<PlayResponse, A
                 ..rules
             };
             let made = &list[..played.steps.len()];
-            let replayed = game::play(&board, &any, gravity, made, stop).map_err(interrupted)?;
+            let replayed = game::play(&board, &any, fall, made, stop).map_err(interrupted)?;
             debug_assert!(replayed.stopped.is_none(), "the replay stopped");
             Some(replayed.board)
         }
@@ -278,12 +325,31 @@ pub fn play(body: &[u8], limits: &Limits, stop: &Stop) -> Result<PlayResponse, A
     let steps = played
         .steps
         .iter()
+        .zip(&played.moved)
         .zip(&list)
-        .map(|(path, &(from, to))| Move::with_path(from, to, path, include_path))
+        .map(|((path, moved), &(from, to))| Step {
+            from: from.into(),
+            to: to.into(),
+            segments: path.segments,
+            path: include_path.then(|| path.corners.iter().copied().map(Point::from).collect()),
+            moved: Moved::list(moved),
+        })
         .collect();
+    let moves_open =
+        game::moves_open(&played.board, &rules, limits.max_moves, stop).map_err(interrupted)?;
+    let hint = if request.hint.unwrap_or(false) {
+        let first = game::moves(&played.board, &rules, Some(1), stop).map_err(interrupted)?;
+        first
+            .first()
+            .map(|m| Move::with_path(m.from, m.to, &m.path, include_path))
+    } else {
+        None
+    };
     Ok(PlayResponse {
         cleared: game::cleared(&played.board),
         stuck: game::stuck(&played.board, &rules, stop).map_err(interrupted)?,
+        moves_open,
+        hint,
         board: BoardRows::new(real.as_ref().unwrap_or(&played.board), encoding),
         steps,
         stopped_at: played.stopped.map(|(index, reason)| StoppedAt {
@@ -309,6 +375,13 @@ pub struct ClearRequest {
     /// Where tiles fall after each removal; none when absent.
     #[serde(default, deserialize_with = "name")]
     pub gravity: Option<Gravity>,
+    /// Whether every line of the board settles toward the gravity side
+    /// after each removal (every floating tile falls), rather than only the
+    /// lines that lost a tile; false when absent. The two differ only on a
+    /// board with floating tiles, and only from its first removal on: a
+    /// settled board stays settled. Nothing changes with no gravity.
+    #[serde(default)]
+    pub settle: Option<bool>,
     /// How long to search before answering `unknown`, in milliseconds,
     /// from 1; 1000 when absent. It is cut to 90% of the server's timeout,
     /// so it always ends before the server's deadline (`budget_ms` in the
@@ -417,6 +490,7 @@ pub fn clear(
     let board = groups.classes(&board, stop).map_err(interrupted)?;
     let budget = at_least_one(request.budget_ms.unwrap_or(DEFAULT_BUDGET_MS), "budget_ms")?;
     let budget = Duration::from_millis(budget).min(timeout.mul_f64(0.9));
+    let fall = fall(request.gravity, request.settle);
     let max_states = request
         .max_states
         .map(|m| at_least_one(m, "max_states"))
@@ -424,7 +498,8 @@ pub fn clear(
     let options = ClearOptions {
         budget: Some(started + budget),
         max_states,
-        ..ClearOptions::for_gravity(request.gravity.unwrap_or_default().into())
+        settle: fall.settle,
+        ..ClearOptions::for_gravity(fall.gravity)
     };
     let found = game::clear_with(&board, &rules, &options, stop).map_err(interrupted)?;
     let (reason, tile, count) = match found.decided {
@@ -485,6 +560,13 @@ pub struct DealRequest {
     /// Where tiles fall after each removal; none when absent.
     #[serde(default, deserialize_with = "name")]
     pub gravity: Option<Gravity>,
+    /// Whether every line settles after each removal, as on the other game
+    /// routes; false when absent. When true the tiles are laid on the
+    /// gravity side (bottom rows for down, top rows for up, left or right
+    /// columns), so the board dealt has no floating tile; otherwise they
+    /// fill the bottom rows whatever the gravity.
+    #[serde(default)]
+    pub settle: Option<bool>,
     /// The same seed deals the same board; 0 when absent.
     #[serde(default)]
     pub seed: Option<u64>,
@@ -651,7 +733,7 @@ pub fn deal(body: &[u8], limits: &Limits, stop: &Stop) -> Result<DealResponse, A
     }
     let groups = groups(&request.rules, encoding)?;
     let rules = game_rules(request.rules, limits)?;
-    let gravity = request.gravity.unwrap_or_default().into();
+    let fall = fall(request.gravity, request.settle);
     let kinds: Vec<(u32, usize)> = (0..types as usize)
         .map(|i| {
             let kind = match encoding {
@@ -667,7 +749,7 @@ pub fn deal(body: &[u8], limits: &Limits, stop: &Stop) -> Result<DealResponse, A
     // type its copies.
     let classes = groups.class_counts(&kinds);
     let (board, sequence, stats) = game::deal_measured(
-        width, height, &classes, &rules, gravity, difficulty, seed, stop,
+        width, height, &classes, &rules, fall, difficulty, seed, stop,
     )
     .map_err(|e| deal_refused(e, encoding))?;
     let board = if groups.is_trivial() {
@@ -756,6 +838,12 @@ pub struct ShuffleRequest {
     /// absent.
     #[serde(default, deserialize_with = "name")]
     pub gravity: Option<Gravity>,
+    /// Whether every line settles toward the gravity side after each
+    /// removal of the clearing sequence (for `solvable`), as on the other
+    /// game routes; false when absent.
+    #[serde(default)]
+    pub settle: Option<bool>,
+
     /// The same seed shuffles the same way; 0 when absent.
     #[serde(default)]
     pub seed: Option<u64>,
@@ -775,6 +863,11 @@ pub struct ShuffleResponse {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub moves: Option<Vec<Move>>,
+    /// Where each tile went: every tile whose cell changed, in reading
+    /// order of `from`. Moving each listed tile at once from `from` to `to`
+    /// on the board sent gives the board answered. Per tile type the cells
+    /// it held are matched, in reading order, to the cells it holds.
+    pub moved: Vec<Moved>,
 }
 
 /// A group whose tiles cannot all be paired off, named by its first type.
@@ -795,7 +888,7 @@ pub fn shuffle(body: &[u8], limits: &Limits, stop: &Stop) -> Result<ShuffleRespo
     let WireBoard { board, encoding } = request.board;
     let groups = groups(&request.rules, encoding)?;
     let rules = game_rules(request.rules, limits)?;
-    let gravity = request.gravity.unwrap_or_default().into();
+    let fall = fall(request.gravity, request.settle);
     let seed = request.seed.unwrap_or(0);
     let classes = groups.classes(&board, stop).map_err(interrupted)?;
     let refused = |e: ShuffleError| match e {
@@ -815,8 +908,7 @@ pub fn shuffle(body: &[u8], limits: &Limits, stop: &Stop) -> Result<ShuffleRespo
         other => ApiError::new(ErrorCode::InvalidRequest, other.to_string()).at("board"),
     };
     let (shuffled, sequence) = if request.solvable.unwrap_or(false) {
-        let (b, s) =
-            game::shuffle_solvable(&classes, &rules, gravity, seed, stop).map_err(refused)?;
+        let (b, s) = game::shuffle_solvable(&classes, &rules, fall, seed, stop).map_err(refused)?;
         (b, Some(s))
     } else {
         (
@@ -836,6 +928,7 @@ pub fn shuffle(body: &[u8], limits: &Limits, stop: &Stop) -> Result<ShuffleRespo
         }
     };
     Ok(ShuffleResponse {
+        moved: Moved::list(&game::relocation(&board, &shuffled)),
         board: BoardRows::new(&shuffled, encoding),
         moves: sequence.map(|s| s.into_iter().map(Move::bare).collect()),
     })

@@ -189,6 +189,47 @@ impl Move {
     }
 }
 
+/// A tile that moved: gravity after a removal, or a shuffle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Moved {
+    /// The cell it left.
+    pub from: Point,
+    /// The cell it moved to.
+    pub to: Point,
+}
+
+impl Moved {
+    /// The list of engine moves, in the engine's order.
+    pub fn list(moves: &[(linkpath_engine::Point, linkpath_engine::Point)]) -> Vec<Moved> {
+        moves
+            .iter()
+            .map(|&(from, to)| Moved {
+                from: from.into(),
+                to: to.into(),
+            })
+            .collect()
+    }
+}
+
+/// A move played: the pair, how it connected, and the tiles that fell.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Step {
+    pub from: Point,
+    pub to: Point,
+    /// Straight segments of the path.
+    pub segments: u32,
+    /// The path's corner points, from `from` to `to`; present unless
+    /// `include_path` is false.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub path: Option<Vec<Point>>,
+    /// The tiles that moved under gravity once the pair was removed, in
+    /// reading order of `from` (row by row, then column); empty when none
+    /// did. Removing the pair, then moving every listed tile at once,
+    /// gives the board of the next step.
+    pub moved: Vec<Moved>,
+}
+
 /// A named rule set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "kebab-case")]
@@ -680,11 +721,13 @@ pub enum Gravity {
     /// Tiles stay where they are.
     #[default]
     None,
-    /// Each column that lost a tile is compacted toward the bottom row.
+    /// Each column that lost a tile (every column, with `settle`) is
+    /// compacted toward the bottom row.
     Down,
     /// Toward the top row.
     Up,
-    /// Each row that lost a tile is compacted toward the left column.
+    /// Each row that lost a tile (every row, with `settle`) is compacted
+    /// toward the left column.
     Left,
     /// Toward the right column.
     Right,

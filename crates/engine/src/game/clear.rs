@@ -26,11 +26,15 @@
 //!   first, then of the types with the fewest removable pairs (the most
 //!   constrained first). With gravity that order measured worse than
 //!   reading order, which [`clear`] then keeps.
+//! - Settling ([`Fall::settle`]): the first removal settles every line, and
+//!   its undo record copies the board once; a settled board stays settled
+//!   and falls the same in both modes, so the rest of the search is the
+//!   same.
 //! - Restarts (with gravity): rounds whose state limit doubles, each in
 //!   another fixed order, keeping the states proved to lead nowhere; the
 //!   last round runs to the budget, so answers stay exact.
 
-use super::gravity::{Gravity, Removed, remove_pair, remove_pair_undoable};
+use super::gravity::{Fall, Gravity, Removed, remove_pair, remove_pair_undoable};
 use super::link::Links;
 use super::moves::Explorer;
 use super::pairing::{MAX_COPIES, Pairing, perfect_pairing};
@@ -76,6 +80,8 @@ pub enum Decided {
 #[derive(Clone, Copy, Debug)]
 pub struct ClearOptions {
     pub gravity: Gravity,
+    /// Every line settles after each removal ([`Fall::settle`]).
+    pub settle: bool,
     /// When to give up with [`Clearing::Unknown`].
     pub budget: Option<Instant>,
     /// The most states to search before giving up with
@@ -122,6 +128,7 @@ impl Default for ClearOptions {
     fn default() -> Self {
         ClearOptions {
             gravity: Gravity::None,
+            settle: false,
             budget: None,
             max_states: None,
             pruning: true,
@@ -135,17 +142,19 @@ impl Default for ClearOptions {
     }
 }
 
-/// Clears `board` under `rules` with `gravity`, giving up at `budget`.
-/// `stop` is the caller's own deadline or cancellation, reported as an
-/// error rather than [`Clearing::Unknown`].
+/// Clears `board` under `rules` with `fall` (a [`Gravity`] alone does not
+/// settle), giving up at `budget`. `stop` is the caller's own deadline or
+/// cancellation, reported as an error rather than [`Clearing::Unknown`].
 pub fn clear(
     board: &Board,
     rules: &Rules,
-    gravity: Gravity,
+    fall: impl Into<Fall>,
     budget: Option<Instant>,
     stop: &Stop,
 ) -> Result<Outcome, Interrupted> {
+    let Fall { gravity, settle } = fall.into();
     let options = ClearOptions {
+        settle,
         budget,
         ..ClearOptions::for_gravity(gravity)
     };
@@ -372,6 +381,10 @@ impl Frame {
 }
 
 impl Search<'_, '_> {
+    fn fall(&self) -> Fall {
+        Fall::new(self.options.gravity, self.options.settle)
+    }
+
     fn key(&self, cells: &[u32]) -> Vec<u8> {
         if self.options.gravity == Gravity::None {
             let mut bits = vec![0u8; cells.len().div_ceil(8)];
@@ -431,7 +444,7 @@ impl Search<'_, '_> {
                 continue;
             };
             let (a, b) = (a as usize, b as usize);
-            let arrival = remove_pair_undoable(cells, self.width, a, b, self.options.gravity);
+            let arrival = remove_pair_undoable(cells, self.width, a, b, self.fall());
             sequence.push((self.point(a), self.point(b)));
             tiles -= 2;
             if tiles == 0 {
@@ -614,10 +627,10 @@ impl Search<'_, '_> {
             let Some(matching) = perfect_matching(&tiles, &joinable) else {
                 continue;
             };
-            let (width, gravity) = (self.width, self.options.gravity);
+            let (width, fall) = (self.width, self.fall());
             let moves_nothing = |board: &[u32], a: usize, b: usize| {
                 let mut after = board.to_vec();
-                remove_pair(&mut after, width, a, b, gravity);
+                remove_pair(&mut after, width, a, b, fall);
                 let mut expected = board.to_vec();
                 expected[a] = EMPTY;
                 expected[b] = EMPTY;

@@ -22,7 +22,7 @@
 //! once the tiles between are gone. [`stats`] measures the result.
 
 use super::clear::{ClearOptions, Clearing, clear_with};
-use super::gravity::{Gravity, Removed, remove_pair_undoable};
+use super::gravity::{Fall, Gravity, Removed, remove_pair_undoable};
 use super::moves::Explorer;
 use super::rng::SplitMix64;
 use crate::{Board, BoardError, EMPTY, Interrupted, Match, Point, Rules, Stop};
@@ -124,14 +124,17 @@ pub enum ShuffleError {
 
 /// Deals a `width × height` board holding `copies` tiles of each `(type,
 /// copies)` (even counts), with one sequence of moves that clears it under
-/// `rules` and `gravity`. Tiles fill the board from the bottom row up; the
-/// cells of a partly filled top row are chosen by the seed.
+/// `rules` and `fall`. Tiles fill the board from the bottom row up; the
+/// cells of a partly filled top row are chosen by the seed. With
+/// [`Fall::settle`] they fill it from the gravity side instead (the bottom
+/// row for down, the top row for up, the left or right column), so the
+/// board dealt has no floating tile.
 pub fn deal(
     width: usize,
     height: usize,
     tiles: &[(u32, usize)],
     rules: &Rules,
-    gravity: Gravity,
+    gravity: impl Into<Fall>,
     seed: u64,
     stop: &Stop,
 ) -> Result<(Board, Vec<(Point, Point)>), DealError> {
@@ -154,7 +157,7 @@ pub fn deal_with(
     height: usize,
     tiles: &[(u32, usize)],
     rules: &Rules,
-    gravity: Gravity,
+    gravity: impl Into<Fall>,
     difficulty: Difficulty,
     seed: u64,
     stop: &Stop,
@@ -170,11 +173,12 @@ pub fn deal_measured(
     height: usize,
     tiles: &[(u32, usize)],
     rules: &Rules,
-    gravity: Gravity,
+    gravity: impl Into<Fall>,
     difficulty: Difficulty,
     seed: u64,
     stop: &Stop,
 ) -> Result<Measured, DealError> {
+    let gravity = gravity.into();
     if difficulty == Difficulty::Hard {
         if let Some(dealt) = deal_placed(width, height, tiles, rules, gravity, seed, stop)? {
             return Ok(dealt);
@@ -191,17 +195,47 @@ pub fn deal_measured(
 }
 
 /// The layout of a deal's tiles: the bottom rows full, the cells of a
-/// partly filled top row drawn from `rng`; in reading order.
-fn layout(width: usize, height: usize, total: usize, rng: &mut SplitMix64) -> Vec<usize> {
-    let cells = width * height;
-    let full_rows = total / width;
-    let mut occupied: Vec<usize> = ((height - full_rows) * width..cells).collect();
-    if total % width != 0 {
-        let row = height - full_rows - 1;
-        let mut top: Vec<usize> = (row * width..(row + 1) * width).collect();
+/// partly filled top row drawn from `rng`; in reading order. With
+/// [`Fall::settle`] the same layout turned to stand on the gravity side.
+fn layout(
+    width: usize,
+    height: usize,
+    total: usize,
+    fall: Fall,
+    rng: &mut SplitMix64,
+) -> Vec<usize> {
+    let side = if fall.settle {
+        fall.gravity
+    } else {
+        Gravity::Down
+    };
+    // Left and right: laid on the board turned a quarter, rows for columns.
+    let (w, h) = match side {
+        Gravity::Left | Gravity::Right => (height, width),
+        _ => (width, height),
+    };
+    let full_rows = total / w;
+    let mut occupied: Vec<usize> = ((h - full_rows) * w..w * h).collect();
+    if total % w != 0 {
+        let row = h - full_rows - 1;
+        let mut top: Vec<usize> = (row * w..(row + 1) * w).collect();
         rng.shuffle(&mut top);
-        occupied.extend(&top[..total % width]);
+        occupied.extend(&top[..total % w]);
     }
+    let mut occupied: Vec<usize> = occupied
+        .into_iter()
+        .map(|i| {
+            let (x, y) = (i % w, i / w);
+            let (x, y) = match side {
+                Gravity::Up => (x, h - 1 - y),
+                // The bottom row of the turned board is the right column.
+                Gravity::Right => (y, x),
+                Gravity::Left => (h - 1 - y, x),
+                Gravity::Down | Gravity::None => (x, y),
+            };
+            y * width + x
+        })
+        .collect();
     occupied.sort_unstable();
     occupied
 }
@@ -213,7 +247,7 @@ fn deal_placed(
     height: usize,
     tiles: &[(u32, usize)],
     rules: &Rules,
-    gravity: Gravity,
+    gravity: Fall,
     seed: u64,
     stop: &Stop,
 ) -> Result<Option<Measured>, DealError> {
@@ -244,7 +278,7 @@ fn deal_placed(
         } else {
             candidate_seed(seed, k)
         });
-        let occupied = layout(width, height, kinds.len(), &mut rng);
+        let occupied = layout(width, height, kinds.len(), gravity, &mut rng);
         rng.shuffle(&mut kinds);
         let mut board = vec![EMPTY; cells];
         for (&i, &kind) in occupied.iter().zip(&kinds) {
@@ -252,9 +286,10 @@ fn deal_placed(
         }
         let board = Board::new(width, height, board)?;
         let options = ClearOptions {
-            gravity,
+            gravity: gravity.gravity,
+            settle: gravity.settle,
             max_states: Some(most_states - states),
-            ordering: gravity == Gravity::None,
+            ordering: gravity.gravity == Gravity::None,
             ..ClearOptions::default()
         };
         let outcome = clear_with(&board, rules, &options, stop)?;
@@ -280,7 +315,7 @@ fn deal_medium(
     height: usize,
     tiles: &[(u32, usize)],
     rules: &Rules,
-    gravity: Gravity,
+    gravity: Fall,
     seed: u64,
     stop: &Stop,
 ) -> Result<(Board, Vec<(Point, Point)>), DealError> {
@@ -315,7 +350,7 @@ fn deal_once(
     height: usize,
     tiles: &[(u32, usize)],
     rules: &Rules,
-    gravity: Gravity,
+    gravity: Fall,
     difficulty: Difficulty,
     seed: u64,
     stop: &Stop,
@@ -337,7 +372,7 @@ fn deal_once(
     }
     let empty = Board::new(width, height, vec![EMPTY; cells])?;
     let mut rng = SplitMix64::new(seed);
-    let occupied = layout(width, height, total, &mut rng);
+    let occupied = layout(width, height, total, gravity, &mut rng);
     let sequence = removal_sequence(
         &empty, &occupied, rules, gravity, difficulty, &mut rng, stop,
     )?
@@ -409,15 +444,17 @@ pub fn shuffle(
 }
 
 /// Rearranges the tiles of `board` on the cells they occupy so that the
-/// board can be cleared under `rules` and `gravity`, with one clearing
-/// sequence.
+/// board can be cleared under `rules` and `gravity` (a [`Fall`]: with
+/// [`Fall::settle`] the sequence settles every line at each removal), with
+/// one clearing sequence.
 pub fn shuffle_solvable(
     board: &Board,
     rules: &Rules,
-    gravity: Gravity,
+    gravity: impl Into<Fall>,
     seed: u64,
     stop: &Stop,
 ) -> Result<(Board, Vec<(Point, Point)>), ShuffleError> {
+    let gravity = gravity.into();
     let cells = board.cells();
     let occupied: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] != EMPTY).collect();
     let mut counts: BTreeMap<u32, usize> = BTreeMap::new();
@@ -469,6 +506,46 @@ pub fn shuffle_solvable(
     ))
 }
 
+/// Where each tile of `before` went on `after`, a rearrangement of the
+/// same tiles: per type, the cells of `before` holding it (in reading
+/// order) matched to the cells of `after` holding it (in reading order),
+/// leaving out the tiles that stayed. As (from, to), in reading order of
+/// `from`; moving every listed tile at once turns `before` into `after`.
+pub fn relocation(before: &Board, after: &Board) -> Vec<(Point, Point)> {
+    let by_type = |board: &Board| {
+        let mut cells: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+        for (i, &c) in board
+            .cells()
+            .iter()
+            .enumerate()
+            .filter(|&(_, &c)| c != EMPTY)
+        {
+            cells.entry(c).or_default().push(i);
+        }
+        cells
+    };
+    let (from, to) = (by_type(before), by_type(after));
+    debug_assert_eq!(
+        from.iter().map(|(k, v)| (*k, v.len())).collect::<Vec<_>>(),
+        to.iter().map(|(k, v)| (*k, v.len())).collect::<Vec<_>>(),
+        "the same tiles"
+    );
+    let mut moved: Vec<(usize, usize)> = from
+        .iter()
+        .filter_map(|(kind, cells)| Some(cells.iter().zip(to.get(kind)?)))
+        .flatten()
+        .filter(|&(a, b)| a != b)
+        .map(|(&a, &b)| (a, b))
+        .collect();
+    moved.sort_unstable();
+    let w = before.width();
+    let point = |i: usize| Point::new((i % w) as i32, (i / w) as i32);
+    moved
+        .into_iter()
+        .map(|(a, b)| (point(a), point(b)))
+        .collect()
+}
+
 /// One removal of the untyped sequence: the cells at its turn, and the
 /// starting cells of the two tiles.
 struct Removal {
@@ -495,7 +572,7 @@ fn removal_sequence(
     empty: &Board,
     occupied: &[usize],
     rules: &Rules,
-    gravity: Gravity,
+    gravity: Fall,
     difficulty: Difficulty,
     rng: &mut SplitMix64,
     stop: &Stop,
@@ -512,7 +589,7 @@ fn removal_sequence_within(
     empty: &Board,
     occupied: &[usize],
     rules: &Rules,
-    gravity: Gravity,
+    gravity: Fall,
     difficulty: Difficulty,
     rng: &mut SplitMix64,
     stop: &Stop,
@@ -557,7 +634,7 @@ struct Builder<'s, 'a> {
     width: usize,
     height: usize,
     rules: Rules,
-    gravity: Gravity,
+    gravity: Fall,
     difficulty: Difficulty,
     stop: &'s Stop<'a>,
     sequence: Vec<Removal>,
@@ -832,17 +909,18 @@ pub const PLAYOUTS: u32 = 32;
 /// The most tiles a board may have for [`stats`] to play it out.
 pub const PLAYOUT_TILES: usize = 1024;
 
-/// Measures `board` under `rules` and `gravity`: the moves open at the
+/// Measures `board` under `rules` and `gravity` (a [`Fall`]): the moves open at the
 /// start, and how many of [`PLAYOUTS`] random playouts, drawn from `seed`,
 /// clear it. A playout takes, until none is left, a move drawn uniformly
 /// from every move open, and never shuffles.
 pub fn stats(
     board: &Board,
     rules: &Rules,
-    gravity: Gravity,
+    gravity: impl Into<Fall>,
     seed: u64,
     stop: &Stop,
 ) -> Result<DealStats, Interrupted> {
+    let gravity = gravity.into();
     let moves_open = super::moves::pairs(board, *rules, Some(MOVES_OPEN_LIMIT), stop)?.len();
     let tiles = board.tile_count();
     let playouts = if tiles <= PLAYOUT_TILES { PLAYOUTS } else { 0 };
@@ -956,7 +1034,13 @@ mod tests {
             let mut occupied: Vec<usize> = (0..w * h).filter(|_| rng.below(5) != 0).collect();
             occupied.truncate(occupied.len() / 2 * 2);
             for preset in [Preset::ShisenSho, Preset::Lianliankan, Preset::Mahjong] {
-                for gravity in [Gravity::None, Gravity::Down, Gravity::Left] {
+                let falls = [
+                    Gravity::None.into(),
+                    Gravity::Down.into(),
+                    Gravity::Left.into(),
+                    Fall::new(Gravity::Up, true),
+                ];
+                for gravity in falls {
                     let rules = preset.rules();
                     let build = |budget| {
                         let mut draws = SplitMix64::new(seed);

@@ -9,11 +9,13 @@ pub enum Gravity {
     /// Tiles stay where they are.
     #[default]
     None,
-    /// Each column that lost a tile is compacted toward the bottom row.
+    /// Each column that lost a tile (every column, with [`Fall::settle`]) is
+    /// compacted toward the bottom row.
     Down,
     /// Toward the top row.
     Up,
-    /// Each row that lost a tile is compacted toward the left column.
+    /// Each row that lost a tile (every row, with [`Fall::settle`]) is compacted
+    /// toward the left column.
     Left,
     /// Toward the right column.
     Right,
@@ -34,45 +36,118 @@ impl Gravity {
     }
 }
 
+/// Where tiles fall, and which lines settle after a removal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Fall {
+    pub gravity: Gravity,
+    /// Every line of the board compacts toward the gravity side after each
+    /// removal, not only the lines that lost a tile. The two differ only
+    /// on a board with floating tiles (a gap between a tile and the
+    /// gravity side), and only at the first removal: a settled board stays
+    /// settled.
+    pub settle: bool,
+}
+
+impl Fall {
+    pub fn new(gravity: Gravity, settle: bool) -> Self {
+        Fall {
+            gravity,
+            settle: settle && gravity != Gravity::None,
+        }
+    }
+}
+
+impl From<Gravity> for Fall {
+    fn from(gravity: Gravity) -> Self {
+        Fall::new(gravity, false)
+    }
+}
+
+/// A tile that fell: from one cell to another (row-major indices).
+pub(crate) type Shift = (usize, usize);
+
 /// Empties cells `a` and `b` (row-major indices of a `width`-wide board)
-/// and lets the tiles of the lines that lost one fall: every tile of such a
-/// column (or row) slides toward the gravity side until it rests on another
-/// tile or the edge, keeping its order.
-pub(crate) fn remove_pair(cells: &mut [u32], width: usize, a: usize, b: usize, gravity: Gravity) {
+/// and lets the tiles fall: every tile of a line that lost one (of every
+/// line with [`Fall::settle`]) slides toward the gravity side until it
+/// rests on another tile or the edge, keeping its order.
+pub(crate) fn remove_pair(cells: &mut [u32], width: usize, a: usize, b: usize, fall: Fall) {
+    remove_pair_shifts(cells, width, a, b, fall, None);
+}
+
+/// [`remove_pair`], pushing onto `shifts` (when given) each tile that fell,
+/// in reading order of the cell it left.
+pub(crate) fn remove_pair_shifts(
+    cells: &mut [u32],
+    width: usize,
+    a: usize,
+    b: usize,
+    fall: Fall,
+    mut shifts: Option<&mut Vec<Shift>>,
+) {
     cells[a] = EMPTY;
     cells[b] = EMPTY;
-    for line in lines(cells.len(), width, a, b, gravity)
-        .into_iter()
-        .flatten()
-    {
-        line.compact(cells);
+    let start = shifts.as_ref().map_or(0, |s| s.len());
+    if fall.settle {
+        for line in every_line(cells.len(), width, fall.gravity) {
+            line.compact(cells, shifts.as_deref_mut());
+        }
+    } else {
+        for line in lines(cells.len(), width, a, b, fall.gravity)
+            .into_iter()
+            .flatten()
+        {
+            line.compact(cells, shifts.as_deref_mut());
+        }
     }
+    if let Some(shifts) = shifts {
+        shifts[start..].sort_unstable();
+    }
+}
+
+/// Whether every line rests on the gravity side: no tile floats.
+pub(crate) fn settled(cells: &[u32], width: usize, gravity: Gravity) -> bool {
+    every_line(cells.len(), width, gravity).all(|line| line.settled(cells))
 }
 
 /// [`remove_pair`], keeping what [`Removed::undo`] needs to put the board
 /// back: the two tiles, and a copy of each line only when it was not yet
 /// settled toward the gravity side. A settled line stays settled, so along
 /// one line of play each line is copied at most once and the undo records
-/// of a whole search path stay proportional to the board.
+/// of a whole search path stay proportional to the board. With
+/// [`Fall::settle`] a board with floating tiles is copied whole, once: the
+/// removal settles it.
 pub(crate) fn remove_pair_undoable(
     cells: &mut [u32],
     width: usize,
     a: usize,
     b: usize,
-    gravity: Gravity,
+    fall: Fall,
 ) -> Removed {
     let tiles = [cells[a], cells[b]];
-    let lines = lines(cells.len(), width, a, b, gravity);
+    if fall.settle && !settled(cells, width, fall.gravity) {
+        let board = cells.to_vec();
+        remove_pair(cells, width, a, b, fall);
+        return Removed {
+            cells: [a, b],
+            tiles,
+            lines: [None, None],
+            saved: [None, None],
+            board: Some(board),
+        };
+    }
+    // A settled board: settling every line moves only the two lines'.
+    let lines = lines(cells.len(), width, a, b, fall.gravity);
     let saved = lines.map(|line| {
         line.filter(|line| !line.settled(cells))
             .map(|line| (0..line.len).map(|i| cells[line.at(i)]).collect())
     });
-    remove_pair(cells, width, a, b, gravity);
+    remove_pair(cells, width, a, b, fall);
     Removed {
         cells: [a, b],
         tiles,
         lines,
         saved,
+        board: None,
     }
 }
 
@@ -83,16 +158,29 @@ pub(crate) struct Removed {
     lines: [Option<Line>; 2],
     /// The whole line before the removal, for lines that were not settled.
     saved: [Option<Vec<u32>>; 2],
+    /// The whole board before a removal that settled it.
+    board: Option<Vec<u32>>,
 }
 
 impl Removed {
     /// The bytes this record holds beyond its own size.
     pub fn heap_bytes(&self) -> usize {
-        self.saved.iter().flatten().map(|s| s.len() * 4).sum()
+        let board = self.board.as_ref().map_or(0, |b| b.len() * 4);
+        board
+            + self
+                .saved
+                .iter()
+                .flatten()
+                .map(|s| s.len() * 4)
+                .sum::<usize>()
     }
 
     /// Puts `cells` back as they were before the removal.
     pub fn undo(self, cells: &mut [u32]) {
+        if let Some(board) = self.board {
+            cells.copy_from_slice(&board);
+            return;
+        }
         for (line, saved) in self.lines.iter().zip(&self.saved) {
             let Some(line) = line else { continue };
             match saved {
@@ -113,33 +201,45 @@ impl Removed {
     }
 }
 
+/// Every column (down, up) or row (left, right) of the board; none without
+/// gravity.
+fn every_line(cells: usize, width: usize, gravity: Gravity) -> impl Iterator<Item = Line> {
+    let count = match gravity {
+        Gravity::None => 0,
+        Gravity::Down | Gravity::Up => width,
+        Gravity::Left | Gravity::Right => cells / width,
+    };
+    (0..count).map(move |k| line(cells, width, gravity, k))
+}
+
+/// Column `k` (down, up) or row `k` (left, right); gravity is not none.
+fn line(cells: usize, width: usize, gravity: Gravity, k: usize) -> Line {
+    match gravity {
+        Gravity::Down | Gravity::Up | Gravity::None => Line {
+            start: k,
+            stride: width,
+            len: cells / width,
+            to_end: gravity == Gravity::Down,
+        },
+        Gravity::Left | Gravity::Right => Line {
+            start: k * width,
+            stride: 1,
+            len: width,
+            to_end: gravity == Gravity::Right,
+        },
+    }
+}
+
 /// The lines that removing `a` and `b` compacts: none without gravity, one
 /// when both lie on the same line.
 fn lines(cells: usize, width: usize, a: usize, b: usize, gravity: Gravity) -> [Option<Line>; 2] {
-    let height = cells / width;
     let (first, second) = match gravity {
         Gravity::None => return [None, None],
-        Gravity::Down | Gravity::Up => {
-            let column = |x: usize| Line {
-                start: x,
-                stride: width,
-                len: height,
-                to_end: gravity == Gravity::Down,
-            };
-            (column(a % width), column(b % width))
-        }
-        Gravity::Left | Gravity::Right => {
-            let row = |y: usize| Line {
-                start: y * width,
-                stride: 1,
-                len: width,
-                to_end: gravity == Gravity::Right,
-            };
-            (row(a / width), row(b / width))
-        }
+        Gravity::Down | Gravity::Up => (a % width, b % width),
+        Gravity::Left | Gravity::Right => (a / width, b / width),
     };
-    let second = (second.start != first.start).then_some(second);
-    [Some(first), second]
+    let second = (second != first).then(|| line(cells, width, gravity, second));
+    [Some(line(cells, width, gravity, first)), second]
 }
 
 /// The `len` cells `start, start + stride, …`, read from the side the tiles
@@ -171,13 +271,19 @@ impl Line {
         (tiles..self.len).all(|i| cells[self.at(i)] == EMPTY)
     }
 
-    /// Compacts the line toward the gravity side, keeping the tiles' order.
-    fn compact(&self, cells: &mut [u32]) {
+    /// Compacts the line toward the gravity side, keeping the tiles' order;
+    /// each tile that moved is pushed onto `shifts` when given.
+    fn compact(&self, cells: &mut [u32], mut shifts: Option<&mut Vec<Shift>>) {
         let mut write = 0;
         for read in 0..self.len {
             let tile = cells[self.at(read)];
             if tile != EMPTY {
-                cells[self.at(write)] = tile;
+                if write != read {
+                    cells[self.at(write)] = tile;
+                    if let Some(shifts) = shifts.as_deref_mut() {
+                        shifts.push((self.at(read), self.at(write)));
+                    }
+                }
                 write += 1;
             }
         }
@@ -217,10 +323,10 @@ mod tests {
     fn tiles_above_fall_into_the_gap() {
         // 2 x 3, column 0 holds 1 over 2 over 3; remove the 2 and the 4.
         let mut cells = vec![1, 0, 2, 4, 3, 5];
-        remove_pair(&mut cells, 2, 2, 3, Gravity::Down);
+        remove_pair(&mut cells, 2, 2, 3, Gravity::Down.into());
         assert_eq!(cells, [0, 0, 1, 0, 3, 5]);
         let mut cells = vec![1, 2, 3, 4];
-        remove_pair(&mut cells, 4, 0, 2, Gravity::Right);
+        remove_pair(&mut cells, 4, 0, 2, Gravity::Right.into());
         assert_eq!(cells, [0, 0, 2, 4]);
     }
 
@@ -238,19 +344,105 @@ mod tests {
                 .map(|i| ((seed >> (i % 60)) & 3) as u32)
                 .collect();
             let tiles: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] != EMPTY).collect();
-            for gravity in Gravity::ALL {
+            for fall in every_fall() {
                 for &a in &tiles {
                     for &b in tiles.iter().filter(|&&b| b != a) {
                         let mut played = cells.clone();
-                        let removed = remove_pair_undoable(&mut played, w, a, b, gravity);
+                        let removed = remove_pair_undoable(&mut played, w, a, b, fall);
                         let mut plain = cells.clone();
-                        remove_pair(&mut plain, w, a, b, gravity);
+                        remove_pair(&mut plain, w, a, b, fall);
                         assert_eq!(played, plain);
                         removed.undo(&mut played);
-                        assert_eq!(played, cells, "{w} x {h} {gravity:?} {a} {b}");
+                        assert_eq!(played, cells, "{w} x {h} {fall:?} {a} {b}");
                     }
                 }
             }
         }
+    }
+
+    fn every_fall() -> impl Iterator<Item = Fall> {
+        Gravity::ALL
+            .into_iter()
+            .flat_map(|g| [Fall::new(g, false), Fall::new(g, true)])
+    }
+
+    #[test]
+    fn settling_moves_every_floating_tile() {
+        // 3 x 3: a 1 floats over an empty cell in column 2.
+        // 2 . 1
+        // 3 . .
+        // 3 2 .
+        let cells = vec![2, 0, 1, 3, 0, 0, 3, 2, 0];
+        let mut plain = cells.clone();
+        remove_pair(&mut plain, 3, 0, 7, Gravity::Down.into());
+        assert_eq!(plain, [0, 0, 1, 3, 0, 0, 3, 0, 0]);
+        let mut settled = cells.clone();
+        let mut shifts = Vec::new();
+        let fall = Fall::new(Gravity::Down, true);
+        remove_pair_shifts(&mut settled, 3, 0, 7, fall, Some(&mut shifts));
+        assert_eq!(settled, [0, 0, 0, 3, 0, 0, 3, 0, 1]);
+        assert_eq!(shifts, [(2, 8)]);
+        // Without gravity nothing settles.
+        assert_eq!(Fall::new(Gravity::None, true), Fall::from(Gravity::None));
+    }
+
+    /// The shifts reported, replayed on the board with the pair removed,
+    /// give the board after the fall; they are in reading order of the
+    /// cell left.
+    #[test]
+    fn shifts_replay_the_fall() {
+        let mut seed = 11u64;
+        for _ in 0..2000 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let (w, h) = (1 + (seed >> 33) as usize % 4, 1 + (seed >> 40) as usize % 4);
+            let cells: Vec<u32> = (0..w * h)
+                .map(|i| ((seed >> (i % 60)) & 3) as u32)
+                .collect();
+            let tiles: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] != EMPTY).collect();
+            for fall in every_fall() {
+                for &a in &tiles {
+                    for &b in tiles.iter().filter(|&&b| b != a) {
+                        let mut after = cells.clone();
+                        let mut shifts = Vec::new();
+                        remove_pair_shifts(&mut after, w, a, b, fall, Some(&mut shifts));
+                        let mut replayed = cells.clone();
+                        replayed[a] = EMPTY;
+                        replayed[b] = EMPTY;
+                        let lifted: Vec<u32> = shifts.iter().map(|&(f, _)| replayed[f]).collect();
+                        for &(from, _) in &shifts {
+                            replayed[from] = EMPTY;
+                        }
+                        for (&(_, to), tile) in shifts.iter().zip(lifted) {
+                            assert_eq!(replayed[to], EMPTY);
+                            replayed[to] = tile;
+                        }
+                        assert_eq!(replayed, after, "{w} x {h} {fall:?} {a} {b}");
+                        assert!(shifts.is_sorted());
+                        assert!(shifts.iter().all(|&(f, t)| f != t && cells[f] != EMPTY));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Along a line of play with settling, only the first removal from a
+    /// board with floating tiles copies it; the board is settled after it,
+    /// so no later record holds anything.
+    #[test]
+    fn a_settling_line_of_play_copies_the_board_once() {
+        // 3 x 3, column 2's 1 floats; every tile removed, in reading order.
+        let mut cells = vec![2, 0, 1, 3, 0, 0, 3, 2, 4];
+        let fall = Fall::new(Gravity::Down, true);
+        let mut bytes = Vec::new();
+        while let Some(a) = (0..9).find(|&i| cells[i] != EMPTY) {
+            let b = (a + 1..9)
+                .find(|&i| cells[i] != EMPTY)
+                .expect("tiles go in pairs");
+            bytes.push(remove_pair_undoable(&mut cells, 3, a, b, fall).heap_bytes());
+            assert!(settled(&cells, 3, Gravity::Down), "{cells:?}");
+        }
+        assert_eq!(bytes, [36, 0, 0]);
     }
 }

@@ -27,14 +27,14 @@ pub mod rng;
 pub use clear::{ClearOptions, Clearing, Decided, Outcome, clear, clear_with};
 pub use deal::{
     DealError, DealStats, Difficulty, MOVES_OPEN_LIMIT, PLAYOUT_TILES, PLAYOUTS, ShuffleError,
-    deal, deal_measured, deal_with, shuffle, shuffle_solvable, stats,
+    deal, deal_measured, deal_with, relocation, shuffle, shuffle_solvable, stats,
 };
-pub use gravity::Gravity;
+pub use gravity::{Fall, Gravity};
 
 use super::{
     Answer, Board, EMPTY, Interrupted, Match, Path, Point, Query, Reason, Rules, Solver, Stop,
 };
-use gravity::remove_pair;
+use gravity::remove_pair_shifts;
 
 /// One removal: two tiles and the path that joins them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,6 +110,17 @@ pub fn moves_from(
     Ok(found)
 }
 
+/// How many moves [`moves`] would list, counting up to `limit`; cheaper,
+/// as no path is drawn.
+pub fn moves_open(
+    board: &Board,
+    rules: &Rules,
+    limit: usize,
+    stop: &Stop,
+) -> Result<usize, Interrupted> {
+    Ok(moves::pairs(board, *rules, Some(limit), stop)?.len())
+}
+
 /// Whether `board` has no tile left.
 pub fn cleared(board: &Board) -> bool {
     board.cells().iter().all(|&c| c == EMPTY)
@@ -127,6 +138,9 @@ pub struct Played {
     pub board: Board,
     /// The path of each move applied, in order.
     pub steps: Vec<Path>,
+    /// For each move applied, the tiles that fell after its pair was
+    /// removed, as (from, to), in reading order of `from`.
+    pub moved: Vec<Vec<(Point, Point)>>,
     /// The index of the move that could not be made, and why; the moves
     /// after it were not tried.
     pub stopped: Option<(usize, Reason)>,
@@ -134,16 +148,36 @@ pub struct Played {
 
 /// Plays `moves` in order on `board`: each must join two tiles as
 /// [`Solver::answer`] would on the board of its turn; the pair is removed,
-/// then the tiles fall by `gravity`. Points must be on the board.
+/// then the tiles fall by `fall` (a [`Gravity`] alone does not settle).
+/// Points must be on the board.
 pub fn play(
     board: &Board,
     rules: &Rules,
-    gravity: Gravity,
+    fall: impl Into<Fall>,
     moves: &[(Point, Point)],
     stop: &Stop,
 ) -> Result<Played, Interrupted> {
+    let played = play_within(board, rules, fall, moves, usize::MAX, stop)?;
+    Ok(played.expect("no bound on the tiles that fall"))
+}
+
+/// [`play`], `None` once more than `max_moved` tiles have fallen over all
+/// the moves: each move may make a whole line fall, so the list of
+/// [`Played::moved`] can grow with the moves times the board's side.
+pub fn play_within(
+    board: &Board,
+    rules: &Rules,
+    fall: impl Into<Fall>,
+    moves: &[(Point, Point)],
+    max_moved: usize,
+    stop: &Stop,
+) -> Result<Option<Played>, Interrupted> {
+    let fall = fall.into();
+    let mut fallen = 0usize;
     let mut board = board.clone();
     let mut steps = Vec::with_capacity(moves.len());
+    let mut moved = Vec::with_capacity(moves.len());
+    let mut shifts = Vec::new();
     for (i, &(from, to)) in moves.iter().enumerate() {
         // Each move prepares a solver over the whole board: poll between.
         stop.check()?;
@@ -153,27 +187,39 @@ pub fn play(
                 steps.push(path);
                 let (w, h) = (board.width(), board.height());
                 let mut cells = board.into_cells();
-                remove_pair(
+                shifts.clear();
+                remove_pair_shifts(
                     &mut cells,
                     w,
                     from.y as usize * w + from.x as usize,
                     to.y as usize * w + to.x as usize,
-                    gravity,
+                    fall,
+                    Some(&mut shifts),
                 );
                 board = Board::new(w, h, cells).expect("same size");
+                fallen = fallen.saturating_add(shifts.len());
+                if fallen > max_moved {
+                    return Ok(None);
+                }
+                let fell = shifts
+                    .iter()
+                    .map(|&(a, b)| (point(&board, a), point(&board, b)));
+                moved.push(fell.collect());
             }
             Answer::NotConnected(reason) => {
-                return Ok(Played {
+                return Ok(Some(Played {
                     board,
                     steps,
+                    moved,
                     stopped: Some((i, reason)),
-                });
+                }));
             }
         }
     }
-    Ok(Played {
+    Ok(Some(Played {
         board,
         steps,
+        moved,
         stopped: None,
-    })
+    }))
 }

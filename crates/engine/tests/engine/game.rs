@@ -4,7 +4,7 @@
 //! and every reason a played move can stop.
 
 use crate::support::random::{Rng, random_board};
-use linkpath_engine::game::{self, Clearing, Gravity};
+use linkpath_engine::game::{self, Clearing, Fall, Gravity};
 use linkpath_engine::{
     Answer, Board, EMPTY, Match, Movement, Point, Preset, Query, Reason, Rules, Solver, Stop,
 };
@@ -159,7 +159,13 @@ fn a_blocked_pair_is_found_dead_without_searching_the_rest() {
 }
 
 /// Plays `sequence` and asserts the board ends empty.
-fn assert_clears(board: &Board, rules: &Rules, gravity: Gravity, sequence: &[(Point, Point)]) {
+fn assert_clears(
+    board: &Board,
+    rules: &Rules,
+    gravity: impl Into<Fall>,
+    sequence: &[(Point, Point)],
+) {
+    let gravity = gravity.into();
     let played = game::play(board, rules, gravity, sequence, &Stop::never()).unwrap();
     assert_eq!(played.stopped, None, "{board:?} {gravity:?}");
     assert!(game::cleared(&played.board), "{:?}", played.board);
@@ -358,6 +364,18 @@ fn a_spent_budget_answers_unknown() {
 /// and letting the lines that lost a tile fall: written here from the
 /// rules, apart from the engine's own gravity.
 fn fall(cells: &[u32], width: usize, a: usize, b: usize, gravity: Gravity) -> Vec<u32> {
+    fall_settling(cells, width, a, b, gravity, false)
+}
+
+/// [`fall`], letting every line fall when `settle`.
+fn fall_settling(
+    cells: &[u32],
+    width: usize,
+    a: usize,
+    b: usize,
+    gravity: Gravity,
+    settle: bool,
+) -> Vec<u32> {
     let height = cells.len() / width;
     let mut out = cells.to_vec();
     out[a] = EMPTY;
@@ -373,7 +391,12 @@ fn fall(cells: &[u32], width: usize, a: usize, b: usize, gravity: Gravity) -> Ve
             Gravity::Right => (0..width).rev().map(|x| y * width + x).collect(),
         }
     };
-    let mut lines = vec![line(a), line(b)];
+    let mut lines = if settle {
+        (0..cells.len()).map(line).collect()
+    } else {
+        vec![line(a), line(b)]
+    };
+    lines.sort();
     lines.dedup();
     for line in lines {
         let tiles: Vec<u32> = line
@@ -396,6 +419,18 @@ fn clearable_by_every_order(
     gravity: Gravity,
     failed: &mut std::collections::HashSet<Vec<u32>>,
 ) -> bool {
+    clearable_settling(board, rules, gravity, false, failed)
+}
+
+/// [`clearable_by_every_order`], every line falling after each removal
+/// when `settle`.
+fn clearable_settling(
+    board: &Board,
+    rules: &Rules,
+    gravity: Gravity,
+    settle: bool,
+    failed: &mut std::collections::HashSet<Vec<u32>>,
+) -> bool {
     if game::cleared(board) || failed.contains(board.cells()) {
         return game::cleared(board);
     }
@@ -406,8 +441,9 @@ fn clearable_by_every_order(
         if rules.matching == Match::Same && board.cells()[a] != board.cells()[b] {
             continue;
         }
-        let next = Board::new(w, board.height(), fall(board.cells(), w, a, b, gravity)).unwrap();
-        if clearable_by_every_order(&next, rules, gravity, failed) {
+        let cells = fall_settling(board.cells(), w, a, b, gravity, settle);
+        let next = Board::new(w, board.height(), cells).unwrap();
+        if clearable_settling(&next, rules, gravity, settle, failed) {
             return true;
         }
     }
@@ -847,5 +883,251 @@ fn odd_counts_are_told_with_plurals() {
     assert_eq!(
         shuffle(3),
         "type 7 has 3 tiles left, an odd number, so the board cannot be cleared"
+    );
+}
+
+/// Every gravity, with and without settling.
+fn every_fall() -> Vec<Fall> {
+    Gravity::ALL
+        .into_iter()
+        .flat_map(|g| [Fall::new(g, false), Fall::new(g, true)])
+        .collect()
+}
+
+/// Whether no tile floats: the next cell toward the gravity side of every
+/// tile, when on the board, holds a tile.
+fn settled(board: &Board, gravity: Gravity) -> bool {
+    let (w, h) = (board.width() as i32, board.height() as i32);
+    let (dx, dy) = match gravity {
+        Gravity::None => return true,
+        Gravity::Down => (0, 1),
+        Gravity::Up => (0, -1),
+        Gravity::Left => (-1, 0),
+        Gravity::Right => (1, 0),
+    };
+    let tile = |x: i32, y: i32| board.cells()[(y * w + x) as usize] != EMPTY;
+    (0..h).all(|y| {
+        (0..w).all(|x| {
+            let (nx, ny) = (x + dx, y + dy);
+            !tile(x, y) || !(0..w).contains(&nx) || !(0..h).contains(&ny) || tile(nx, ny)
+        })
+    })
+}
+
+/// Replaying each step's `moved` on the board before it (the pair removed,
+/// then every listed tile moved at once) gives the board after it, and the
+/// last board replayed is the answer's; on random boards, every gravity,
+/// settling or not, with random moves that are mostly legal.
+#[test]
+fn each_steps_moved_tiles_replay_to_the_next_board() {
+    let mut rng = Rng::new(77);
+    let rules = Preset::Mahjong.rules();
+    let (mut fell, mut settled_more) = (0, 0);
+    for round in 0..200 {
+        let (w, h) = (2 + rng.below(5), 2 + rng.below(5));
+        let density = 40 + rng.below(60);
+        let board = random_board(&mut rng, w, h, density, 3);
+        for fall in every_fall() {
+            // A legal move at each turn, found by replaying with the
+            // engine's gravity written apart (the reference `fall`).
+            let mut moves = Vec::new();
+            let mut boards = vec![board.clone()];
+            for _ in 0..(w * h / 2) {
+                let now = boards.last().unwrap();
+                let pairs = all_pairs(now, &rules);
+                if pairs.is_empty() {
+                    break;
+                }
+                let (from, to, _) = pairs[rng.below(pairs.len())];
+                let (a, b) = (
+                    from.y as usize * w + from.x as usize,
+                    to.y as usize * w + to.x as usize,
+                );
+                let cells = fall_settling(now.cells(), w, a, b, fall.gravity, fall.settle);
+                boards.push(Board::new(w, h, cells).unwrap());
+                moves.push((from, to));
+            }
+            let played = game::play(&board, &rules, fall, &moves, &Stop::never()).unwrap();
+            assert_eq!(played.stopped, None, "round {round} {fall:?}");
+            assert_eq!(played.moved.len(), moves.len());
+            let mut replayed = board.cells().to_vec();
+            for (k, (&(from, to), moved)) in moves.iter().zip(&played.moved).enumerate() {
+                let index = |p: Point| p.y as usize * w + p.x as usize;
+                replayed[index(from)] = EMPTY;
+                replayed[index(to)] = EMPTY;
+                let lifted: Vec<u32> = moved.iter().map(|&(f, _)| replayed[index(f)]).collect();
+                for &(f, _) in moved {
+                    assert_ne!(replayed[index(f)], EMPTY);
+                    replayed[index(f)] = EMPTY;
+                }
+                for (&(_, t), tile) in moved.iter().zip(lifted) {
+                    assert_eq!(replayed[index(t)], EMPTY);
+                    replayed[index(t)] = tile;
+                }
+                assert_eq!(
+                    replayed,
+                    boards[k + 1].cells(),
+                    "round {round} {fall:?} step {k}"
+                );
+                // Reading order of `from`.
+                let order: Vec<(i32, i32)> = moved.iter().map(|(f, _)| (f.y, f.x)).collect();
+                assert!(order.is_sorted(), "{moved:?}");
+                fell += moved.len();
+                if fall.settle && k == 0 {
+                    let plain = fall_settling(
+                        board.cells(),
+                        w,
+                        index(from),
+                        index(to),
+                        fall.gravity,
+                        false,
+                    );
+                    if plain != replayed {
+                        settled_more += 1;
+                    }
+                }
+            }
+            assert_eq!(replayed, played.board.cells(), "round {round} {fall:?}");
+        }
+    }
+    assert_eq!((fell, settled_more), (12994, 471));
+}
+
+/// With settling, `clear` agrees with every order tried on small boards
+/// (which have floating tiles), and its sequences replay with settling.
+#[test]
+fn settling_clear_agrees_with_every_order_tried_on_small_boards() {
+    let mut rng = Rng::new(4202);
+    let (mut solvable, mut impossible, mut differs) = (0, 0, 0);
+    for round in 0..300 {
+        let (w, h) = (2 + rng.below(3), 2 + rng.below(3));
+        let board = small_board(&mut rng, w, h);
+        for rules in rule_sets() {
+            for gravity in Gravity::ALL {
+                let mut failed = std::collections::HashSet::new();
+                let expected = clearable_settling(&board, &rules, gravity, true, &mut failed);
+                let mut failed = std::collections::HashSet::new();
+                if expected != clearable_settling(&board, &rules, gravity, false, &mut failed) {
+                    differs += 1;
+                }
+                let fall = Fall::new(gravity, true);
+                let outcome = game::clear(&board, &rules, fall, None, &Stop::never()).unwrap();
+                match outcome.result {
+                    Clearing::Solved(sequence) => {
+                        assert!(expected, "round {round} {rules:?} {gravity:?} {board:?}");
+                        assert_clears(&board, &rules, fall, &sequence);
+                        solvable += 1;
+                    }
+                    Clearing::Impossible => {
+                        assert!(!expected, "round {round} {rules:?} {gravity:?} {board:?}");
+                        impossible += 1;
+                    }
+                    Clearing::Unknown => panic!("no budget, yet unknown: {board:?}"),
+                }
+            }
+        }
+    }
+    // `differs`: boards where settling changes the verdict.
+    assert_eq!((solvable, impossible, differs), (11099, 901, 121));
+}
+
+/// With settling, a solvable shuffle's sequence replays with settling, on
+/// boards with floating tiles.
+#[test]
+fn settling_solvable_shuffles_clear_with_their_sequence() {
+    let rules = Preset::ShisenSho.rules();
+    // Column 3's A and row 0's tiles float under every gravity.
+    let board = Board::from_rows(&["A.B.", "....", "B.CA", "DCD."]).unwrap();
+    for gravity in Gravity::ALL {
+        let fall = Fall::new(gravity, true);
+        for seed in 0..20 {
+            let (shuffled, sequence) =
+                game::shuffle_solvable(&board, &rules, fall, seed, &Stop::never()).unwrap();
+            assert_eq!(counts(&shuffled), counts(&board));
+            assert_clears(&shuffled, &rules, fall, &sequence);
+        }
+    }
+}
+
+/// With settling a deal stands on the gravity side, so it has no floating
+/// tile, and replays with settling; gravity down deals the same board as
+/// without settling.
+#[test]
+fn settling_deals_stand_on_the_gravity_side() {
+    let tiles: Vec<(u32, usize)> = (1..=5).map(|t| (t, 2)).collect();
+    let rules = Preset::Lianliankan.rules();
+    for gravity in Gravity::ALL {
+        let fall = Fall::new(gravity, true);
+        for seed in 0..10 {
+            let (board, sequence) =
+                game::deal(4, 4, &tiles, &rules, fall, seed, &Stop::never()).unwrap();
+            assert!(settled(&board, gravity), "{gravity:?} {seed}: {board:?}");
+            assert_eq!(counts(&board), tiles.iter().copied().collect());
+            assert_clears(&board, &rules, fall, &sequence);
+            if matches!(gravity, Gravity::Down | Gravity::None) {
+                let plain = game::deal(4, 4, &tiles, &rules, gravity, seed, &Stop::never());
+                assert_eq!(plain.unwrap(), (board.clone(), sequence));
+            }
+        }
+    }
+    let (board, _) = game::deal(
+        4,
+        4,
+        &tiles,
+        &rules,
+        Fall::new(Gravity::Left, true),
+        3,
+        &Stop::never(),
+    )
+    .unwrap();
+    // Columns 0 and 1 full, two cells of column 2.
+    let column = |x: usize| (0..4).filter(|y| board.cells()[y * 4 + x] != EMPTY).count();
+    assert_eq!((0..4).map(column).collect::<Vec<_>>(), [4, 4, 2, 0]);
+}
+
+/// The relocation of a shuffle, applied to the board before it (every
+/// tile at once), gives the shuffled board; it lists only tiles that moved,
+/// in reading order of `from`.
+#[test]
+fn a_shuffles_relocation_gives_the_shuffled_board() {
+    let mut rng = Rng::new(19);
+    let rules = Preset::ShisenSho.rules();
+    let mut moved = 0;
+    for seed in 0..60 {
+        let (w, h) = (2 + rng.below(6), 2 + rng.below(5));
+        let board = random_board(&mut rng, w, h, 70, 4);
+        let mut shuffles = Vec::new();
+        if let Ok(b) = game::shuffle(&board, &rules, seed, &Stop::never()) {
+            shuffles.push(b);
+        }
+        if let Ok((b, _)) =
+            game::shuffle_solvable(&board, &rules, Gravity::Down, seed, &Stop::never())
+        {
+            shuffles.push(b);
+        }
+        for shuffled in shuffles {
+            let relocation = game::relocation(&board, &shuffled);
+            let index = |p: Point| p.y as usize * w + p.x as usize;
+            let mut out = board.cells().to_vec();
+            for &(from, _) in &relocation {
+                out[index(from)] = EMPTY;
+            }
+            for &(from, to) in &relocation {
+                assert_ne!(from, to);
+                out[index(to)] = board.cells()[index(from)];
+            }
+            assert_eq!(out, shuffled.cells(), "seed {seed}");
+            let order: Vec<(i32, i32)> = relocation.iter().map(|(f, _)| (f.y, f.x)).collect();
+            assert!(order.is_sorted());
+            moved += relocation.len();
+        }
+    }
+    assert_eq!(moved, 661);
+    let before = Board::from_rows(&["AB", "BA"]).unwrap();
+    let after = Board::from_rows(&["BA", "BA"]).unwrap();
+    let p = |x, y| Point::new(x, y);
+    assert_eq!(
+        game::relocation(&before, &after),
+        [(p(0, 0), p(1, 0)), (p(1, 0), p(0, 0))]
     );
 }

@@ -446,7 +446,7 @@ async fn errors_name_their_field() {
         (status.as_u16(), answer),
         (
             200,
-            json!({"board": ["AB"], "steps": [], "cleared": false, "stuck": false})
+            json!({"board": ["AB"], "steps": [], "cleared": false, "stuck": false, "moves_open": 1})
         )
     );
     for (path, body, code, field) in cases {
@@ -903,5 +903,152 @@ async fn a_deal_without_moves_is_the_same_deal() {
     assert_eq!(
         ok(&router, "/v1/deal", &named).await["board"],
         full["board"]
+    );
+}
+
+/// One settings object goes to every route: `/v1/moves` takes `gravity`
+/// and `settle` and answers as without them; `/v1/play`'s `moves_open`
+/// and `hint` are what `/v1/moves` answers about the final board.
+#[tokio::test]
+async fn play_answers_the_final_boards_moves_as_moves_does() {
+    let router = router(config());
+    let mut rng = Rng::new(8);
+    let mut hints = 0;
+    for _ in 0..40 {
+        let (w, h) = (2 + rng.below(5), 2 + rng.below(4));
+        let fill = 40 + rng.below(60);
+        let board = random_board(&mut rng, w, h, fill);
+        let settings = json!({"rules": "shisen-sho", "gravity": "down", "settle": true});
+        let mut request = json!({"board": board, "limit": 1});
+        request
+            .as_object_mut()
+            .unwrap()
+            .extend(settings.as_object().unwrap().clone());
+        let first = ok(&router, "/v1/moves", &request).await;
+        let plain = ok(
+            &router,
+            "/v1/moves",
+            &json!({"board": board, "rules": "shisen-sho", "limit": 1}),
+        )
+        .await;
+        assert_eq!(first, plain);
+        let Some(step) = first["moves"].get(0) else {
+            continue;
+        };
+        let mut request = json!({"board": board, "hint": true,
+                                 "moves": [{"from": step["from"], "to": step["to"]}]});
+        request
+            .as_object_mut()
+            .unwrap()
+            .extend(settings.as_object().unwrap().clone());
+        let played = ok(&router, "/v1/play", &request).await;
+        let after = json!({"board": played["board"], "rules": "shisen-sho"});
+        let all = ok(&router, "/v1/moves", &after).await;
+        let count = all["moves"].as_array().unwrap().len();
+        assert_eq!(played["moves_open"], json!(count), "{played}");
+        assert_eq!(played.get("hint"), all["moves"].get(0), "{played}");
+        hints += usize::from(played.get("hint").is_some());
+    }
+    assert_eq!(hints, 33);
+}
+
+/// With `settle`, the clearing sequences of `/v1/clear` and of a solvable
+/// `/v1/shuffle` replay through `/v1/play` with `settle`, on boards with
+/// floating tiles; a shuffle's `moved`, applied to the board sent, gives
+/// the board answered.
+#[tokio::test]
+async fn settling_sequences_replay_and_shuffles_say_where_tiles_went() {
+    let router = router(config());
+    let mut rng = Rng::new(21);
+    let (mut cleared, mut moved) = (0, 0);
+    for round in 0..30 {
+        let (w, h) = (2 + rng.below(4), 2 + rng.below(4));
+        let board = random_board(&mut rng, w, h, 60);
+        for gravity in ["down", "up", "left", "right"] {
+            let base =
+                json!({"board": board, "rules": "mahjong", "gravity": gravity, "settle": true});
+            let clear = ok(&router, "/v1/clear", &base).await;
+            if let Some(moves) = clear.get("moves") {
+                let mut request = base.clone();
+                request["moves"] = moves.clone();
+                let played = ok(&router, "/v1/play", &request).await;
+                assert_eq!(played["cleared"], json!(true), "{round} {gravity} {played}");
+                cleared += 1;
+            }
+            let mut request = base.clone();
+            request["rules"] = json!("lianliankan");
+            request["seed"] = json!(round);
+            for solvable in [false, true] {
+                request["solvable"] = json!(solvable);
+                let (status, shuffled) = post(&router, "/v1/shuffle", &request).await;
+                if status != StatusCode::OK {
+                    continue;
+                }
+                let mut cells: Vec<Vec<u8>> = board.iter().map(|r| r.as_bytes().to_vec()).collect();
+                let at = |p: &Value| {
+                    (
+                        p[0].as_u64().unwrap() as usize,
+                        p[1].as_u64().unwrap() as usize,
+                    )
+                };
+                let list = shuffled["moved"].as_array().unwrap();
+                let lifted: Vec<u8> = list
+                    .iter()
+                    .map(|m| {
+                        let (x, y) = at(&m["from"]);
+                        board[y].as_bytes()[x]
+                    })
+                    .collect();
+                for (m, tile) in list.iter().zip(lifted) {
+                    let (x, y) = at(&m["to"]);
+                    cells[y][x] = tile;
+                }
+                let got: Vec<String> = cells
+                    .into_iter()
+                    .map(|r| String::from_utf8(r).unwrap())
+                    .collect();
+                assert_eq!(json!(got), shuffled["board"], "{round} {gravity}");
+                moved += list.len();
+                if let Some(moves) = shuffled.get("moves") {
+                    let mut play = base.clone();
+                    play["board"] = shuffled["board"].clone();
+                    play["rules"] = json!("lianliankan");
+                    play["moves"] = moves.clone();
+                    let played = ok(&router, "/v1/play", &play).await;
+                    assert_eq!(played["cleared"], json!(true), "{round} {gravity} {played}");
+                }
+            }
+        }
+    }
+    assert_eq!((cleared, moved), (68, 674));
+}
+
+/// Every tile that falls is listed, so the tiles that fall over a whole
+/// `/v1/play` are bounded by the limit on a board's cells: 413 past it.
+#[tokio::test]
+async fn the_tiles_that_fall_in_a_play_are_bounded_by_the_cell_limit() {
+    let mut config = config();
+    config.request.max_cells = 12;
+    let router = router(config);
+    let bottom = json!({"from": [0, 5], "to": [1, 5]});
+    let board = json!(["AA", "BB", "CC", "DD", "EE", "FF"]);
+    let request = |moves: Value| json!({"board": board, "rules": "lianliankan", "gravity": "down", "moves": moves});
+    // The first removal drops 10 tiles, the second 8 more.
+    let played = ok(&router, "/v1/play", &request(json!([bottom]))).await;
+    assert_eq!(
+        played["steps"][0]["moved"].as_array().map(Vec::len),
+        Some(10)
+    );
+    let (status, answer) = post(&router, "/v1/play", &request(json!([bottom, bottom]))).await;
+    assert_eq!(
+        (status.as_u16(), answer),
+        (
+            413,
+            json!({"error": {
+                "code": "too_large",
+                "message": "the moves make more than 12 tiles fall in all, over the limit of the answer; send fewer moves",
+                "field": "moves"
+            }})
+        )
     );
 }

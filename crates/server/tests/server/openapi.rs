@@ -472,7 +472,7 @@ async fn each_request_example_answers_its_response_example() {
             ("/v1/clear", 5),
             ("/v1/deal", 2),
             ("/v1/moves", 5),
-            ("/v1/play", 2),
+            ("/v1/play", 3),
             ("/v1/render", 1),
             ("/v1/shuffle", 2),
             ("/v1/solve", 5),
@@ -505,7 +505,7 @@ async fn each_invalid_request_answers_its_exact_error() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 31);
+    assert_eq!(checked, 37);
 }
 
 #[test]

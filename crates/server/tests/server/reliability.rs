@@ -817,7 +817,7 @@ async fn errors_quote_at_most_100_characters_of_the_input() {
         ),
         (
             "/v1/clear",
-            "one of `board`, `rules`, `gravity`, `budget_ms`, `max_states`",
+            "one of `board`, `rules`, `gravity`, `settle`, `budget_ms`, `max_states`",
         ),
     ] {
         let raw = request_bytes(
