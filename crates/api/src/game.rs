@@ -550,9 +550,11 @@ pub struct DealRequest {
     /// Tile types, from 1 (at most 62 with text rows).
     #[schema(minimum = 1)]
     pub types: u64,
-    /// Tiles of each type: even, from 2; 4 when absent.
+    /// Tiles of each type, from 1; 4 when absent. Even, unless matching
+    /// groups pair the types: then each group's dealt types must hold an
+    /// even number of tiles in all (four flowers of one copy each).
     #[serde(default)]
-    #[schema(minimum = 2, multiple_of = 2)]
+    #[schema(minimum = 1)]
     pub copies: Option<u64>,
     /// The rules the deal must be clearable under; mahjong when absent.
     #[serde(default)]
@@ -688,12 +690,16 @@ pub fn deal(body: &[u8], limits: &Limits, stop: &Stop) -> Result<DealResponse, A
         .at("types"));
     }
     let copies = request.copies.unwrap_or(4);
-    if copies == 0 || copies % 2 != 0 {
-        return Err(ApiError::new(
+    let uneven = || {
+        ApiError::new(
             ErrorCode::InvalidRequest,
             format!("`copies` is {copies}, expected an even integer of at least 2"),
         )
-        .at("copies"));
+        .at("copies")
+    };
+    if copies == 0 || (copies % 2 != 0 && request.rules.as_ref().is_none_or(|r| r.groups.is_none()))
+    {
+        return Err(uneven());
     }
     let tiles = types.saturating_mul(copies);
     if tiles > cells as u64 {
@@ -748,6 +754,22 @@ pub fn deal(body: &[u8], limits: &Limits, stop: &Stop) -> Result<DealResponse, A
     // Dealt on the classes; then each class's cells get its types, each
     // type its copies.
     let classes = groups.class_counts(&kinds);
+    // An odd `copies` deals when groups pair the types: each class needs
+    // an even number of tiles.
+    if let Some(&(class, tiles)) = classes.iter().find(|&&(_, n)| n % 2 != 0) {
+        let tile = Tile::new(class, encoding);
+        let message = if groups.is_grouped(class) {
+            format!(
+                "`copies` is {copies} and the group of {tile} has {} in all, an odd number, expected an even `copies` or groups of an even number of the dealt types",
+                count(tiles, "tile", "tiles")
+            )
+        } else {
+            format!(
+                "`copies` is {copies} and type {tile} is in no group, expected an even `copies` or every dealt type in a group"
+            )
+        };
+        return Err(ApiError::new(ErrorCode::InvalidRequest, message).at("copies"));
+    }
     let (board, sequence, stats) = game::deal_measured(
         width, height, &classes, &rules, fall, difficulty, seed, stop,
     )

@@ -627,3 +627,55 @@ fn shuffles_keep_the_tiles_and_solvable_ones_replay_under_the_groups() {
         "{solvable}, {odd}, {open}"
     );
 }
+
+/// One copy of each type deals when groups of an even number of types pair
+/// them, as the four flowers and the four seasons of a Mahjong set; a type
+/// left without a partner of its group is refused, naming `copies`.
+#[test]
+fn single_copies_deal_in_groups_of_an_even_number_of_types() {
+    let (limits, stop) = (Limits::default(), Stop::never());
+    for seed in 0..60 {
+        let mut rng = SplitMix64::new(seed);
+        let mut case = Case::random(&mut rng, 1, 0, 1);
+        case.groups = vec![vec![1, 2, 3, 4], vec![5, 6]];
+        (case.max_segments, case.outside) = (Some(3), true);
+        let body = json!({
+            "width": 3, "height": 2, "types": 6, "copies": 1,
+            "rules": case.rules(), "gravity": case.gravity, "seed": seed,
+            "encoding": if case.numbers { "numbers" } else { "text" },
+        });
+        let answer = game::deal(&serde_json::to_vec(&body).expect("json"), &limits, &stop)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
+        let answer = value(&answer);
+        case.board = case.read(&answer["board"]);
+        let want: BTreeMap<u32, usize> = (1..=6).map(|k| (k, 1)).collect();
+        assert_eq!(counts(&case.board), want, "seed {seed}: {answer}");
+        let end = case
+            .replay(&case.pairs(&answer["moves"]))
+            .unwrap_or_else(|i| panic!("seed {seed}: move {i}"));
+        assert!(end.cells.iter().all(|&c| c == 0), "seed {seed}");
+    }
+    let refused = |groups: Value| {
+        let body = json!({
+            "width": 3, "height": 2, "types": 6, "copies": 1,
+            "rules": {"preset": "shisen-sho", "match": {"groups": groups}},
+        });
+        let e = game::deal(&serde_json::to_vec(&body).expect("json"), &limits, &stop)
+            .expect_err("refused");
+        (e.message, e.field)
+    };
+    assert_eq!(
+        refused(json!(["ABC", "DEF"])),
+        (
+            "`copies` is 1 and the group of \"A\" has 3 tiles in all, an odd number, expected an even `copies` or groups of an even number of the dealt types".to_owned(),
+            Some("copies".to_owned())
+        )
+    );
+    assert_eq!(
+        refused(json!(["ABCD"])),
+        (
+            "`copies` is 1 and type \"E\" is in no group, expected an even `copies` or every dealt type in a group".to_owned(),
+            Some("copies".to_owned())
+        )
+    );
+}
