@@ -368,13 +368,9 @@ impl ToSchema for MatchGroup {}
 
 impl utoipa::PartialSchema for WireMatch {
     fn schema() -> RefOr<Schema> {
-        utoipa::openapi::schema::OneOfBuilder::new()
-            .description(Some(
-                "Which tiles may be paired: `any`, `same` (type), or `{\"groups\": [...]}` (type or group).",
-            ))
-            .item(utoipa::openapi::Ref::from_schema_name("Match"))
-            .item(utoipa::openapi::Ref::from_schema_name("MatchGroups"))
-            .into()
+        name_or_object::<MatchName, MatchGroups>(
+            "Which tiles may be paired: `any`, `same` (type), or `{\"groups\": [...]}` (type or group).",
+        )
     }
 }
 
@@ -384,16 +380,26 @@ impl ToSchema for WireMatch {
     }
 
     fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        schemas.push((
-            MatchName::name().into(),
-            <MatchName as utoipa::PartialSchema>::schema(),
-        ));
-        schemas.push((
-            MatchGroups::name().into(),
-            <MatchGroups as utoipa::PartialSchema>::schema(),
-        ));
-        <MatchGroups as ToSchema>::schemas(schemas);
+        name_and_object_schemas::<MatchName, MatchGroups>(schemas);
     }
+}
+
+/// The schema of a field that is either a name (the enum `N`) or an
+/// object `O`, each by reference.
+fn name_or_object<N: ToSchema, O: ToSchema>(description: &str) -> RefOr<Schema> {
+    utoipa::openapi::schema::OneOfBuilder::new()
+        .description(Some(description))
+        .item(utoipa::openapi::Ref::from_schema_name(N::name()))
+        .item(utoipa::openapi::Ref::from_schema_name(O::name()))
+        .into()
+}
+
+/// Registers the two schemas [`name_or_object`] refers to, and those `O`
+/// refers to.
+fn name_and_object_schemas<N: ToSchema, O: ToSchema>(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+    schemas.push((N::name().into(), N::schema()));
+    schemas.push((O::name().into(), O::schema()));
+    O::schemas(schemas);
 }
 
 /// `match`: a name read as [`name`] reads one, or a [`MatchGroups`]
@@ -522,13 +528,9 @@ impl<'de> Deserialize<'de> for WireRules {
 
 impl utoipa::PartialSchema for WireRules {
     fn schema() -> RefOr<Schema> {
-        utoipa::openapi::schema::OneOfBuilder::new()
-            .description(Some(
-                "A preset name, or an object whose fields override a preset (mahjong when absent).",
-            ))
-            .item(utoipa::openapi::Ref::from_schema_name("Preset"))
-            .item(utoipa::openapi::Ref::from_schema_name("RulesObject"))
-            .into()
+        name_or_object::<PresetName, RulesObject>(
+            "A preset name, or an object whose fields override a preset (mahjong when absent).",
+        )
     }
 }
 
@@ -538,15 +540,7 @@ impl ToSchema for WireRules {
     }
 
     fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        schemas.push((
-            PresetName::name().into(),
-            <PresetName as utoipa::PartialSchema>::schema(),
-        ));
-        schemas.push((
-            RulesObject::name().into(),
-            <RulesObject as utoipa::PartialSchema>::schema(),
-        ));
-        <RulesObject as ToSchema>::schemas(schemas);
+        name_and_object_schemas::<PresetName, RulesObject>(schemas);
     }
 }
 

@@ -333,12 +333,22 @@ fn solvable_shuffles_clear_with_their_sequence() {
         })
     );
     let board = Board::from_rows(&["AB..", "BA..", "CDDC"]).unwrap();
-    for gravity in [Gravity::None, Gravity::Down] {
+    assert_shuffles_clear(
+        &board,
+        &rules,
+        [Gravity::None, Gravity::Down].map(Fall::from),
+    );
+}
+
+/// Twenty seeds of [`game::shuffle_solvable`] under each of `falls`: the
+/// same tiles, cleared by their sequence.
+fn assert_shuffles_clear(board: &Board, rules: &Rules, falls: impl IntoIterator<Item = Fall>) {
+    for fall in falls {
         for seed in 0..20 {
             let (shuffled, sequence) =
-                game::shuffle_solvable(&board, &rules, gravity, seed, &Stop::never()).unwrap();
-            assert_eq!(counts(&shuffled), counts(&board));
-            assert_clears(&shuffled, &rules, gravity, &sequence);
+                game::shuffle_solvable(board, rules, fall, seed, &Stop::never()).unwrap();
+            assert_eq!(counts(&shuffled), counts(board));
+            assert_clears(&shuffled, rules, fall, &sequence);
         }
     }
 }
@@ -1038,15 +1048,7 @@ fn settling_solvable_shuffles_clear_with_their_sequence() {
     let rules = Preset::ShisenSho.rules();
     // Column 3's A and row 0's tiles float under every gravity.
     let board = Board::from_rows(&["A.B.", "....", "B.CA", "DCD."]).unwrap();
-    for gravity in Gravity::ALL {
-        let fall = Fall::new(gravity, true);
-        for seed in 0..20 {
-            let (shuffled, sequence) =
-                game::shuffle_solvable(&board, &rules, fall, seed, &Stop::never()).unwrap();
-            assert_eq!(counts(&shuffled), counts(&board));
-            assert_clears(&shuffled, &rules, fall, &sequence);
-        }
-    }
+    assert_shuffles_clear(&board, &rules, Gravity::ALL.map(|g| Fall::new(g, true)));
 }
 
 /// With settling a deal stands on the gravity side, so it has no floating

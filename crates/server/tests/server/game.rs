@@ -30,19 +30,7 @@ async fn moves_agree_with_solve_asked_about_every_pair() {
     for round in 0..30 {
         let (w, h) = (2 + rng.below(7), 1 + rng.below(6));
         let fill = 30 + rng.below(60);
-        let board: Vec<String> = (0..h)
-            .map(|_| {
-                (0..w)
-                    .map(|_| {
-                        if rng.below(100) < fill {
-                            (b'A' + rng.below(4) as u8) as char
-                        } else {
-                            '.'
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
+        let board = random_board(&mut rng, w, h, fill);
         let tiles: Vec<[usize; 2]> = (0..h)
             .flat_map(|y| (0..w).map(move |x| [x, y]))
             .filter(|&[x, y]| board[y].as_bytes()[x] != b'.')
