@@ -61,6 +61,17 @@ pub fn moves(
     stop: &Stop,
 ) -> Result<Vec<Move>, Interrupted> {
     let pairs = moves::pairs(board, *rules, limit, stop)?;
+    with_paths(board, rules, pairs, stop)
+}
+
+/// The moves of `pairs` (board indices the explorer found joined), each
+/// with the path [`Solver::answer`] gives from the first to the second.
+fn with_paths(
+    board: &Board,
+    rules: &Rules,
+    pairs: Vec<(usize, usize)>,
+    stop: &Stop,
+) -> Result<Vec<Move>, Interrupted> {
     let mut solver = Solver::new(board, *rules);
     let mut found = Vec::with_capacity(pairs.len());
     for (a, b) in pairs {
@@ -96,18 +107,8 @@ pub fn moves_from(
     partners.retain(|&b| rules.matching == Match::Any || cells[b] == cells[a]);
     partners.sort_unstable();
     partners.truncate(limit.unwrap_or(usize::MAX));
-    let mut solver = Solver::new(board, *rules);
-    let mut found = Vec::with_capacity(partners.len());
-    for b in partners {
-        let to = point(board, b);
-        match solver.answer(Query::new(from, to), stop)? {
-            Answer::Connected(path) => found.push(Move { from, to, path }),
-            Answer::NotConnected(reason) => {
-                debug_assert!(false, "{from} -> {to} explored as connected: {reason}");
-            }
-        }
-    }
-    Ok(found)
+    let pairs = partners.into_iter().map(|b| (a, b)).collect();
+    with_paths(board, rules, pairs, stop)
 }
 
 /// How many moves [`moves`] would list, counting up to `limit`; cheaper,
