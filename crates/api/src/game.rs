@@ -431,12 +431,13 @@ pub struct ClearResponse {
     pub reason: Option<ClearReason>,
     /// With reason `odd_type`: the type, as the board writes it (a
     /// character on text rows, a number on number rows); the first such
-    /// type in character or number order.
+    /// type in character or number order. With matching groups, a
+    /// group's first type stands for the group.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub tile: Option<Tile>,
-    /// With reason `odd_type`, the tiles of that type; with `odd_tiles`,
-    /// all the tiles.
+    /// With reason `odd_type`, the tiles of that type (of its group, with
+    /// matching groups); with `odd_tiles`, all the tiles.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub count: Option<u64>,
