@@ -866,7 +866,6 @@ pub struct ShuffleRequest {
     /// game routes; false when absent.
     #[serde(default)]
     pub settle: Option<bool>,
-
     /// The same seed shuffles the same way; 0 when absent.
     #[serde(default)]
     pub seed: Option<u64>,
