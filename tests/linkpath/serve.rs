@@ -24,7 +24,7 @@ use tokio::net::TcpStream;
 /// Sends the head and the first half of a solve request for the mahjong
 /// sample, leaving the request in flight until [`finish`] sends the rest.
 async fn start_slow_solve(addr: SocketAddr) -> (TcpStream, Vec<u8>) {
-    let bytes = solve_bytes(&mahjong_sample());
+    let bytes = solve_bytes(&mahjong_sample(), &[]);
     let split = bytes.len() - 40;
     let mut stream = connect(addr).await;
     stream.write_all(&bytes[..split]).await.unwrap();
@@ -188,7 +188,7 @@ async fn sigterm_turns_readyz_503_finishes_accepted_requests_and_exits_0() {
 
     // In flight at SIGTERM: a solve that takes about half a second...
     let solving = tokio::spawn(async move {
-        let reply = exchange(addr, &solve_bytes(&curling(Some(17)))).await;
+        let reply = exchange(addr, &solve_bytes(&curling(Some(17)), &[])).await;
         (reply, Instant::now())
     });
     let started = Instant::now();
@@ -201,7 +201,7 @@ async fn sigterm_turns_readyz_503_finishes_accepted_requests_and_exits_0() {
         mahjong_sample(),
         json!({"results": mahjong_sample_results()}),
     );
-    let slow = solve_bytes(&sample);
+    let slow = solve_bytes(&sample, &[]);
     let half = slow.len() - 20;
     let mut sending = connect(addr).await;
     sending.write_all(&slow[..half]).await.expect("a part");
@@ -220,7 +220,7 @@ async fn sigterm_turns_readyz_503_finishes_accepted_requests_and_exits_0() {
         }
     }
     // Within the grace, new connections are still served.
-    let during = exchange(addr, &solve_bytes(&sample)).await;
+    let during = exchange(addr, &solve_bytes(&sample, &[])).await;
     assert_eq!((during.status, during.json()), (200, expected.clone()));
     assert!(
         terminated.elapsed() < Duration::from_millis(300),
@@ -312,7 +312,7 @@ async fn sigterm_exits_0_when_the_drain_timeout_passes_with_a_solve_still_runnin
     let solving = tokio::spawn(async move {
         let mut stream = connect(addr).await;
         stream
-            .write_all(&solve_bytes(&curling(None)))
+            .write_all(&solve_bytes(&curling(None), &[]))
             .await
             .expect("sending");
         read_to_end(&mut stream).await
@@ -531,7 +531,7 @@ async fn game_searches_stop_at_the_deadline_and_free_their_slot_at_once() {
         // this unoptimised one may still be leaving a step that does not
         // poll, such as preparing a solver over the whole board.
         let next = loop {
-            let next = exchange(server.addr, &solve_bytes(&sample)).await;
+            let next = exchange(server.addr, &solve_bytes(&sample, &[])).await;
             if next.status != 503 || answered.elapsed() > Duration::from_secs(1) {
                 break next;
             }

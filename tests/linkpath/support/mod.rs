@@ -1,12 +1,11 @@
 //! What the end-to-end tests share: the built binary started as a child
-//! process ([`Process`], [`linkpath`], [`run`]) and one HTTP/1.1 client over
-//! a TCP socket ([`client`]), one request per connection.
+//! process ([`Process`], [`linkpath`], [`run`]), and from
+//! `linkpath_testkit` one HTTP/1.1 client over a TCP socket (one request
+//! per connection) and the sample requests.
 
-pub mod client;
+pub use linkpath_testkit::*;
 
-pub use client::*;
-
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -187,48 +186,4 @@ impl Process {
             .and_then(|v| v.trim().parse().ok())
             .unwrap_or(0.0)
     }
-}
-
-/// The Mahjong sample of docs/rules.md as a request.
-pub fn mahjong_sample() -> Value {
-    json!({
-        "board": ["XXXXX", "X   X", "XXX X", " XXX "],
-        "rules": "mahjong",
-        "queries": [
-            {"from": [1, 2], "to": [4, 2]},
-            {"from": [0, 2], "to": [3, 3]},
-            {"from": [1, 2], "to": [2, 3]}
-        ]
-    })
-}
-
-/// Its exact answer.
-pub fn mahjong_sample_results() -> Value {
-    json!([
-        {"connected": true, "segments": 4, "path": [[1, 2], [1, 1], [3, 1], [3, 2], [4, 2]]},
-        {"connected": true, "segments": 3, "path": [[0, 2], [0, 4], [3, 4], [3, 3]]},
-        {"connected": false, "reason": "no_path"}
-    ])
-}
-
-/// A 24 × 24 curling rink with 173 blocks, thrown from one corner to the
-/// other. With `max_throws` `None` the search runs until its deadline; with
-/// 17 it ends, `no_path`, after half a second or so in a release build.
-pub fn curling(max_throws: Option<u32>) -> Value {
-    const N: usize = 24;
-    let board: Vec<Vec<u32>> = (0..N)
-        .map(|y| {
-            (0..N)
-                .map(|x| {
-                    let corner = (x, y) == (0, 0) || (x, y) == (N - 1, N - 1);
-                    u32::from(!corner && (x * 7 + y * 11) % 10 < 3)
-                })
-                .collect()
-        })
-        .collect();
-    json!({
-        "board": board,
-        "rules": {"preset": "curling", "max_segments": max_throws},
-        "queries": [{"from": [0, 0], "to": [N - 1, N - 1]}]
-    })
 }

@@ -1,15 +1,14 @@
 //! What the tests share: one HTTP client ([`client`]: the router in
 //! process, or a real server on `127.0.0.1:0` over raw TCP), one seeded RNG
 //! (the engine's own), one JSON mutator ([`mutate`]) and the requests that
-//! several topics send ([`samples`]).
+//! several topics send (`linkpath_testkit::samples`).
 
 pub mod client;
 pub mod mutate;
-pub mod samples;
 
 pub use client::*;
 pub use linkpath_engine::game::rng::SplitMix64 as Rng;
-pub use samples::*;
+pub use linkpath_testkit::samples::*;
 
 use serde_json::Value;
 use std::process::Command;
