@@ -48,7 +48,7 @@ pub enum Difficulty {
     /// [`HARD_CHECKS`] times and [`HARD_WORK`] in all, then every stuck
     /// point repaired along one playout, whose moves are the sequence). Of
     /// [`HARD_CANDIDATES`] such boards, the one whose [`HARD_PLAYOUTS`]
-    /// random playouts clear it least often, each clear counting as two
+    /// random playouts clear it least often, each clear counting as four
     /// moves open. When no placement could be played out at all, a medium
     /// deal.
     Hard,
@@ -288,7 +288,7 @@ fn deal_placed(
     let candidates = (HARD_CANDIDATES * 144 / tiles).clamp(1, HARD_CANDIDATES);
     let most_states = HARD_WORK / tiles;
     let mut states = 0;
-    // Smaller is harder: playouts that clear it weigh two moves open.
+    // Smaller is harder: a playout that clears it weighs four moves open.
     let mut best: Option<(u64, Dealt)> = None;
     for k in 0..candidates {
         let mut rng = SplitMix64::new(if k == 0 {
@@ -346,7 +346,7 @@ fn deal_placed(
             HARD_PLAYOUTS,
             stop,
         )?;
-        let hardness = 2 * u64::from(cleared) + open as u64;
+        let hardness = 4 * u64::from(cleared) + open as u64;
         if best.as_ref().is_none_or(|(b, _)| hardness < *b) {
             best = Some((hardness, dealt));
         }
