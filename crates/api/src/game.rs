@@ -605,9 +605,9 @@ pub enum DifficultyName {
     /// The farthest partner at every removal, and of four such deals the
     /// one with the fewest moves open.
     Medium,
-    /// Random placements the solver proves clearable, the one random
-    /// playouts clear least often; a medium deal when none is proved in
-    /// the work budget.
+    /// Random placements repaired until the solver or a playout clears
+    /// them (two tiles' types swapped where play is stuck), the one
+    /// random playouts clear least often.
     Hard,
 }
 

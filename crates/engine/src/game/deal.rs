@@ -19,7 +19,10 @@
 //! a random partner is usually a near one, so the typed board is full of
 //! pairs that can be removed at once; a far partner (by the distance
 //! between the two tiles' starting cells) makes a pair that only opens
-//! once the tiles between are gone. [`stats`] measures the result.
+//! once the tiles between are gone. A hard deal is a random placement
+//! instead, repaired where play gets stuck (a swap of two tiles' types
+//! that keeps every removal before legal) until it can be cleared.
+//! [`stats`] measures the result.
 
 use super::clear::{ClearOptions, Clearing, clear_with};
 use super::gravity::{Fall, Gravity, Removed, remove_pair_undoable};
@@ -39,12 +42,15 @@ pub enum Difficulty {
     /// and three drawn from it), the one with the fewest moves open at the
     /// start.
     Medium,
-    /// Tiles placed at random, kept when [`super::clear`] proves the board
-    /// solvable (its sequence is the deal's); of the first
-    /// [`HARD_SOLVABLE`] such boards, the one whose random playouts clear
-    /// it least often, then with the fewest moves open. When no placement
-    /// is proved solvable within [`HARD_PLACEMENTS`] placements and
-    /// [`HARD_WORK`] in all, a medium deal.
+    /// Tiles placed at random and repaired until solvable: [`super::clear`]
+    /// asked about the placement within a few states, and while it proves
+    /// nothing, two tiles' types swapped where a playout is stuck (up to
+    /// [`HARD_CHECKS`] times and [`HARD_WORK`] in all, then every stuck
+    /// point repaired along one playout, whose moves are the sequence). Of
+    /// [`HARD_CANDIDATES`] such boards, the one whose [`HARD_PLAYOUTS`]
+    /// random playouts clear it least often, each clear counting as four
+    /// moves open. When no placement could be played out at all, a medium
+    /// deal.
     Hard,
 }
 
@@ -66,17 +72,30 @@ type Measured = (Board, Vec<(Point, Point)>, DealStats);
 /// How many deals [`Difficulty::Medium`] builds to keep the hardest.
 const MEDIUM_CANDIDATES: u64 = 4;
 
-/// The most random placements a [`Difficulty::Hard`] deal tries.
-pub const HARD_PLACEMENTS: u64 = 32;
+/// How many random placements a [`Difficulty::Hard`] deal repairs and
+/// compares on a board of up to 144 tiles; on a bigger one fewer, in
+/// proportion (at least one), as each costs work in proportion to its
+/// tiles.
+pub const HARD_CANDIDATES: u64 = 8;
 
-/// How many solvable placements a hard deal compares.
-pub const HARD_SOLVABLE: usize = 4;
+/// How many times a hard deal asks [`super::clear`] about one placement
+/// (each time within twice its tiles in states), repairing it once
+/// between two.
+pub const HARD_CHECKS: usize = 8;
 
 /// The most states times tiles that [`super::clear`] may search over all
-/// of a hard deal's placements (6,000 states of an 18 x 8 board): a budget
+/// of a hard deal's placements (12,000 states of an 18 x 8 board): a budget
 /// in work, not time, so the deal is the same on every machine, and a
 /// state of a bigger board costs more.
-pub const HARD_WORK: u64 = 6000 * 144;
+pub const HARD_WORK: u64 = 12_000 * 144;
+
+/// The random playouts a hard deal compares its placements by, drawn
+/// apart from those of [`stats`] so that the stats measure the deal
+/// chosen afresh.
+pub const HARD_PLAYOUTS: u32 = 16;
+
+/// Mixed into the seed for [`HARD_PLAYOUTS`].
+const SEARCH_PLAYOUTS_SEED: u64 = 0x5EA2_C4D1_7B3F_0A95;
 
 /// A seed drawn from `seed` for the `k`-th candidate (`k > 0`).
 fn candidate_seed(seed: u64, k: u64) -> u64 {
@@ -240,8 +259,8 @@ fn layout(
     occupied
 }
 
-/// A [`Difficulty::Hard`] deal, or `None` when no placement was proved
-/// solvable within the budget.
+/// A [`Difficulty::Hard`] deal, or `None` when every placement left tiles
+/// that no two could be joined.
 fn deal_placed(
     width: usize,
     height: usize,
@@ -265,14 +284,13 @@ fn deal_placed(
             cells,
         });
     }
-    let most_states = HARD_WORK / kinds.len().max(1) as u64;
+    let tiles = kinds.len().max(1) as u64;
+    let candidates = (HARD_CANDIDATES * 144 / tiles).clamp(1, HARD_CANDIDATES);
+    let most_states = HARD_WORK / tiles;
     let mut states = 0;
-    let mut best: Option<Measured> = None;
-    let mut found = 0;
-    for k in 0..HARD_PLACEMENTS {
-        if states >= most_states || found == HARD_SOLVABLE {
-            break;
-        }
+    // Smaller is harder: a playout that clears it weighs four moves open.
+    let mut best: Option<(u64, Dealt)> = None;
+    for k in 0..candidates {
         let mut rng = SplitMix64::new(if k == 0 {
             seed
         } else {
@@ -280,33 +298,208 @@ fn deal_placed(
         });
         let occupied = layout(width, height, kinds.len(), gravity, &mut rng);
         rng.shuffle(&mut kinds);
-        let mut board = vec![EMPTY; cells];
+        let mut cells = vec![EMPTY; width * height];
         for (&i, &kind) in occupied.iter().zip(&kinds) {
-            board[i] = kind;
+            cells[i] = kind;
         }
-        let board = Board::new(width, height, board)?;
-        let options = ClearOptions {
-            gravity: gravity.gravity,
-            settle: gravity.settle,
-            max_states: Some(most_states - states),
-            ordering: gravity.gravity == Gravity::None,
-            ..ClearOptions::default()
-        };
-        let outcome = clear_with(&board, rules, &options, stop)?;
-        states += outcome.states;
-        if let Clearing::Solved(sequence) = outcome.result {
-            found += 1;
-            let measured = stats(&board, rules, gravity, seed, stop)?;
-            let hardness = |s: &DealStats| (s.cleared, s.moves_open);
-            if best
-                .as_ref()
-                .is_none_or(|(_, _, b)| hardness(&measured) < hardness(b))
-            {
-                best = Some((board, sequence, measured));
+        let mut dealt = None;
+        for _ in 0..HARD_CHECKS {
+            if states >= most_states {
+                break;
+            }
+            let board = Board::new(width, height, cells.clone())?;
+            let options = ClearOptions {
+                gravity: gravity.gravity,
+                settle: gravity.settle,
+                max_states: Some((2 * tiles).min(most_states - states)),
+                ordering: gravity.gravity == Gravity::None,
+                ..ClearOptions::default()
+            };
+            let outcome = clear_with(&board, rules, &options, stop)?;
+            states += outcome.states;
+            if let Clearing::Solved(sequence) = outcome.result {
+                dealt = Some((board, sequence));
+                break;
+            }
+            match repair(&mut cells, width, rules, gravity, Some(1), &mut rng, stop)? {
+                Repair::Cleared(sequence) => {
+                    dealt = Some((Board::new(width, height, cells.clone())?, sequence));
+                    break;
+                }
+                Repair::Swapped => {}
+                Repair::Stuck => break,
             }
         }
+        let dealt = match dealt {
+            Some(dealt) => dealt,
+            None => match repair(&mut cells, width, rules, gravity, None, &mut rng, stop)? {
+                Repair::Cleared(sequence) => (Board::new(width, height, cells)?, sequence),
+                Repair::Swapped | Repair::Stuck => continue,
+            },
+        };
+        let open = super::moves::pairs(&dealt.0, *rules, Some(MOVES_OPEN_LIMIT), stop)?.len();
+        let cleared = playouts(
+            &dealt.0,
+            rules,
+            gravity,
+            seed ^ SEARCH_PLAYOUTS_SEED,
+            HARD_PLAYOUTS,
+            stop,
+        )?;
+        let hardness = 4 * u64::from(cleared) + open as u64;
+        if best.as_ref().is_none_or(|(b, _)| hardness < *b) {
+            best = Some((hardness, dealt));
+        }
     }
-    Ok(best)
+    let Some((_, (board, moves))) = best else {
+        return Ok(None);
+    };
+    let measured = stats(&board, rules, gravity, seed, stop)?;
+    Ok(Some((board, moves, measured)))
+}
+
+/// Plays `cells` out from the start: a pair that clears a type's last
+/// tiles, or whose type's other two tiles join too, when there is one,
+/// else a random move. Where no move is left, it picks two tiles left that
+/// can be joined (whatever their types) and swaps the type of the second
+/// with that of another tile of the first's type; the removals so far
+/// involve neither, so they stay legal. The tiles keep their cells:
+/// `cells` is the board as dealt, with the swaps, and stops after
+/// `most_repairs` swaps.
+fn repair(
+    cells: &mut [u32],
+    width: usize,
+    rules: &Rules,
+    gravity: Fall,
+    most_repairs: Option<usize>,
+    rng: &mut SplitMix64,
+    stop: &Stop,
+) -> Result<Repair, Interrupted> {
+    let height = cells.len() / width;
+    let any = Rules {
+        matching: Match::Any,
+        ..*rules
+    };
+    let start = Board::new(width, height, cells.to_vec()).expect("same size");
+    let mut lister = MoveLister::new(&start, rules);
+    // Each tile is named by its starting cell + 1, so gravity carries names.
+    let mut names: Vec<u32> = (0..cells.len())
+        .map(|i| {
+            if cells[i] == EMPTY {
+                EMPTY
+            } else {
+                i as u32 + 1
+            }
+        })
+        .collect();
+    let mut view = vec![EMPTY; cells.len()];
+    let mut sequence = Vec::new();
+    let mut repairs = 0;
+    let mut work = 0;
+    let point = |i: usize| Point::new((i % width) as i32, (i / width) as i32);
+    loop {
+        let mut left: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+        for (i, &name) in names.iter().enumerate() {
+            stop.tick(&mut work)?;
+            view[i] = if name == EMPTY {
+                EMPTY
+            } else {
+                cells[name as usize - 1]
+            };
+            if view[i] != EMPTY {
+                left.entry(view[i]).or_default().push(i);
+            }
+        }
+        if left.is_empty() {
+            return Ok(Repair::Cleared(sequence));
+        }
+        let pairs = lister.list(&view, stop)?;
+        let (a, b) = if pairs.is_empty() {
+            let board = Board::new(width, height, view.clone()).expect("same size");
+            let joinable = super::moves::pairs(&board, any, Some(MOVES_OPEN_LIMIT), stop)?;
+            if joinable.is_empty() {
+                return Ok(Repair::Stuck);
+            }
+            let (x, y) = joinable[rng.below(joinable.len())];
+            let others: Vec<usize> = left[&view[x]].iter().copied().filter(|&i| i != x).collect();
+            let z = others[rng.below(others.len())];
+            cells.swap(names[y] as usize - 1, names[z] as usize - 1);
+            repairs += 1;
+            if most_repairs.is_some_and(|most| repairs >= most) {
+                return Ok(Repair::Swapped);
+            }
+            (x, y)
+        } else {
+            // Safe without gravity: removing them never blocks a path.
+            let safe: Vec<(usize, usize)> = pairs
+                .iter()
+                .copied()
+                .filter(|&(a, b)| {
+                    let same = &left[&view[a]];
+                    match same.len() {
+                        2 => true,
+                        4 => {
+                            let mut rest = same.iter().copied().filter(|&i| i != a && i != b);
+                            let (c, d) = (rest.next().expect("four"), rest.next().expect("four"));
+                            pairs.binary_search(&(c.min(d), c.max(d))).is_ok()
+                        }
+                        _ => false,
+                    }
+                })
+                .collect();
+            if safe.is_empty() {
+                pairs[rng.below(pairs.len())]
+            } else {
+                safe[rng.below(safe.len())]
+            }
+        };
+        sequence.push((point(a), point(b)));
+        super::gravity::remove_pair(&mut names, width, a, b, gravity);
+    }
+}
+
+/// How a [`repair`] ended.
+enum Repair {
+    /// The tiles all removed, by these moves.
+    Cleared(Vec<(Point, Point)>),
+    /// As many swaps made as asked.
+    Swapped,
+    /// Stuck with tiles left of which no two can be joined.
+    Stuck,
+}
+
+/// How many of `count` random playouts, drawn from `seed`, clear `board`
+/// (the playouts of [`stats`]).
+fn playouts(
+    board: &Board,
+    rules: &Rules,
+    gravity: Fall,
+    seed: u64,
+    count: u32,
+    stop: &Stop,
+) -> Result<u32, Interrupted> {
+    let tiles = board.tile_count();
+    let mut cleared = 0;
+    let mut moves = MoveLister::new(board, rules);
+    for k in 0..u64::from(count) {
+        let mut rng = SplitMix64::new(seed ^ k.wrapping_mul(0xE703_7ED1_A0B4_28DB));
+        let mut cells = board.cells().to_vec();
+        let mut left = tiles;
+        loop {
+            stop.check()?;
+            let pairs = moves.list(&cells, stop)?;
+            if pairs.is_empty() {
+                break;
+            }
+            let (a, b) = pairs[rng.below(pairs.len())];
+            super::gravity::remove_pair(&mut cells, board.width(), a, b, gravity);
+            left -= 2;
+        }
+        if left == 0 {
+            cleared += 1;
+        }
+    }
+    Ok(cleared)
 }
 
 /// A [`Difficulty::Medium`] deal.
@@ -922,28 +1115,12 @@ pub fn stats(
 ) -> Result<DealStats, Interrupted> {
     let gravity = gravity.into();
     let moves_open = super::moves::pairs(board, *rules, Some(MOVES_OPEN_LIMIT), stop)?.len();
-    let tiles = board.tile_count();
-    let playouts = if tiles <= PLAYOUT_TILES { PLAYOUTS } else { 0 };
-    let mut cleared = 0;
-    let mut moves = MoveLister::new(board, rules);
-    for k in 0..u64::from(playouts) {
-        let mut rng = SplitMix64::new(seed ^ k.wrapping_mul(0xE703_7ED1_A0B4_28DB));
-        let mut cells = board.cells().to_vec();
-        let mut left = tiles;
-        loop {
-            stop.check()?;
-            let pairs = moves.list(&cells, stop)?;
-            if pairs.is_empty() {
-                break;
-            }
-            let (a, b) = pairs[rng.below(pairs.len())];
-            super::gravity::remove_pair(&mut cells, board.width(), a, b, gravity);
-            left -= 2;
-        }
-        if left == 0 {
-            cleared += 1;
-        }
-    }
+    let playouts = if board.tile_count() <= PLAYOUT_TILES {
+        PLAYOUTS
+    } else {
+        0
+    };
+    let cleared = self::playouts(board, rules, gravity, seed, playouts, stop)?;
     Ok(DealStats {
         moves_open,
         playouts,
@@ -1022,6 +1199,46 @@ enum Entry {
 mod tests {
     use super::*;
     use crate::Preset;
+
+    /// A crossed square under Lianliankan has no move: the repair swaps the
+    /// types of two tiles so that two that touch match, and clears it.
+    #[test]
+    fn a_stuck_board_is_repaired_by_one_swap_and_cleared() {
+        let rules = Preset::Lianliankan.rules();
+        let (a, b) = (1, 2);
+        let mut rng = SplitMix64::new(0);
+        let mut once = vec![a, b, b, a];
+        let swapped = repair(
+            &mut once,
+            2,
+            &rules,
+            Gravity::None.into(),
+            Some(1),
+            &mut rng,
+            &Stop::never(),
+        );
+        assert!(matches!(swapped, Ok(Repair::Swapped)));
+        let mut cells = vec![a, b, b, a];
+        let mut rng = SplitMix64::new(0);
+        let Ok(Repair::Cleared(moves)) = repair(
+            &mut cells,
+            2,
+            &rules,
+            Gravity::None.into(),
+            None,
+            &mut rng,
+            &Stop::never(),
+        ) else {
+            panic!("cleared");
+        };
+        assert_eq!(cells, once);
+        assert_eq!(cells, vec![a, a, b, b]);
+        let point = |x, y| Point::new(x, y);
+        assert_eq!(
+            moves,
+            vec![(point(0, 1), point(1, 1)), (point(0, 0), point(1, 0))]
+        );
+    }
 
     /// Lists drawn again from the saved generator, when the path keeps
     /// none, give the same removals: the same deals for the same seeds.

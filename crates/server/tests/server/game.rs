@@ -202,8 +202,8 @@ async fn deals_at_each_difficulty_answer_their_board_and_stats() {
         (
             "hard",
             "down",
-            ["ECCBDF", "FEACDD", "FACBDF", "EABBAE"],
-            stats(12, 19),
+            ["FBADAC", "DCBCEA", "FBAEFF", "DDBECE"],
+            stats(7, 17),
         ),
     ];
     let rules = json!("shisen-sho");
