@@ -5,8 +5,8 @@
 //!   of occupied cells without gravity, where tiles never move; with it,
 //!   which of each line's starting tiles are left, [`LineKey`]: a bit a
 //!   tile, so the memo's fixed room holds eight times the states a copy
-//!   of the board would), so a state reached by moves in another order is
-//!   not searched twice.
+//!   of the board would; the keys sit in one array, [`Memo`]), so a state
+//!   reached by moves in another order is not searched twice.
 //! - Types renumbered `1..=n` at the start, so counts per type are array
 //!   slots rather than hash-map entries.
 //! - Moves (`match: same`, at most [`MAX_COPIES`] tiles a type): the pairs
@@ -43,7 +43,7 @@ use super::link::Links;
 use super::moves::Explorer;
 use super::pairing::{MAX_COPIES, Pairing, perfect_pairing};
 use crate::{Answer, Board, EMPTY, Interrupted, Match, Point, Query, Rules, Solver, Stop};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::time::Instant;
 
 /// What the search found.
@@ -281,8 +281,7 @@ fn clear_within(
         rules: *rules,
         options: *options,
         stop: &budgeted,
-        failed: HashSet::new(),
-        memo_bytes: 0,
+        failed: Memo::default(),
         path_bytes: 0,
         path_budget,
         states: 0,
@@ -350,9 +349,7 @@ struct Search<'s, 'a> {
     rules: Rules,
     options: ClearOptions,
     stop: &'s Stop<'a>,
-    failed: HashSet<Vec<u8>>,
-    /// Bytes held by the keys of `failed`.
-    memo_bytes: usize,
+    failed: Memo,
     /// Bytes held by the move lists and undo records of the search path.
     path_bytes: usize,
     /// The most of those that move lists may add ([`PATH_BYTES`]).
@@ -398,12 +395,12 @@ impl Search<'_, '_> {
         Fall::new(self.options.gravity, self.options.settle)
     }
 
-    fn key(&self, cells: &[u32]) -> Vec<u8> {
+    fn key(&self, cells: &[u32]) -> Vec<u64> {
         if self.options.gravity == Gravity::None {
-            let mut bits = vec![0u8; cells.len().div_ceil(8)];
+            let mut bits = vec![0u64; cells.len().div_ceil(64)];
             for (i, &c) in cells.iter().enumerate() {
                 if c != EMPTY {
-                    bits[i / 8] |= 1 << (i % 8);
+                    bits[i / 64] |= 1 << (i % 64);
                 }
             }
             bits
@@ -514,12 +511,7 @@ impl Search<'_, '_> {
     /// memo has room.
     fn remember(&mut self, cells: &[u32]) {
         let key = self.key(cells);
-        // A set entry costs about its key and a pointer-sized slot twice.
-        let bytes = key.len() + 48;
-        if self.memo_bytes + bytes <= MEMO_BYTES {
-            self.memo_bytes += bytes;
-            self.failed.insert(key);
-        }
+        self.failed.insert(&key);
     }
 
     /// The moves to try from the state in `cells`, in order; empty when the
@@ -830,8 +822,8 @@ impl LineKey {
         LineKey { lines, tiles }
     }
 
-    fn key(&self, cells: &[u32]) -> Vec<u8> {
-        let mut bits = vec![0u8; self.tiles.div_ceil(8)];
+    fn key(&self, cells: &[u32]) -> Vec<u64> {
+        let mut bits = vec![0u64; self.tiles.div_ceil(64)];
         let mut offset = 0;
         for (line, start) in &self.lines {
             let mut j = 0;
@@ -839,12 +831,89 @@ impl LineKey {
                 while start[j] != c {
                     j += 1;
                 }
-                bits[(offset + j) / 8] |= 1 << ((offset + j) % 8);
+                bits[(offset + j) / 64] |= 1 << ((offset + j) % 64);
                 j += 1;
             }
             offset += start.len();
         }
         bits
+    }
+}
+
+/// A set of keys of one length, each in one array with the others and
+/// found through a table of their indices (open addressing, at most half
+/// full): about the key's bytes and 8 to 16 more a state, with no
+/// allocation each, rather than a hash set's boxed keys. It stops growing
+/// at [`MEMO_BYTES`].
+#[derive(Default)]
+struct Memo {
+    /// The words of every key, one after another.
+    keys: Vec<u64>,
+    /// 0 for an empty slot, else 1 + the key's number.
+    slots: Vec<u32>,
+    len: usize,
+}
+
+impl Memo {
+    fn hash(key: &[u64]) -> u64 {
+        key.iter().fold(key.len() as u64, |h, &w| mix(h ^ w))
+    }
+
+    /// The slot holding `key`, or the empty slot where it would go.
+    fn slot(&self, key: &[u64]) -> usize {
+        let mask = self.slots.len() - 1;
+        let words = key.len();
+        let mut at = Self::hash(key) as usize & mask;
+        loop {
+            match self.slots[at] {
+                0 => return at,
+                k => {
+                    let k = (k - 1) as usize;
+                    if self.keys[k * words..(k + 1) * words] == *key {
+                        return at;
+                    }
+                }
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    fn contains(&self, key: &[u64]) -> bool {
+        !self.slots.is_empty() && self.slots[self.slot(key)] != 0
+    }
+
+    /// Adds `key` (every key of one length) while the memo has room.
+    fn insert(&mut self, key: &[u64]) {
+        if self.contains(key) {
+            return;
+        }
+        let words = key.len();
+        if 2 * (self.len + 1) > self.slots.len() {
+            let size = (self.slots.len() * 2).max(1024);
+            if size * 4 + self.keys.capacity() * 8 > MEMO_BYTES {
+                return;
+            }
+            self.slots = vec![0; size];
+            for k in 0..self.len {
+                let at = self.slot(&self.keys[k * words..(k + 1) * words]);
+                self.slots[at] = k as u32 + 1;
+            }
+        }
+        if self.keys.len() + words > self.keys.capacity() {
+            // Grown by halves, up to the bound.
+            let room = (MEMO_BYTES - self.slots.len() * 4) / 8;
+            let more = (self.keys.capacity() / 2)
+                .max(words * 1024)
+                .min(room.saturating_sub(self.keys.len()));
+            if more < words {
+                return;
+            }
+            self.keys.reserve_exact(more);
+        }
+        let at = self.slot(key);
+        self.keys.extend_from_slice(key);
+        self.len += 1;
+        self.slots[at] = self.len as u32;
     }
 }
 
@@ -899,8 +968,8 @@ mod tests {
                 for settle in [false, true] {
                     let fall = Fall::new(gravity, settle);
                     let line_key = LineKey::new(&start, w, gravity);
-                    let mut by_key: HashMap<Vec<u8>, Vec<u32>> = HashMap::new();
-                    let mut by_board: HashMap<Vec<u32>, Vec<u8>> = HashMap::new();
+                    let mut by_key: HashMap<Vec<u64>, Vec<u32>> = HashMap::new();
+                    let mut by_board: HashMap<Vec<u32>, Vec<u64>> = HashMap::new();
                     for _ in 0..20 {
                         let mut cells = start.clone();
                         loop {
@@ -928,6 +997,25 @@ mod tests {
             }
         }
         assert!(merged > 1000 && boards > merged, "{merged} of {boards}");
+    }
+
+    /// The memo holds exactly the keys put in it, through every growth of
+    /// its table: keys that differ in one bit are told apart.
+    #[test]
+    fn the_memo_holds_exactly_what_it_was_given() {
+        let mut rng = SplitMix64::new(31);
+        let mut memo = Memo::default();
+        let mut given = std::collections::HashSet::new();
+        for _ in 0..20_000 {
+            let key = [rng.below(8) as u64, 1 << rng.below(64), rng.below(8) as u64];
+            if rng.below(2) == 0 {
+                memo.insert(&key);
+                given.insert(key);
+            }
+            assert_eq!(memo.contains(&key), given.contains(&key), "{key:?}");
+        }
+        assert_eq!(memo.len, given.len());
+        assert!(given.len() > 3000, "{}", given.len());
     }
 
     /// Move lists computed again, when the path keeps none, give the same
