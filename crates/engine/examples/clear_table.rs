@@ -4,14 +4,16 @@
 //!
 //! ```text
 //! cargo run --release --example clear_table -- [SET ...] [--boards N] [--budget-ms MS]
-//!     [--off IDEA ...] [--pairing] [--each]
+//!     [--max-states N] [--off IDEA ...] [--pairing] [--each]
 //! ```
 //!
 //! Sets: `18x8-none`, `18x8-down` (200 boards of 36 types x 4),
 //! `kshisen-none`, `kshisen-down` (50 boards of 30 x 16 filled as KShisen
 //! fills them: 120 groups of 4 tiles cycling over 42 faces), `120x4-none`,
 //! `120x4-down` (50 boards of 30 x 16 with 120 types x 4, budget 10 s).
-//! The same seeds give the same boards for both gravities. `--off` turns
+//! The same seeds give the same boards for both gravities. `--max-states`
+//! bounds each board's search by states as well (a budget that does not
+//! depend on the machine's load). `--off` turns
 //! an idea of the search off (`whole-type`, `relaxed`, `restarts`, `links`,
 //! `pruning`, `ordering`); `--pairing` turns the partner search on to measure what it gives; `--each` prints one
 //! line per board.
@@ -97,6 +99,7 @@ fn main() {
     let mut names = Vec::new();
     let mut boards = None;
     let mut budget = None;
+    let mut max_states = None;
     let mut off = Vec::new();
     let mut pairing = false;
     let mut each = false;
@@ -110,6 +113,7 @@ fn main() {
                     .and_then(|n| n.parse().ok())
                     .map(Duration::from_millis)
             }
+            "--max-states" => max_states = args.next().and_then(|n| n.parse().ok()),
             "--off" => off.push(args.next().expect("an idea after --off")),
             "--each" => each = true,
             "--pairing" => pairing = true,
@@ -138,6 +142,7 @@ fn main() {
             let mut options = ClearOptions {
                 gravity: set.gravity,
                 budget: Some(started + budget),
+                max_states,
                 ordering: set.gravity == Gravity::None,
                 pairing,
                 ..ClearOptions::default()

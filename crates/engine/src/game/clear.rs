@@ -2,9 +2,13 @@
 //! that removes every tile, or a proof that none exists.
 //!
 //! - Memo: every state found to lead nowhere is remembered exactly (the set
-//!   of occupied cells without gravity, where tiles never move; the whole
-//!   board with it), so a state reached by moves in another order is not
-//!   searched twice.
+//!   of occupied cells without gravity, where tiles never move; with it,
+//!   which of each line's starting tiles are left, [`LineKey`]: a bit a
+//!   tile, so the memo's fixed room holds eight times the states a copy
+//!   of the board would; the keys sit in one array, [`Memo`]), so a state
+//!   reached by moves in another order is not searched twice.
+//! - Types renumbered `1..=n` at the start, so counts per type are array
+//!   slots rather than hash-map entries.
 //! - Moves (`match: same`, at most [`MAX_COPIES`] tiles a type): the pairs
 //!   of each type checked one by one ([`Links`]), which lists the same
 //!   moves as exploring from every tile, faster.
@@ -34,12 +38,12 @@
 //!   another fixed order, keeping the states proved to lead nowhere; the
 //!   last round runs to the budget, so answers stay exact.
 
-use super::gravity::{Fall, Gravity, Removed, remove_pair, remove_pair_undoable};
+use super::gravity::{Fall, Gravity, Removed, line_cells, remove_pair, remove_pair_undoable};
 use super::link::Links;
 use super::moves::Explorer;
 use super::pairing::{MAX_COPIES, Pairing, perfect_pairing};
 use crate::{Answer, Board, EMPTY, Interrupted, Match, Point, Query, Rules, Solver, Stop};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::time::Instant;
 
 /// What the search found.
@@ -260,23 +264,30 @@ fn clear_within(
             decided: None,
         });
     }
+    // Types renumbered 1, 2, … so that counts per type are array slots; the
+    // search only compares types, and answers with cells.
+    let dense: Vec<u32> = board
+        .cells()
+        .iter()
+        .map(|&c| match types.binary_search(&c) {
+            Ok(i) if c != EMPTY => i as u32 + 1,
+            _ => EMPTY,
+        })
+        .collect();
+    let board = &Board::new(board.width(), board.height(), dense).expect("same size");
     let mut search = Search {
         width: board.width(),
         height: board.height(),
         rules: *rules,
         options: *options,
         stop: &budgeted,
-        failed: HashSet::new(),
-        memo_bytes: 0,
+        failed: Memo::default(),
         path_bytes: 0,
         path_budget,
         states: 0,
-        narrow: types.len() < 256,
-        dense: types
-            .iter()
-            .enumerate()
-            .map(|(i, &t)| (t, i as u32 + 1))
-            .collect(),
+        kinds: types.len(),
+        line_key: (options.gravity != Gravity::None)
+            .then(|| LineKey::new(board.cells(), board.width(), options.gravity)),
         links: (options.links
             && rules.matching == Match::Same
             && most_copies.unwrap_or(0) <= MAX_COPIES)
@@ -338,17 +349,16 @@ struct Search<'s, 'a> {
     rules: Rules,
     options: ClearOptions,
     stop: &'s Stop<'a>,
-    failed: HashSet<Vec<u8>>,
-    /// Bytes held by the keys of `failed`.
-    memo_bytes: usize,
+    failed: Memo,
     /// Bytes held by the move lists and undo records of the search path.
     path_bytes: usize,
     /// The most of those that move lists may add ([`PATH_BYTES`]).
     path_budget: usize,
     states: u64,
-    /// Whether every type fits a byte in the memo key.
-    narrow: bool,
-    dense: HashMap<u32, u32>,
+    /// How many types: the cells hold types `1..=kinds`.
+    kinds: usize,
+    /// The memo's key with gravity.
+    line_key: Option<LineKey>,
     /// The grid that lists moves pair by pair, when [`ClearOptions::links`]
     /// applies.
     links: Option<Links>,
@@ -385,23 +395,30 @@ impl Search<'_, '_> {
         Fall::new(self.options.gravity, self.options.settle)
     }
 
-    fn key(&self, cells: &[u32]) -> Vec<u8> {
+    fn key(&self, cells: &[u32]) -> Vec<u64> {
         if self.options.gravity == Gravity::None {
-            let mut bits = vec![0u8; cells.len().div_ceil(8)];
+            let mut bits = vec![0u64; cells.len().div_ceil(64)];
             for (i, &c) in cells.iter().enumerate() {
                 if c != EMPTY {
-                    bits[i / 8] |= 1 << (i % 8);
+                    bits[i / 64] |= 1 << (i % 64);
                 }
             }
             bits
-        } else if self.narrow {
-            cells
-                .iter()
-                .map(|c| self.dense.get(c).map_or(0, |&d| d as u8))
-                .collect()
         } else {
-            cells.iter().flat_map(|c| c.to_le_bytes()).collect()
+            self.line_key
+                .as_ref()
+                .expect("a key with gravity")
+                .key(cells)
         }
+    }
+
+    /// How many tiles of each type are left, by type.
+    fn left(&self, cells: &[u32]) -> Vec<usize> {
+        let mut left = vec![0; self.kinds + 1];
+        for &c in cells.iter().filter(|&&c| c != EMPTY) {
+            left[c as usize] += 1;
+        }
+        left
     }
 
     fn same_rules_pruning(&self) -> bool {
@@ -494,12 +511,7 @@ impl Search<'_, '_> {
     /// memo has room.
     fn remember(&mut self, cells: &[u32]) {
         let key = self.key(cells);
-        // A set entry costs about its key and a pointer-sized slot twice.
-        let bytes = key.len() + 48;
-        if self.memo_bytes + bytes <= MEMO_BYTES {
-            self.memo_bytes += bytes;
-            self.failed.insert(key);
-        }
+        self.failed.insert(&key);
     }
 
     /// The moves to try from the state in `cells`, in order; empty when the
@@ -528,20 +540,39 @@ impl Search<'_, '_> {
     /// The removable pairs, as [`Explorer::pairs`] lists them, by checking
     /// every two tiles of a type.
     fn pairs_by_links(&mut self, cells: &[u32]) -> Result<Vec<(usize, usize)>, Halt> {
+        // The tiles by type (a counting sort), each type's in reading order.
+        let mut start = vec![0; self.kinds + 2];
+        for &c in cells.iter().filter(|&&c| c != EMPTY) {
+            start[c as usize + 1] += 1;
+        }
+        for k in 1..start.len() {
+            start[k] += start[k - 1];
+        }
+        let mut next = start.clone();
+        let mut tiles = vec![0u32; start[self.kinds + 1]];
+        for (i, &c) in cells.iter().enumerate().filter(|&(_, &c)| c != EMPTY) {
+            tiles[next[c as usize]] = i as u32;
+            next[c as usize] += 1;
+        }
         let links = self.links.as_mut().expect("links in use");
         links.reset(cells);
-        let mut tiles: Vec<(u32, u32)> = (0..cells.len() as u32)
-            .filter(|&i| cells[i as usize] != EMPTY)
-            .map(|i| (cells[i as usize], i))
-            .collect();
-        tiles.sort_unstable();
         let mut pairs = Vec::new();
-        for kind in tiles.chunk_by(|a, b| a.0 == b.0) {
-            for (i, &(_, a)) in kind.iter().enumerate() {
-                for &(_, b) in &kind[i + 1..] {
+        let width = self.width;
+        let neighbours = |a: usize, b: usize| {
+            let (lo, hi) = (a.min(b), a.max(b));
+            hi - lo == width || (hi - lo == 1 && hi % width != 0)
+        };
+        for kind in start.windows(2).map(|w| &tiles[w[0]..w[1]]) {
+            for (i, &a) in kind.iter().enumerate() {
+                let leaves = links.can_leave(a as usize);
+                for &b in &kind[i + 1..] {
                     self.stop.tick(&mut self.work)?;
-                    if links.connected(a as usize, b as usize) {
-                        pairs.push((a as usize, b as usize));
+                    // Most tiles of a full board are shut in: a cheap test
+                    // before the paths.
+                    let (a, b) = (a as usize, b as usize);
+                    let possible = leaves && links.can_leave(b) || neighbours(a, b);
+                    if possible && links.connected(a, b) {
+                        pairs.push((a, b));
                         // The same bound as the explorer's list.
                         if pairs.len() > MAX_PAIRS {
                             return Err(Halt::Budget);
@@ -558,11 +589,11 @@ impl Search<'_, '_> {
     /// with every other tile gone: without gravity the real board only has
     /// more tiles in the way, so no order clears it. Tried greedily, which
     /// is exact when removals only open cells.
-    fn relaxed_dead(&self, cells: &[u32], left: &HashMap<u32, usize>) -> Result<bool, Interrupted> {
+    fn relaxed_dead(&self, cells: &[u32], left: &[usize]) -> Result<bool, Interrupted> {
         let only: Vec<u32> = cells
             .iter()
             .map(|&c| {
-                if c != EMPTY && left[&c] == 2 {
+                if c != EMPTY && left[c as usize] == 2 {
                     c
                 } else {
                     EMPTY
@@ -609,7 +640,7 @@ impl Search<'_, '_> {
     fn settled_pair(
         &self,
         cells: &[u32],
-        left: &HashMap<u32, usize>,
+        left: &[usize],
         pairs: &[(usize, usize)],
     ) -> Option<(usize, usize)> {
         let mut by_type: HashMap<u32, Vec<(usize, usize)>> = HashMap::new();
@@ -619,7 +650,7 @@ impl Search<'_, '_> {
         let mut kinds: Vec<_> = by_type.into_iter().collect();
         kinds.sort_unstable();
         for (kind, joinable) in kinds {
-            let n = left[&kind];
+            let n = left[kind as usize];
             if n > 8 {
                 continue;
             }
@@ -666,12 +697,9 @@ impl Search<'_, '_> {
         mut pairs: Vec<(usize, usize)>,
     ) -> Result<Vec<(usize, usize)>, Halt> {
         let cells = board.cells();
-        let mut left: HashMap<u32, usize> = HashMap::new();
-        for &c in cells.iter().filter(|&&c| c != EMPTY) {
-            *left.entry(c).or_default() += 1;
-        }
+        let left = self.left(cells);
         if self.same_rules_pruning() {
-            if let Some(&forced) = pairs.iter().find(|&&(a, _)| left[&cells[a]] == 2) {
+            if let Some(&forced) = pairs.iter().find(|&&(a, _)| left[cells[a] as usize] == 2) {
                 return Ok(vec![forced]);
             }
             let dead = if self.options.relaxed {
@@ -695,23 +723,23 @@ impl Search<'_, '_> {
             return Ok(pairs);
         }
         if self.options.ordering {
-            let mut open: HashMap<u32, usize> = HashMap::new();
+            let mut open = vec![0; self.kinds + 1];
             for &(a, _) in &pairs {
-                *open.entry(cells[a]).or_default() += 1;
+                open[cells[a] as usize] += 1;
             }
             // Stable: reading order breaks ties.
-            pairs.sort_by_key(|&(a, _)| (left[&cells[a]], open[&cells[a]]));
+            pairs.sort_by_key(|&(a, _)| (left[cells[a] as usize], open[cells[a] as usize]));
         }
         Ok(pairs)
     }
 
     /// Whether some type with two tiles left can never be removed (see the
     /// module docs). Only called without gravity, where tiles never move.
-    fn dead(&self, board: &Board, left: &HashMap<u32, usize>) -> Result<bool, Interrupted> {
+    fn dead(&self, board: &Board, left: &[usize]) -> Result<bool, Interrupted> {
         let cells = board.cells();
         let mut two: HashMap<u32, Vec<usize>> = HashMap::new();
         for (i, &c) in cells.iter().enumerate() {
-            if c != EMPTY && left[&c] == 2 {
+            if c != EMPTY && left[c as usize] == 2 {
                 two.entry(c).or_default().push(i);
             }
         }
@@ -761,6 +789,134 @@ impl Search<'_, '_> {
     }
 }
 
+/// The memo's key with gravity: which of each line's starting tiles are
+/// left. A line's tiles never leave it and keep their order, so they are a
+/// subsequence of its starting tiles, and the earliest way to pick that
+/// subsequence names it exactly. Where they sit follows: a line that lost
+/// a tile was compacted toward the gravity side by that removal (with
+/// settling, every line is at the first removal), and one that lost none
+/// holds its tiles where they started (or settled, for every state after
+/// the first removal alike). So two states with the same key are the same
+/// board, in an eighth of the bytes of the cells.
+struct LineKey {
+    /// Each line's cells from the gravity side, and the types of the tiles
+    /// it started with, in that order.
+    lines: Vec<(Vec<usize>, Vec<u32>)>,
+    tiles: usize,
+}
+
+impl LineKey {
+    fn new(cells: &[u32], width: usize, gravity: Gravity) -> Self {
+        let lines: Vec<(Vec<usize>, Vec<u32>)> = line_cells(cells.len(), width, gravity)
+            .into_iter()
+            .map(|line| {
+                let start = line
+                    .iter()
+                    .map(|&i| cells[i])
+                    .filter(|&c| c != EMPTY)
+                    .collect();
+                (line, start)
+            })
+            .collect();
+        let tiles = lines.iter().map(|(_, start)| start.len()).sum();
+        LineKey { lines, tiles }
+    }
+
+    fn key(&self, cells: &[u32]) -> Vec<u64> {
+        let mut bits = vec![0u64; self.tiles.div_ceil(64)];
+        let mut offset = 0;
+        for (line, start) in &self.lines {
+            let mut j = 0;
+            for &c in line.iter().map(|&i| &cells[i]).filter(|&&c| c != EMPTY) {
+                while start[j] != c {
+                    j += 1;
+                }
+                bits[(offset + j) / 64] |= 1 << ((offset + j) % 64);
+                j += 1;
+            }
+            offset += start.len();
+        }
+        bits
+    }
+}
+
+/// A set of keys of one length, each in one array with the others and
+/// found through a table of their indices (open addressing, at most half
+/// full): about the key's bytes and 8 to 16 more a state, with no
+/// allocation each, rather than a hash set's boxed keys. It stops growing
+/// at [`MEMO_BYTES`].
+#[derive(Default)]
+struct Memo {
+    /// The words of every key, one after another.
+    keys: Vec<u64>,
+    /// 0 for an empty slot, else 1 + the key's number.
+    slots: Vec<u32>,
+    len: usize,
+}
+
+impl Memo {
+    fn hash(key: &[u64]) -> u64 {
+        key.iter().fold(key.len() as u64, |h, &w| mix(h ^ w))
+    }
+
+    /// The slot holding `key`, or the empty slot where it would go.
+    fn slot(&self, key: &[u64]) -> usize {
+        let mask = self.slots.len() - 1;
+        let words = key.len();
+        let mut at = Self::hash(key) as usize & mask;
+        loop {
+            match self.slots[at] {
+                0 => return at,
+                k => {
+                    let k = (k - 1) as usize;
+                    if self.keys[k * words..(k + 1) * words] == *key {
+                        return at;
+                    }
+                }
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    fn contains(&self, key: &[u64]) -> bool {
+        !self.slots.is_empty() && self.slots[self.slot(key)] != 0
+    }
+
+    /// Adds `key` (every key of one length) while the memo has room.
+    fn insert(&mut self, key: &[u64]) {
+        if self.contains(key) {
+            return;
+        }
+        let words = key.len();
+        if 2 * (self.len + 1) > self.slots.len() {
+            let size = (self.slots.len() * 2).max(1024);
+            if size * 4 + self.keys.capacity() * 8 > MEMO_BYTES {
+                return;
+            }
+            self.slots = vec![0; size];
+            for k in 0..self.len {
+                let at = self.slot(&self.keys[k * words..(k + 1) * words]);
+                self.slots[at] = k as u32 + 1;
+            }
+        }
+        if self.keys.len() + words > self.keys.capacity() {
+            // Grown by halves, up to the bound.
+            let room = (MEMO_BYTES - self.slots.len() * 4) / 8;
+            let more = (self.keys.capacity() / 2)
+                .max(words * 1024)
+                .min(room.saturating_sub(self.keys.len()));
+            if more < words {
+                return;
+            }
+            self.keys.reserve_exact(more);
+        }
+        let at = self.slot(key);
+        self.keys.extend_from_slice(key);
+        self.len += 1;
+        self.slots[at] = self.len as u32;
+    }
+}
+
 /// A way to pair off every tile of `tiles` (at most 32) using only
 /// `joinable` pairs.
 fn perfect_matching(tiles: &[usize], joinable: &[(usize, usize)]) -> Option<Vec<(usize, usize)>> {
@@ -796,6 +952,71 @@ mod tests {
     use super::*;
     use crate::Preset;
     use crate::game::rng::SplitMix64;
+
+    /// The gravity key names boards exactly: along random lines of play on
+    /// small boards with floating tiles and few types (so a line often
+    /// holds equal tiles), every key reached after a removal belongs to one
+    /// board and every board to one key.
+    #[test]
+    fn the_gravity_key_tells_every_board_apart() {
+        let mut rng = SplitMix64::new(23);
+        let (mut boards, mut merged) = (0, 0);
+        for _ in 0..400 {
+            let (w, h) = (1 + rng.below(4), 1 + rng.below(5));
+            let start: Vec<u32> = (0..w * h).map(|_| rng.below(4) as u32).collect();
+            for gravity in [Gravity::Down, Gravity::Up, Gravity::Left, Gravity::Right] {
+                for settle in [false, true] {
+                    let fall = Fall::new(gravity, settle);
+                    let line_key = LineKey::new(&start, w, gravity);
+                    let mut by_key: HashMap<Vec<u64>, Vec<u32>> = HashMap::new();
+                    let mut by_board: HashMap<Vec<u32>, Vec<u64>> = HashMap::new();
+                    for _ in 0..20 {
+                        let mut cells = start.clone();
+                        loop {
+                            let tiles: Vec<usize> =
+                                (0..cells.len()).filter(|&i| cells[i] != EMPTY).collect();
+                            if tiles.len() < 2 {
+                                break;
+                            }
+                            let a = tiles[rng.below(tiles.len())];
+                            let b = *tiles
+                                .iter()
+                                .find(|&&b| b != a && rng.below(2) == 0)
+                                .unwrap_or(tiles.iter().find(|&&b| b != a).expect("two tiles"));
+                            remove_pair(&mut cells, w, a, b, fall);
+                            let key = line_key.key(&cells);
+                            boards += 1;
+                            if by_key.contains_key(&key) {
+                                merged += 1;
+                            }
+                            assert_eq!(by_key.entry(key.clone()).or_insert(cells.clone()), &cells);
+                            assert_eq!(by_board.entry(cells.clone()).or_insert(key.clone()), &key);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(merged > 1000 && boards > merged, "{merged} of {boards}");
+    }
+
+    /// The memo holds exactly the keys put in it, through every growth of
+    /// its table: keys that differ in one bit are told apart.
+    #[test]
+    fn the_memo_holds_exactly_what_it_was_given() {
+        let mut rng = SplitMix64::new(31);
+        let mut memo = Memo::default();
+        let mut given = std::collections::HashSet::new();
+        for _ in 0..20_000 {
+            let key = [rng.below(8) as u64, 1 << rng.below(64), rng.below(8) as u64];
+            if rng.below(2) == 0 {
+                memo.insert(&key);
+                given.insert(key);
+            }
+            assert_eq!(memo.contains(&key), given.contains(&key), "{key:?}");
+        }
+        assert_eq!(memo.len, given.len());
+        assert!(given.len() > 3000, "{}", given.len());
+    }
 
     /// Move lists computed again, when the path keeps none, give the same
     /// search: the same answer and the same number of states.

@@ -201,6 +201,15 @@ impl Removed {
     }
 }
 
+/// The cells of every column (down, up) or row (left, right) of a board of
+/// `cells` cells, each read from the side its tiles fall toward; none
+/// without gravity.
+pub(crate) fn line_cells(cells: usize, width: usize, gravity: Gravity) -> Vec<Vec<usize>> {
+    every_line(cells, width, gravity)
+        .map(|line| (0..line.len).map(|i| line.at(i)).collect())
+        .collect()
+}
+
 /// Every column (down, up) or row (left, right) of the board; none without
 /// gravity.
 fn every_line(cells: usize, width: usize, gravity: Gravity) -> impl Iterator<Item = Line> {

@@ -72,6 +72,15 @@ impl Links {
         self.open[at] = open;
     }
 
+    /// Whether a path can leave board cell `index`: a cell beside it is
+    /// open. Two tiles that are not neighbours are joined only when both
+    /// can.
+    pub fn can_leave(&self, index: usize) -> bool {
+        let at = self.at(index);
+        let w = self.padded;
+        self.open[at - 1] || self.open[at + 1] || self.open[at - w] || self.open[at + w]
+    }
+
     fn at(&self, index: usize) -> usize {
         (index / self.width + PAD) * self.padded + index % self.width + PAD
     }
@@ -192,7 +201,8 @@ mod tests {
     use crate::{Board, Match, Movement, Point, Preset, Query, Solver, Stop};
 
     /// Every pair of tiles of small random boards, under rules with one to
-    /// six segments or none: joined exactly when the solver connects them.
+    /// six segments or none: joined exactly when the solver connects them,
+    /// and, unless neighbours, only when a path can leave both.
     #[test]
     fn pairs_are_joined_exactly_when_the_solver_connects_them() {
         let mut rng = SplitMix64::new(5);
@@ -235,6 +245,13 @@ mod tests {
                             .is_some();
                         assert_eq!(links.connected(a, b), expected, "{board:?} {any:?} {a} {b}");
                         assert_eq!(links.connected(b, a), expected);
+                        let neighbours = (a % w).abs_diff(b % w) + (a / w).abs_diff(b / w) == 1;
+                        if expected && !neighbours {
+                            assert!(
+                                links.can_leave(a) && links.can_leave(b),
+                                "{board:?} {a} {b}"
+                            );
+                        }
                         if expected {
                             joined += 1;
                         } else {
