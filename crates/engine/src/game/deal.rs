@@ -44,7 +44,8 @@ pub enum Difficulty {
     Medium,
     /// Tiles placed at random and repaired until solvable: [`super::clear`]
     /// asked about the placement within a few states, and while it proves
-    /// nothing, two tiles' types swapped where a playout is stuck (up to
+    /// nothing, two tiles' types swapped where a playout is stuck, by the
+    /// swap that opens the fewest moves at the start (up to
     /// [`HARD_CHECKS`] times and [`HARD_WORK`] in all, then every stuck
     /// point repaired along one playout, whose moves are the sequence). Of
     /// [`HARD_CANDIDATES`] such boards, the one whose [`HARD_PLAYOUTS`]
@@ -362,8 +363,9 @@ fn deal_placed(
 /// tiles, or whose type's other two tiles join too, when there is one,
 /// else a random move. Where no move is left, it picks two tiles left that
 /// can be joined (whatever their types) and swaps the type of the second
-/// with that of another tile of the first's type; the removals so far
-/// involve neither, so they stay legal. The tiles keep their cells:
+/// with that of another tile of the first's type, of all such swaps one
+/// that opens the fewest moves on the board as dealt; the removals so far
+/// involve neither tile, so they stay legal. The tiles keep their cells:
 /// `cells` is the board as dealt, with the swaps, and stops after
 /// `most_repairs` swaps.
 fn repair(
@@ -382,6 +384,7 @@ fn repair(
     };
     let start = Board::new(width, height, cells.to_vec()).expect("same size");
     let mut lister = MoveLister::new(&start, rules);
+    let start_open = Joinable::new(&start, any, stop)?;
     // Each tile is named by its starting cell + 1, so gravity carries names.
     let mut names: Vec<u32> = (0..cells.len())
         .map(|i| {
@@ -420,10 +423,35 @@ fn repair(
             if joinable.is_empty() {
                 return Ok(Repair::Stuck);
             }
-            let (x, y) = joinable[rng.below(joinable.len())];
-            let others: Vec<usize> = left[&view[x]].iter().copied().filter(|&i| i != x).collect();
-            let z = others[rng.below(others.len())];
+            // Of every such swap, one that opens the fewest moves at the
+            // start: a stuck point early in play is nearly the starting
+            // board, so a swap at random mostly makes two touching tiles
+            // one type.
+            let mut fewest = i64::MAX;
+            let mut swaps: Vec<(usize, usize, usize)> = Vec::new();
+            for &(p, q) in &joinable {
+                for (x, y) in [(p, q), (q, p)] {
+                    for &z in left[&view[x]].iter().filter(|&&z| z != x) {
+                        stop.tick(&mut work)?;
+                        let (u, v) = (names[y] as usize - 1, names[z] as usize - 1);
+                        let before = start_open.around(cells, u) + start_open.around(cells, v);
+                        cells.swap(u, v);
+                        let after = start_open.around(cells, u) + start_open.around(cells, v);
+                        cells.swap(u, v);
+                        let opened = after as i64 - before as i64;
+                        if opened < fewest {
+                            fewest = opened;
+                            swaps.clear();
+                        }
+                        if opened == fewest {
+                            swaps.push((x, y, z));
+                        }
+                    }
+                }
+            }
+            let (x, y, z) = swaps[rng.below(swaps.len())];
             cells.swap(names[y] as usize - 1, names[z] as usize - 1);
+            let (x, y) = (x.min(y), x.max(y));
             repairs += 1;
             if most_repairs.is_some_and(|most| repairs >= most) {
                 return Ok(Repair::Swapped);
@@ -455,6 +483,29 @@ fn repair(
         };
         sequence.push((point(a), point(b)));
         super::gravity::remove_pair(&mut names, width, a, b, gravity);
+    }
+}
+
+/// For each cell of a board, the cells whose tiles it can be joined with
+/// whatever their types: the moves a board can have, as the cells stand.
+struct Joinable(Vec<Vec<usize>>);
+
+impl Joinable {
+    fn new(board: &Board, any: Rules, stop: &Stop) -> Result<Self, Interrupted> {
+        let mut with = vec![Vec::new(); board.cells().len()];
+        for (a, b) in super::moves::pairs(board, any, Some(MOVES_OPEN_LIMIT), stop)? {
+            with[a].push(b);
+            with[b].push(a);
+        }
+        Ok(Joinable(with))
+    }
+
+    /// The moves open with the tile at `cell` when the cells hold `cells`.
+    fn around(&self, cells: &[u32], cell: usize) -> usize {
+        self.0[cell]
+            .iter()
+            .filter(|&&c| cells[c] == cells[cell])
+            .count()
     }
 }
 
@@ -1135,6 +1186,8 @@ struct MoveLister {
     height: usize,
     rules: Rules,
     links: Option<super::link::Links>,
+    /// Scratch: the tiles of a state by type.
+    tiles: Vec<(u32, usize, bool)>,
     work: u32,
 }
 
@@ -1156,6 +1209,7 @@ impl MoveLister {
             height: board.height(),
             rules: *rules,
             links,
+            tiles: Vec::new(),
             work: 0,
         }
     }
@@ -1166,17 +1220,24 @@ impl MoveLister {
             return super::moves::pairs(&board, self.rules, Some(MOVES_OPEN_LIMIT), stop);
         };
         links.reset(cells);
-        let mut tiles: Vec<(u32, usize)> = (0..cells.len())
-            .filter(|&i| cells[i] != EMPTY)
-            .map(|i| (cells[i], i))
-            .collect();
-        tiles.sort_unstable();
+        // The tiles of each type in reading order, each with whether a
+        // path can leave it: two tiles that are not neighbours are joined
+        // only when both can.
+        self.tiles.clear();
+        self.tiles.extend(
+            (0..cells.len())
+                .filter(|&i| cells[i] != EMPTY)
+                .map(|i| (cells[i], i, links.can_leave(i))),
+        );
+        self.tiles.sort_unstable_by_key(|&(kind, i, _)| (kind, i));
+        let width = self.width;
+        let neighbours = |a: usize, b: usize| b - a == width || (b - a == 1 && b % width != 0);
         let mut pairs = Vec::new();
-        for kind in tiles.chunk_by(|a, b| a.0 == b.0) {
-            for (i, &(_, a)) in kind.iter().enumerate() {
-                for &(_, b) in &kind[i + 1..] {
+        for kind in self.tiles.chunk_by(|a, b| a.0 == b.0) {
+            for (i, &(_, a, a_leaves)) in kind.iter().enumerate() {
+                for &(_, b, b_leaves) in &kind[i + 1..] {
                     stop.tick(&mut self.work)?;
-                    if links.connected(a, b) {
+                    if ((a_leaves && b_leaves) || neighbours(a, b)) && links.connected(a, b) {
                         pairs.push((a, b));
                     }
                 }
@@ -1232,12 +1293,42 @@ mod tests {
             panic!("cleared");
         };
         assert_eq!(cells, once);
-        assert_eq!(cells, vec![a, a, b, b]);
+        assert_eq!(cells, vec![b, b, a, a]);
         let point = |x, y| Point::new(x, y);
         assert_eq!(
             moves,
             vec![(point(0, 1), point(1, 1)), (point(0, 0), point(1, 0))]
         );
+    }
+
+    /// A row `a b a b` under Lianliankan has no move. Making the first
+    /// two one type (`a a b b`) would open two moves at the start; the
+    /// repair takes a swap that opens one, whatever its generator draws.
+    #[test]
+    fn a_repair_opens_the_fewest_moves_at_the_start() {
+        let rules = Preset::Lianliankan.rules();
+        let (a, b) = (1, 2);
+        let mut seen = HashSet::new();
+        for seed in 0..32 {
+            let mut cells = vec![a, b, a, b];
+            let mut rng = SplitMix64::new(seed);
+            let Ok(Repair::Cleared(moves)) = repair(
+                &mut cells,
+                4,
+                &rules,
+                Gravity::None.into(),
+                None,
+                &mut rng,
+                &Stop::never(),
+            ) else {
+                panic!("cleared");
+            };
+            assert!(cells == [a, b, b, a] || cells == [b, a, a, b], "{cells:?}");
+            let point = |x| Point::new(x, 0);
+            assert_eq!(moves, vec![(point(1), point(2)), (point(0), point(3))]);
+            seen.insert(cells);
+        }
+        assert_eq!(seen.len(), 2, "both swaps that open one move are drawn");
     }
 
     /// Lists drawn again from the saved generator, when the path keeps

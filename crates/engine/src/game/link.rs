@@ -19,7 +19,6 @@ const UNSET: u32 = u32::MAX;
 
 pub(crate) struct Links {
     max_segments: Option<u32>,
-    outside: bool,
     /// Board width, padded width.
     width: usize,
     padded: usize,
@@ -38,7 +37,6 @@ impl Links {
         let size = padded * (height + 2 * PAD);
         let mut links = Links {
             max_segments: rules.max_segments,
-            outside: rules.outside,
             width,
             padded,
             open: vec![false; size],
@@ -47,19 +45,19 @@ impl Links {
             layer: Vec::new(),
             next: Vec::new(),
         };
+        let rows = height + 2 * PAD;
+        for y in 1..rows - 1 {
+            for x in 1..padded - 1 {
+                links.open[y * padded + x] = rules.outside;
+            }
+        }
         links.reset(cells);
         links
     }
 
-    /// Sets every cell from `cells` (same size as at [`Links::new`]).
+    /// Sets every board cell from `cells` (same size as at [`Links::new`]);
+    /// the ring around the board never changes.
     pub fn reset(&mut self, cells: &[u32]) {
-        let rows = self.open.len() / self.padded;
-        for y in 0..rows {
-            for x in 0..self.padded {
-                let ring = y >= 1 && y < rows - 1 && x >= 1 && x < self.padded - 1;
-                self.open[y * self.padded + x] = ring && self.outside;
-            }
-        }
         for (i, &c) in cells.iter().enumerate() {
             let at = self.at(i);
             self.open[at] = c == EMPTY;
