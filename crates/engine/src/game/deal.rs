@@ -95,6 +95,12 @@ pub const HARD_WORK: u64 = 12_000 * 144;
 /// chosen afresh.
 pub const HARD_PLAYOUTS: u32 = 16;
 
+/// Of how many pairs of joinable tiles, drawn at random where play is
+/// stuck, a hard deal's repair weighs the swaps (an 18 x 8 Shisen-Sho
+/// board has about 300 such pairs; weighing all of them gave deals as hard
+/// and took half again as long on a 60 x 40 board).
+const REPAIR_PAIRS: usize = 32;
+
 /// Mixed into the seed for [`HARD_PLAYOUTS`].
 const SEARCH_PLAYOUTS_SEED: u64 = 0x5EA2_C4D1_7B3F_0A95;
 
@@ -363,9 +369,10 @@ fn deal_placed(
 /// tiles, or whose type's other two tiles join too, when there is one,
 /// else a random move. Where no move is left, it picks two tiles left that
 /// can be joined (whatever their types) and swaps the type of the second
-/// with that of another tile of the first's type, of all such swaps one
-/// that opens the fewest moves on the board as dealt; the removals so far
-/// involve neither tile, so they stay legal. The tiles keep their cells:
+/// with that of another tile of the first's type: of the swaps for
+/// [`REPAIR_PAIRS`] such pairs drawn at random, one that opens the fewest
+/// moves on the board as dealt. The removals so far involve neither tile,
+/// so they stay legal. The tiles keep their cells:
 /// `cells` is the board as dealt, with the swaps, and stops after
 /// `most_repairs` swaps.
 fn repair(
@@ -419,17 +426,17 @@ fn repair(
         let pairs = lister.list(&view, stop)?;
         let (a, b) = if pairs.is_empty() {
             let board = Board::new(width, height, view.clone()).expect("same size");
-            let joinable = super::moves::pairs(&board, any, Some(MOVES_OPEN_LIMIT), stop)?;
+            let mut joinable = super::moves::pairs(&board, any, Some(MOVES_OPEN_LIMIT), stop)?;
             if joinable.is_empty() {
                 return Ok(Repair::Stuck);
             }
-            // Of every such swap, one that opens the fewest moves at the
-            // start: a stuck point early in play is nearly the starting
-            // board, so a swap at random mostly makes two touching tiles
-            // one type.
+            // Of the swaps for a few such pairs, one that opens the fewest
+            // moves at the start: a stuck point early in play is nearly
+            // the starting board, so a swap at random mostly makes two
+            // touching tiles one type.
             let mut fewest = i64::MAX;
             let mut swaps: Vec<(usize, usize, usize)> = Vec::new();
-            for &(p, q) in &joinable {
+            for &(p, q) in rng.sample(&mut joinable, REPAIR_PAIRS) {
                 for (x, y) in [(p, q), (q, p)] {
                     for &z in left[&view[x]].iter().filter(|&&z| z != x) {
                         stop.tick(&mut work)?;

@@ -23,11 +23,53 @@ impl SplitMix64 {
         ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
     }
 
+    /// Up to `count` of `items` drawn at random, without repeats: the
+    /// first steps of a Fisher-Yates shuffle, the drawn ones moved to the
+    /// front. All of them, in their order, when there are no more.
+    pub fn sample<'a, T>(&mut self, items: &'a mut [T], count: usize) -> &'a [T] {
+        if items.len() <= count {
+            return items;
+        }
+        for i in 0..count {
+            let j = i + self.below(items.len() - i);
+            items.swap(i, j);
+        }
+        &items[..count]
+    }
+
     /// Fisher-Yates.
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
         for i in (1..items.len()).rev() {
             let j = self.below(i + 1);
             items.swap(i, j);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sample_draws_distinct_items_or_keeps_them_all() {
+        let mut rng = SplitMix64::new(7);
+        let mut items: Vec<u32> = (0..10).collect();
+        assert_eq!(rng.sample(&mut items, 10), (0..10).collect::<Vec<_>>());
+        assert_eq!(rng.sample(&mut items, 12).len(), 10);
+        let mut seen = [0; 10];
+        for _ in 0..1000 {
+            let mut drawn = rng.sample(&mut items, 3).to_vec();
+            drawn.sort_unstable();
+            drawn.dedup();
+            assert_eq!(drawn.len(), 3);
+            for d in drawn {
+                seen[d as usize] += 1;
+            }
+        }
+        // Each item is drawn about 300 times in 1000 draws of 3 of 10.
+        assert!(seen.iter().all(|&n| (200..400).contains(&n)), "{seen:?}");
+        let mut sorted = items.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..10).collect::<Vec<_>>(), "the same items, moved");
     }
 }
