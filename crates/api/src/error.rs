@@ -232,22 +232,117 @@ fn end_of(text: &str, chars: usize) -> Option<usize> {
     text.char_indices().nth(chars).map(|(end, _)| end)
 }
 
-/// The error for a search stopped by its deadline or cancelled.
-pub fn interrupted(e: linkpath_engine::Interrupted) -> ApiError {
-    match e {
-        linkpath_engine::Interrupted::Deadline => ApiError::new(
-            ErrorCode::DeadlineExceeded,
-            "the solve did not finish within the server's deadline; ask fewer queries, a smaller board or a lower max_segments",
-        ),
-        linkpath_engine::Interrupted::Cancelled => {
-            ApiError::new(ErrorCode::DeadlineExceeded, "the solve was cancelled")
+/// The work a request asks for: a request stopped by the deadline is told
+/// which work did not finish and what to ask instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Work {
+    Solve,
+    Render,
+    Moves,
+    Play,
+    Clear,
+    Deal,
+    Shuffle,
+}
+
+impl Work {
+    /// What the work is called in a message, and what asks for less of it.
+    fn name_and_advice(self) -> (&'static str, &'static str) {
+        match self {
+            Work::Solve => (
+                "solve",
+                "ask fewer queries, a smaller board or a lower max_segments",
+            ),
+            Work::Render => (
+                "picture",
+                "ask fewer queries, a smaller board or a lower max_segments",
+            ),
+            Work::Moves => (
+                "move list",
+                "ask a smaller board, a lower limit, or one tile's moves with from",
+            ),
+            Work::Play => ("play", "send fewer moves or a smaller board"),
+            Work::Clear => (
+                "clearing search",
+                "ask a smaller board or a lower budget_ms",
+            ),
+            Work::Deal => ("deal", "ask a smaller board or an easier difficulty"),
+            Work::Shuffle => (
+                "shuffle",
+                "ask a smaller board, or one that need not be solvable",
+            ),
         }
+    }
+
+    /// The error for this work stopped by its deadline or cancelled.
+    pub fn stopped(self, e: linkpath_engine::Interrupted) -> ApiError {
+        let (name, advice) = self.name_and_advice();
+        match e {
+            linkpath_engine::Interrupted::Deadline => ApiError::new(
+                ErrorCode::DeadlineExceeded,
+                format!("the {name} did not finish within the server's deadline; {advice}"),
+            ),
+            linkpath_engine::Interrupted::Cancelled => ApiError::new(
+                ErrorCode::DeadlineExceeded,
+                format!("the {name} was cancelled"),
+            ),
+        }
+    }
+
+    /// [`Work::stopped`] for `map_err`.
+    pub fn interrupted(self) -> impl Fn(linkpath_engine::Interrupted) -> ApiError {
+        move |e| self.stopped(e)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A request past its deadline is told which work stopped and what
+    /// to ask for less of it.
+    #[test]
+    fn each_work_past_its_deadline_says_what_to_ask_instead() {
+        use linkpath_engine::Interrupted;
+        let said = |work: Work| {
+            let error = work.stopped(Interrupted::Deadline);
+            assert_eq!(error.code, ErrorCode::DeadlineExceeded);
+            assert_eq!(error.field, None);
+            error.message
+        };
+        assert_eq!(
+            said(Work::Solve),
+            "the solve did not finish within the server's deadline; ask fewer queries, a smaller board or a lower max_segments"
+        );
+        assert_eq!(
+            said(Work::Render),
+            "the picture did not finish within the server's deadline; ask fewer queries, a smaller board or a lower max_segments"
+        );
+        assert_eq!(
+            said(Work::Moves),
+            "the move list did not finish within the server's deadline; ask a smaller board, a lower limit, or one tile's moves with from"
+        );
+        assert_eq!(
+            said(Work::Play),
+            "the play did not finish within the server's deadline; send fewer moves or a smaller board"
+        );
+        assert_eq!(
+            said(Work::Clear),
+            "the clearing search did not finish within the server's deadline; ask a smaller board or a lower budget_ms"
+        );
+        assert_eq!(
+            said(Work::Deal),
+            "the deal did not finish within the server's deadline; ask a smaller board or an easier difficulty"
+        );
+        assert_eq!(
+            said(Work::Shuffle),
+            "the shuffle did not finish within the server's deadline; ask a smaller board, or one that need not be solvable"
+        );
+        assert_eq!(
+            Work::Deal.stopped(Interrupted::Cancelled).message,
+            "the deal was cancelled"
+        );
+    }
 
     #[test]
     fn excerpt_keeps_100_characters() {

@@ -5,7 +5,7 @@
 
 use crate::board::{BoardEncoding, BoardRows, Tile, WireBoard};
 use crate::decode::decode;
-use crate::error::{ApiError, ErrorCode, interrupted};
+use crate::error::{ApiError, ErrorCode, Work};
 use crate::limits::Limits;
 use crate::solve::Reason;
 use crate::wire::{Gravity, Move, Moved, Point, Query, Step, WireRules, name, within};
@@ -142,7 +142,9 @@ pub fn moves(body: &[u8], limits: &Limits, stop: &Stop) -> Result<MovesResponse,
     let WireBoard { board, encoding } = request.board;
     let groups = groups(&request.rules, encoding)?;
     let rules = game_rules(request.rules, limits)?;
-    let board = groups.classes(&board, stop).map_err(interrupted)?;
+    let board = groups
+        .classes(&board, stop)
+        .map_err(Work::Moves.interrupted())?;
     let limit = request
         .limit
         .map(|l| at_least_one(l, "limit"))
@@ -160,14 +162,14 @@ pub fn moves(body: &[u8], limits: &Limits, stop: &Stop) -> Result<MovesResponse,
         }
         None => game::moves(&board, &rules, Some(looked_for), stop),
     }
-    .map_err(interrupted)?;
+    .map_err(Work::Moves.interrupted())?;
     let truncated = capped && found.len() > limits.max_moves;
     found.truncate(limits.max_moves);
     let cleared = game::cleared(&board);
     // A tile without partners says nothing of the others.
     let stuck = match request.from {
         _ if !found.is_empty() => false,
-        Some(_) => game::stuck(&board, &rules, stop).map_err(interrupted)?,
+        Some(_) => game::stuck(&board, &rules, stop).map_err(Work::Moves.interrupted())?,
         None => !cleared,
     };
     Ok(MovesResponse {
@@ -291,11 +293,13 @@ pub fn play(body: &[u8], limits: &Limits, stop: &Stop) -> Result<PlayResponse, A
         .collect::<Result<Vec<_>, _>>()?;
     let include_path = request.include_path.unwrap_or(true);
     let fall = fall(request.gravity, request.settle);
-    let classes = groups.classes(&board, stop).map_err(interrupted)?;
+    let classes = groups
+        .classes(&board, stop)
+        .map_err(Work::Play.interrupted())?;
     // The answer lists every tile that fell: at most as many as a board
     // may have cells, so it stays proportional to the limits.
     let played = game::play_within(&classes, &rules, fall, &list, limits.max_cells, stop)
-        .map_err(interrupted)?
+        .map_err(Work::Play.interrupted())?
         .ok_or_else(|| {
             ApiError::new(
                 ErrorCode::TooLarge,
@@ -317,7 +321,8 @@ pub fn play(body: &[u8], limits: &Limits, stop: &Stop) -> Result<PlayResponse, A
                 ..rules
             };
             let made = &list[..played.steps.len()];
-            let replayed = game::play(&board, &any, fall, made, stop).map_err(interrupted)?;
+            let replayed =
+                game::play(&board, &any, fall, made, stop).map_err(Work::Play.interrupted())?;
             debug_assert!(replayed.stopped.is_none(), "the replay stopped");
             Some(replayed.board)
         }
@@ -335,10 +340,11 @@ pub fn play(body: &[u8], limits: &Limits, stop: &Stop) -> Result<PlayResponse, A
             moved: Moved::list(moved),
         })
         .collect();
-    let moves_open =
-        game::moves_open(&played.board, &rules, limits.max_moves, stop).map_err(interrupted)?;
+    let moves_open = game::moves_open(&played.board, &rules, limits.max_moves, stop)
+        .map_err(Work::Play.interrupted())?;
     let hint = if request.hint.unwrap_or(false) {
-        let first = game::moves(&played.board, &rules, Some(1), stop).map_err(interrupted)?;
+        let first =
+            game::moves(&played.board, &rules, Some(1), stop).map_err(Work::Play.interrupted())?;
         first
             .first()
             .map(|m| Move::with_path(m.from, m.to, &m.path, include_path))
@@ -347,7 +353,7 @@ pub fn play(body: &[u8], limits: &Limits, stop: &Stop) -> Result<PlayResponse, A
     };
     Ok(PlayResponse {
         cleared: game::cleared(&played.board),
-        stuck: game::stuck(&played.board, &rules, stop).map_err(interrupted)?,
+        stuck: game::stuck(&played.board, &rules, stop).map_err(Work::Play.interrupted())?,
         moves_open,
         hint,
         board: BoardRows::new(real.as_ref().unwrap_or(&played.board), encoding),
@@ -488,7 +494,9 @@ pub fn clear(
     let WireBoard { board, encoding } = request.board;
     let groups = groups(&request.rules, encoding)?;
     let rules = game_rules(request.rules, limits)?;
-    let board = groups.classes(&board, stop).map_err(interrupted)?;
+    let board = groups
+        .classes(&board, stop)
+        .map_err(Work::Clear.interrupted())?;
     let budget = at_least_one(request.budget_ms.unwrap_or(DEFAULT_BUDGET_MS), "budget_ms")?;
     let budget = Duration::from_millis(budget).min(timeout.mul_f64(0.9));
     let fall = fall(request.gravity, request.settle);
@@ -502,7 +510,8 @@ pub fn clear(
         settle: fall.settle,
         ..ClearOptions::for_gravity(fall.gravity)
     };
-    let found = game::clear_with(&board, &rules, &options, stop).map_err(interrupted)?;
+    let found =
+        game::clear_with(&board, &rules, &options, stop).map_err(Work::Clear.interrupted())?;
     let (reason, tile, count) = match found.decided {
         None => (None, None, None),
         Some(Decided::NoTiles) => (Some(ClearReason::NoTiles), None, None),
@@ -783,7 +792,7 @@ pub fn deal(body: &[u8], limits: &Limits, stop: &Stop) -> Result<DealResponse, A
             .flat_map(|&(kind, copies)| std::iter::repeat_n(kind, copies));
         groups
             .assign(&board, tiles, seed, stop)
-            .map_err(interrupted)?
+            .map_err(Work::Deal.interrupted())?
     };
     Ok(DealResponse {
         board: BoardRows::new(&board, encoding),
@@ -831,7 +840,7 @@ fn tile_characters(alphabet: &str) -> Result<Vec<char>, ApiError> {
 /// writes them.
 fn deal_refused(e: DealError, encoding: BoardEncoding) -> ApiError {
     match e {
-        DealError::Interrupted(e) => interrupted(e),
+        DealError::Interrupted(e) => Work::Deal.stopped(e),
         // `copies` is checked above; kept for a message that names the tile.
         DealError::OddCopies { kind, copies } => ApiError::new(
             ErrorCode::InvalidRequest,
@@ -912,9 +921,11 @@ pub fn shuffle(body: &[u8], limits: &Limits, stop: &Stop) -> Result<ShuffleRespo
     let rules = game_rules(request.rules, limits)?;
     let fall = fall(request.gravity, request.settle);
     let seed = request.seed.unwrap_or(0);
-    let classes = groups.classes(&board, stop).map_err(interrupted)?;
+    let classes = groups
+        .classes(&board, stop)
+        .map_err(Work::Shuffle.interrupted())?;
     let refused = |e: ShuffleError| match e {
-        ShuffleError::Interrupted(e) => interrupted(e),
+        ShuffleError::Interrupted(e) => Work::Shuffle.stopped(e),
         ShuffleError::OddCopies { kind, copies } if groups.is_grouped(kind) => {
             odd_group(encoding, kind, copies)
         }
@@ -946,7 +957,7 @@ pub fn shuffle(body: &[u8], limits: &Limits, stop: &Stop) -> Result<ShuffleRespo
             let tiles = board.cells().iter().copied().filter(|&c| c != EMPTY);
             groups
                 .assign(&shuffled, tiles, seed, stop)
-                .map_err(interrupted)?
+                .map_err(Work::Shuffle.interrupted())?
         }
     };
     Ok(ShuffleResponse {

@@ -28,7 +28,7 @@ pub mod render;
 pub mod solve;
 pub mod wire;
 
-pub use error::{ApiError, ErrorCode};
+pub use error::{ApiError, ErrorCode, Work};
 pub use limits::Limits;
 
 use serde::Serialize;

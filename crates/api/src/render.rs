@@ -2,7 +2,7 @@
 //! of the board and each query's path.
 
 use crate::board::BoardEncoding;
-use crate::error::{ApiError, interrupted};
+use crate::error::{ApiError, Work};
 use crate::limits::Limits;
 use crate::solve::SolveRequest;
 use linkpath_engine::{Solver, Stop};
@@ -18,10 +18,10 @@ pub fn picture(request: &SolveRequest, stop: &Stop) -> Result<String, ApiError> 
     let classes = request
         .groups
         .classes(&request.board, stop)
-        .map_err(interrupted)?;
+        .map_err(Work::Render.interrupted())?;
     let answers = Solver::new(&classes, request.rules)
         .answer_all(&request.queries, stop)
-        .map_err(interrupted)?;
+        .map_err(Work::Render.interrupted())?;
     let labels = match request.encoding {
         BoardEncoding::Text => Labels::Chars,
         BoardEncoding::Numbers => Labels::Numbers,

@@ -2,7 +2,7 @@
 
 use crate::board::{BoardEncoding, WireBoard};
 use crate::decode::decode;
-use crate::error::{ApiError, ErrorCode, interrupted};
+use crate::error::{ApiError, ErrorCode, Work};
 use crate::limits::Limits;
 use crate::wire::{Point, Query, WireRules, within};
 use linkpath_engine::{Answer, Board, Groups, Movement, Rules, Solver, Stop};
@@ -96,12 +96,14 @@ impl SolveRequest {
         let classes = self
             .groups
             .classes(&self.board, stop)
-            .map_err(interrupted)?;
+            .map_err(Work::Solve.interrupted())?;
         let mut solver = Solver::new(&classes, self.rules);
         if !self.include_path {
             solver = solver.without_paths();
         }
-        solver.answer_all(&self.queries, stop).map_err(interrupted)
+        solver
+            .answer_all(&self.queries, stop)
+            .map_err(Work::Solve.interrupted())
     }
 }
 

@@ -14,7 +14,7 @@ use axum::routing::post;
 use linkpath_api::game::{
     self, ClearResponse, DealResponse, MovesResponse, PlayResponse, ShuffleResponse,
 };
-use linkpath_api::{ApiError, Limits};
+use linkpath_api::{ApiError, Limits, Work};
 use linkpath_engine::Stop;
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -33,6 +33,7 @@ pub fn router() -> Router<AppState> {
 async fn run<T: Serialize + Send + 'static>(
     state: AppState,
     route: &'static str,
+    what: Work,
     outcome: fn(&T) -> &'static str,
     work: impl FnOnce(&Stop, &Limits, Duration) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<Response, HttpError> {
@@ -41,7 +42,7 @@ async fn run<T: Serialize + Send + 'static>(
     let timeout = state.config.solve_timeout();
     let started = Instant::now();
     let answer = state
-        .run_blocking(permit, move |stop| {
+        .run_blocking(permit, what, move |stop| {
             let answer = work(stop, &limits, timeout)?;
             let json = linkpath_api::encode(&answer).inspect_err(|_| {
                 tracing::error!("encoding a game response");
@@ -62,6 +63,7 @@ async fn moves(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Respo
     run(
         state.0,
         "/v1/moves",
+        Work::Moves,
         MovesResponse::outcome,
         move |stop, limits, _| game::moves(&body, limits, stop),
     )
@@ -76,6 +78,7 @@ async fn play(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Respon
     run(
         state.0,
         "/v1/play",
+        Work::Play,
         PlayResponse::outcome,
         move |stop, limits, _| game::play(&body, limits, stop),
     )
@@ -91,6 +94,7 @@ async fn clear(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Respo
     run(
         state.0,
         "/v1/clear",
+        Work::Clear,
         ClearResponse::outcome,
         move |stop, limits, timeout| game::clear(&body, limits, stop, started, timeout),
     )
@@ -105,6 +109,7 @@ async fn deal(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Respon
     run(
         state.0,
         "/v1/deal",
+        Work::Deal,
         |_: &DealResponse| "dealt",
         move |stop, limits, _| game::deal(&body, limits, stop),
     )
@@ -119,6 +124,7 @@ async fn shuffle(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Res
     run(
         state.0,
         "/v1/shuffle",
+        Work::Shuffle,
         |_: &ShuffleResponse| "shuffled",
         move |stop, limits, _| game::shuffle(&body, limits, stop),
     )

@@ -30,7 +30,7 @@ use axum::extract::{MatchedPath, Request};
 use axum::http::{HeaderName, Response as HttpResponse};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use linkpath_api::{ApiError, ErrorCode, Limits};
+use linkpath_api::{ApiError, ErrorCode, Limits, Work};
 use linkpath_engine::Stop;
 use metrics_exporter_prometheus::PrometheusHandle;
 use std::num::NonZeroU32;
@@ -100,6 +100,7 @@ impl AppState {
     pub async fn run_blocking<T: Send + 'static>(
         &self,
         permit: OwnedSemaphorePermit,
+        what: Work,
         work: impl FnOnce(&Stop) -> Result<T, ApiError> + Send + 'static,
     ) -> Result<T, ApiError> {
         let timeout = self.config.solve_timeout();
@@ -122,9 +123,7 @@ impl AppState {
                 tracing::error!(error = %join, "a solve panicked");
                 Err(ApiError::new(ErrorCode::Internal, "internal error"))
             }
-            Err(_) => Err(linkpath_api::error::interrupted(
-                linkpath_engine::Interrupted::Deadline,
-            )),
+            Err(_) => Err(what.stopped(linkpath_engine::Interrupted::Deadline)),
         }
     }
 }

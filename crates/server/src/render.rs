@@ -10,6 +10,7 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
+use linkpath_api::Work;
 use linkpath_api::render::{SVG, render_body};
 use std::time::Instant;
 
@@ -29,7 +30,9 @@ async fn render(
     let permit = state.solver_slot()?;
     let started = Instant::now();
     let svg = state
-        .run_blocking(permit, move |stop| render_body(&body, &limits, stop))
+        .run_blocking(permit, Work::Render, move |stop| {
+            render_body(&body, &limits, stop)
+        })
         .await;
     metrics::record_solve("/v1/render", started, &svg, |_| "drawn");
     Ok(([(header::CONTENT_TYPE, SVG)], svg?).into_response())

@@ -9,8 +9,8 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use linkpath_api::ApiError;
 use linkpath_api::solve::{SolveRequest, SolveResponse};
+use linkpath_api::{ApiError, Work};
 use linkpath_engine::{Answer, Stop};
 use std::time::Instant;
 
@@ -40,13 +40,13 @@ async fn solve(
             json?
         } else {
             state
-                .run_blocking(permit, move |stop| answer(&request, stop))
+                .run_blocking(permit, Work::Solve, move |stop| answer(&request, stop))
                 .await?
         }
     } else {
         let permit = state.solver_slot()?;
         state
-            .run_blocking(permit, move |stop| {
+            .run_blocking(permit, Work::Solve, move |stop| {
                 answer(&SolveRequest::decode(&body, &limits)?, stop)
             })
             .await?

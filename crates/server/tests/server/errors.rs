@@ -640,6 +640,34 @@ async fn a_solve_past_its_deadline_is_504_and_the_next_succeeds() {
     }
 }
 
+/// A hard deal of 10,000 cells takes seconds: past a 50 ms deadline it is
+/// a 504 that names the deal and what to ask instead, and the slot is free
+/// for the next request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deal_past_its_deadline_is_504_naming_the_deal() {
+    let mut config = config();
+    config.workers = Some(1);
+    config.request.solve_timeout_ms = 50;
+    let app = router(config);
+    let hard = json!({
+        "width": 100, "height": 100, "types": 2500, "rules": "shisen-sho",
+        "encoding": "numbers", "difficulty": "hard", "include_moves": false
+    });
+    let started = Instant::now();
+    let reply = crate::support::post(&app, "/v1/deal", &hard).await;
+    let took = started.elapsed();
+    let (message, field) = reply.error(504, "deadline_exceeded");
+    assert_eq!(
+        message,
+        "the deal did not finish within the server's deadline; ask a smaller board or an easier difficulty"
+    );
+    assert_eq!(field, None);
+    assert!(took < Duration::from_millis(1000), "{took:?}");
+    let small = json!({"width": 4, "height": 2, "types": 2, "rules": "shisen-sho"});
+    let next = crate::support::post(&app, "/v1/deal", &small).await;
+    assert_eq!(next.status, 200);
+}
+
 // ------------------------------------------------------------- no 500
 
 mod never_500 {
