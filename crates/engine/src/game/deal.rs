@@ -349,6 +349,12 @@ fn deal_placed(
                 Repair::Swapped | Repair::Stuck => continue,
             },
         };
+        if candidates == 1 {
+            // Nothing to compare it with: its playouts would be wasted (on
+            // 100 x 100, two thirds of the deal).
+            best = Some((0, dealt));
+            break;
+        }
         let open = super::moves::pairs(&dealt.0, *rules, Some(MOVES_OPEN_LIMIT), stop)?.len();
         let cleared = playouts(
             &dealt.0,
