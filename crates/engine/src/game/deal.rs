@@ -573,23 +573,40 @@ fn joinable_pairs(
 
 /// For each cell of a board, the cells whose tiles it can be joined with
 /// whatever their types: the moves a board can have, as the cells stand.
-struct Joinable(Vec<Vec<usize>>);
+/// Cell `c`'s are `with[first[c]..first[c + 1]]`.
+struct Joinable {
+    first: Vec<u32>,
+    with: Vec<u32>,
+}
 
 impl Joinable {
     fn new(board: &Board, any: Rules, stop: &Stop) -> Result<Self, Interrupted> {
-        let mut with = vec![Vec::new(); board.cells().len()];
-        for (a, b) in super::moves::pairs(board, any, Some(MOVES_OPEN_LIMIT), stop)? {
-            with[a].push(b);
-            with[b].push(a);
+        let pairs = super::moves::pairs(board, any, Some(MOVES_OPEN_LIMIT), stop)?;
+        let mut first = vec![0u32; board.cells().len() + 1];
+        for &(a, b) in &pairs {
+            first[a + 1] += 1;
+            first[b + 1] += 1;
         }
-        Ok(Joinable(with))
+        for c in 1..first.len() {
+            first[c] += first[c - 1];
+        }
+        let mut next = first.clone();
+        let mut with = vec![0u32; 2 * pairs.len()];
+        for (a, b) in pairs {
+            for (from, to) in [(a, b), (b, a)] {
+                with[next[from] as usize] = to as u32;
+                next[from] += 1;
+            }
+        }
+        Ok(Joinable { first, with })
     }
 
     /// The moves open with the tile at `cell` when the cells hold `cells`.
     fn around(&self, cells: &[u32], cell: usize) -> usize {
-        self.0[cell]
+        let (from, to) = (self.first[cell] as usize, self.first[cell + 1] as usize);
+        self.with[from..to]
             .iter()
-            .filter(|&&c| cells[c] == cells[cell])
+            .filter(|&&c| cells[c as usize] == cells[cell])
             .count()
     }
 }
