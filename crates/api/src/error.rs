@@ -304,40 +304,48 @@ mod tests {
     #[test]
     fn each_work_past_its_deadline_says_what_to_ask_instead() {
         use linkpath_engine::Interrupted;
-        let said = |work: Work| {
+        let said = [
+            (
+                Work::Solve,
+                "solve",
+                "ask fewer queries, a smaller board or a lower max_segments",
+            ),
+            (
+                Work::Render,
+                "picture",
+                "ask fewer queries, a smaller board or a lower max_segments",
+            ),
+            (
+                Work::Moves,
+                "move list",
+                "ask a smaller board, a lower limit, or one tile's moves with from",
+            ),
+            (Work::Play, "play", "send fewer moves or a smaller board"),
+            (
+                Work::Clear,
+                "clearing search",
+                "ask a smaller board or a lower budget_ms",
+            ),
+            (
+                Work::Deal,
+                "deal",
+                "ask a smaller board or an easier difficulty",
+            ),
+            (
+                Work::Shuffle,
+                "shuffle",
+                "ask a smaller board, or one that need not be solvable",
+            ),
+        ];
+        for (work, name, advice) in said {
             let error = work.stopped(Interrupted::Deadline);
             assert_eq!(error.code, ErrorCode::DeadlineExceeded);
             assert_eq!(error.field, None);
-            error.message
-        };
-        assert_eq!(
-            said(Work::Solve),
-            "the solve did not finish within the server's deadline; ask fewer queries, a smaller board or a lower max_segments"
-        );
-        assert_eq!(
-            said(Work::Render),
-            "the picture did not finish within the server's deadline; ask fewer queries, a smaller board or a lower max_segments"
-        );
-        assert_eq!(
-            said(Work::Moves),
-            "the move list did not finish within the server's deadline; ask a smaller board, a lower limit, or one tile's moves with from"
-        );
-        assert_eq!(
-            said(Work::Play),
-            "the play did not finish within the server's deadline; send fewer moves or a smaller board"
-        );
-        assert_eq!(
-            said(Work::Clear),
-            "the clearing search did not finish within the server's deadline; ask a smaller board or a lower budget_ms"
-        );
-        assert_eq!(
-            said(Work::Deal),
-            "the deal did not finish within the server's deadline; ask a smaller board or an easier difficulty"
-        );
-        assert_eq!(
-            said(Work::Shuffle),
-            "the shuffle did not finish within the server's deadline; ask a smaller board, or one that need not be solvable"
-        );
+            assert_eq!(
+                error.message,
+                format!("the {name} did not finish within the server's deadline; {advice}")
+            );
+        }
         assert_eq!(
             Work::Deal.stopped(Interrupted::Cancelled).message,
             "the deal was cancelled"

@@ -1363,6 +1363,26 @@ mod tests {
     use super::*;
     use crate::Preset;
 
+    /// The moves of a Lianliankan repair of `cells` (`width` wide) that
+    /// clears them, drawn from `seed`.
+    fn cleared_by_repair(cells: &mut [u32], width: usize, seed: u64) -> Vec<(Point, Point)> {
+        let rules = Preset::Lianliankan.rules();
+        let mut rng = SplitMix64::new(seed);
+        let repaired = repair(
+            cells,
+            width,
+            &rules,
+            Gravity::None.into(),
+            None,
+            &mut rng,
+            &Stop::never(),
+        );
+        match repaired {
+            Ok(Repair::Cleared(moves)) => moves,
+            _ => panic!("not cleared: {cells:?}"),
+        }
+    }
+
     /// A crossed square under Lianliankan has no move: the repair swaps the
     /// types of two tiles so that two that touch match, and clears it.
     #[test]
@@ -1382,18 +1402,7 @@ mod tests {
         );
         assert!(matches!(swapped, Ok(Repair::Swapped)));
         let mut cells = vec![a, b, b, a];
-        let mut rng = SplitMix64::new(0);
-        let Ok(Repair::Cleared(moves)) = repair(
-            &mut cells,
-            2,
-            &rules,
-            Gravity::None.into(),
-            None,
-            &mut rng,
-            &Stop::never(),
-        ) else {
-            panic!("cleared");
-        };
+        let moves = cleared_by_repair(&mut cells, 2, 0);
         assert_eq!(cells, once);
         assert_eq!(cells, vec![b, a, b, a]);
         let point = |x, y| Point::new(x, y);
@@ -1408,23 +1417,11 @@ mod tests {
     /// repair takes a swap that opens one, whatever its generator draws.
     #[test]
     fn a_repair_opens_the_fewest_moves_at_the_start() {
-        let rules = Preset::Lianliankan.rules();
         let (a, b) = (1, 2);
         let mut seen = HashSet::new();
         for seed in 0..32 {
             let mut cells = vec![a, b, a, b];
-            let mut rng = SplitMix64::new(seed);
-            let Ok(Repair::Cleared(moves)) = repair(
-                &mut cells,
-                4,
-                &rules,
-                Gravity::None.into(),
-                None,
-                &mut rng,
-                &Stop::never(),
-            ) else {
-                panic!("cleared");
-            };
+            let moves = cleared_by_repair(&mut cells, 4, seed);
             assert!(cells == [a, b, b, a] || cells == [b, a, a, b], "{cells:?}");
             let point = |x| Point::new(x, 0);
             assert_eq!(moves, vec![(point(1), point(2)), (point(0), point(3))]);
@@ -1443,10 +1440,7 @@ mod tests {
         for _ in 0..600 {
             let (w, h) = (1 + rng.below(6), 1 + rng.below(5));
             let fill = 10 + rng.below(80);
-            let cells: Vec<u32> = (0..w * h)
-                .map(|_| u32::from(rng.below(100) < fill))
-                .collect();
-            let board = Board::new(w, h, cells).unwrap();
+            let board = Board::new(w, h, rng.occupancy(w * h, fill)).unwrap();
             // One straight segment leaves many tiles without a partner.
             let straight = Rules {
                 max_segments: Some(1),

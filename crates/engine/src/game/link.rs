@@ -221,9 +221,7 @@ mod tests {
         for _ in 0..300 {
             let (w, h) = (1 + rng.below(7), 1 + rng.below(6));
             let fill = 20 + rng.below(70);
-            let cells: Vec<u32> = (0..w * h)
-                .map(|_| u32::from(rng.below(100) < fill))
-                .collect();
+            let cells = rng.occupancy(w * h, fill);
             let board = Board::new(w, h, cells.clone()).unwrap();
             let tiles: Vec<usize> = (0..w * h).filter(|&i| cells[i] != EMPTY).collect();
             let point = |i: usize| Point::new((i % w) as i32, (i / w) as i32);

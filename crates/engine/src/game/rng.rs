@@ -37,6 +37,15 @@ impl SplitMix64 {
         &items[..count]
     }
 
+    /// `cells` cells, each a tile (1) with `percent` in 100 odds, else
+    /// empty: boards of every shape of occupancy, for tests.
+    #[cfg(test)]
+    pub fn occupancy(&mut self, cells: usize, percent: usize) -> Vec<u32> {
+        (0..cells)
+            .map(|_| u32::from(self.below(100) < percent))
+            .collect()
+    }
+
     /// Fisher-Yates.
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
         for i in (1..items.len()).rev() {
