@@ -153,6 +153,8 @@ pub enum ShuffleError {
     NoPath,
     #[error("type {kind} has {} left, an odd number, so the board cannot be cleared", count(*copies, "tile", "tiles"))]
     OddCopies { kind: u32, copies: usize },
+    #[error("the board has {}, an odd number, so it cannot be cleared", count(*tiles, "tile", "tiles"))]
+    OddTiles { tiles: usize },
     #[error("no arrangement of these cells can be cleared under these rules")]
     NoSequence,
     #[error(transparent)]
@@ -813,6 +815,12 @@ pub fn shuffle_solvable(
             return Err(ShuffleError::OddCopies { kind, copies });
         }
         slots.extend(std::iter::repeat_n(kind, copies / 2));
+    }
+    // Said at once: the builder would try every order of removals first.
+    if occupied.len() % 2 != 0 {
+        return Err(ShuffleError::OddTiles {
+            tiles: occupied.len(),
+        });
     }
     let mut rng = SplitMix64::new(seed);
     let empty =
