@@ -391,10 +391,9 @@ fn deal_placed(
 /// with that of another tile of the first's type: of the swaps for
 /// [`REPAIR_PAIRS`] such pairs drawn at random from those of
 /// [`REPAIR_SOURCES`] tiles, one that opens the fewest moves on the board
-/// as dealt. The removals so far involve neither tile,
-/// so they stay legal. The tiles keep their cells:
-/// `cells` is the board as dealt, with the swaps, and stops after
-/// `most_repairs` swaps.
+/// as dealt. The removals so far involve neither tile, so they stay
+/// legal. The tiles keep their cells: `cells` is the board as dealt, with
+/// the swaps, and stops after `most_repairs` swaps.
 fn repair(
     cells: &mut [u32],
     width: usize,
