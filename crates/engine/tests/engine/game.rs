@@ -48,14 +48,20 @@ fn all_pairs(board: &Board, rules: &Rules) -> Vec<(Point, Point, Answer)> {
     found
 }
 
+/// A random board of up to 10 x 7 cells and five types, as the move
+/// lists are checked on.
+fn board_for_moves(rng: &mut Rng) -> Board {
+    let (w, h) = (2 + rng.below(9), 1 + rng.below(7));
+    let (fill, types) = (30 + rng.below(60), 1 + rng.below(5));
+    random_board(rng, w, h, fill, types)
+}
+
 #[test]
 fn moves_are_exactly_the_pairs_the_solver_connects() {
     let mut rng = Rng::new(7);
     let mut compared = 0;
     for round in 0..120 {
-        let (w, h) = (2 + rng.below(9), 1 + rng.below(7));
-        let (fill, types) = (30 + rng.below(60), 1 + rng.below(5));
-        let board = random_board(&mut rng, w, h, fill, types);
+        let board = board_for_moves(&mut rng);
         for rules in rule_sets() {
             let expected = all_pairs(&board, &rules);
             let moves = game::moves(&board, &rules, None, &Stop::never()).unwrap();
@@ -79,9 +85,8 @@ fn moves_from_a_tile_are_the_pairs_the_solver_connects_from_it() {
     let mut rng = Rng::new(19);
     let mut compared = 0;
     for round in 0..60 {
-        let (w, h) = (2 + rng.below(9), 1 + rng.below(7));
-        let (fill, types) = (30 + rng.below(60), 1 + rng.below(5));
-        let board = random_board(&mut rng, w, h, fill, types);
+        let board = board_for_moves(&mut rng);
+        let (w, h) = (board.width(), board.height());
         let tiles: Vec<Point> = (0..h)
             .flat_map(|y| (0..w).map(move |x| Point::new(x as i32, y as i32)))
             .filter(|&p| board.get(p) != Some(EMPTY))
