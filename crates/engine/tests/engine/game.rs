@@ -28,14 +28,27 @@ fn rule_sets() -> Vec<Rules> {
     ]
 }
 
+/// The cells of `board` that hold a tile, in reading order.
+fn tiles(board: &Board) -> Vec<Point> {
+    let w = board.width();
+    (0..board.cells().len())
+        .filter(|&i| board.cells()[i] != EMPTY)
+        .map(|i| Point::new((i % w) as i32, (i / w) as i32))
+        .collect()
+}
+
+/// Moves as the solver's answers for their pairs.
+fn as_answers(moves: Vec<game::Move>) -> Vec<(Point, Point, Answer)> {
+    moves
+        .into_iter()
+        .map(|m| (m.from, m.to, Answer::Connected(m.path)))
+        .collect()
+}
+
 /// Every removable pair by asking the solver about every pair of tiles.
 fn all_pairs(board: &Board, rules: &Rules) -> Vec<(Point, Point, Answer)> {
     let mut solver = Solver::new(board, *rules);
-    let w = board.width();
-    let tiles: Vec<Point> = (0..board.cells().len())
-        .filter(|&i| board.cells()[i] != EMPTY)
-        .map(|i| Point::new((i % w) as i32, (i / w) as i32))
-        .collect();
+    let tiles = tiles(board);
     let mut found = Vec::new();
     for (i, &a) in tiles.iter().enumerate() {
         for &b in &tiles[i + 1..] {
@@ -64,11 +77,7 @@ fn moves_are_exactly_the_pairs_the_solver_connects() {
         let board = board_for_moves(&mut rng);
         for rules in rule_sets() {
             let expected = all_pairs(&board, &rules);
-            let moves = game::moves(&board, &rules, None, &Stop::never()).unwrap();
-            let got: Vec<(Point, Point, Answer)> = moves
-                .into_iter()
-                .map(|m| (m.from, m.to, Answer::Connected(m.path)))
-                .collect();
+            let got = as_answers(game::moves(&board, &rules, None, &Stop::never()).unwrap());
             assert_eq!(got, expected, "round {round}, {rules:?}, {board:?}");
             compared += expected.len();
             let limited = game::moves(&board, &rules, Some(3), &Stop::never()).unwrap();
@@ -86,11 +95,7 @@ fn moves_from_a_tile_are_the_pairs_the_solver_connects_from_it() {
     let mut compared = 0;
     for round in 0..60 {
         let board = board_for_moves(&mut rng);
-        let (w, h) = (board.width(), board.height());
-        let tiles: Vec<Point> = (0..h)
-            .flat_map(|y| (0..w).map(move |x| Point::new(x as i32, y as i32)))
-            .filter(|&p| board.get(p) != Some(EMPTY))
-            .collect();
+        let tiles = tiles(&board);
         for rules in rule_sets() {
             let mut solver = Solver::new(&board, rules);
             for &a in &tiles {
@@ -102,12 +107,8 @@ fn moves_from_a_tile_are_the_pairs_the_solver_connects_from_it() {
                         matches!(answer, Answer::Connected(_)).then_some((a, b, answer))
                     })
                     .collect();
-                let got: Vec<(Point, Point, Answer)> =
-                    game::moves_from(&board, &rules, a, None, &Stop::never())
-                        .unwrap()
-                        .into_iter()
-                        .map(|m| (m.from, m.to, Answer::Connected(m.path)))
-                        .collect();
+                let got =
+                    as_answers(game::moves_from(&board, &rules, a, None, &Stop::never()).unwrap());
                 assert_eq!(got, expected, "round {round}, {rules:?}, {board:?}, {a}");
                 let limited = game::moves_from(&board, &rules, a, Some(1), &Stop::never()).unwrap();
                 assert_eq!(limited.len(), expected.len().min(1));
