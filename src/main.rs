@@ -142,15 +142,29 @@ fn serve(config: Config) -> Result<ExitCode, Failure> {
         .map_err(|e| format!("starting the runtime: {e}"))?;
     let result = runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(config.listen).await?;
+        let admin = match config.admin_listen {
+            Some(address) => {
+                let admin = tokio::net::TcpListener::bind(address).await?;
+                tracing::info!(listen = %admin.local_addr()?, "admin listener for /healthz, /readyz and /metrics");
+                Some(admin)
+            }
+            None => None,
+        };
         tracing::info!(
             listen = %listener.local_addr()?,
+            memory_budget_bytes = config.memory_budget(),
             workers = config.workers(),
             background_purge,
             "linkpath serving"
         );
         let state = AppState::new(config);
-        linkpath_server::server::run(listener, state, linkpath_server::server::shutdown_signal())
-            .await
+        linkpath_server::server::run_with_admin(
+            listener,
+            admin,
+            state,
+            linkpath_server::server::shutdown_signal(),
+        )
+        .await
     });
     // Blocking solves that outlived the drain are stopped by their deadline.
     runtime.shutdown_timeout(Duration::from_secs(1));

@@ -1,16 +1,54 @@
 //! Reading a JSON request body within the limits: the media type, the size
-//! (from `Content-Length` before reading, and while reading), and the time a
-//! client may take to send it.
+//! (from `Content-Length` before reading, and while reading), the time a
+//! client may take to send it, and the process's memory budget.
+//!
+//! A large body (over `--inline-max-bytes`, or of unknown length) takes its
+//! solver slot before it is read, so that no more large bodies are read at
+//! once than can be worked on; a small one takes it once read. Either way
+//! the body's bytes, and as many again for its decoded form, are counted in
+//! the memory budget until the request is answered.
 
 use super::AppState;
 use super::error::{ErrorCode, HttpError};
+use super::memory::Reservation;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::header;
-use http_body_util::{BodyExt, LengthLimitError, Limited};
+use http_body_util::BodyExt;
+use linkpath_api::ApiError;
+use std::ops::Deref;
+use tokio::sync::OwnedSemaphorePermit;
 
-/// The raw bytes of a body that claims to be JSON, read within the limits.
-pub struct JsonBody(pub Bytes);
+/// The bytes counted in the memory budget for each byte of body: the body
+/// itself and what decoding it holds at most.
+pub const COUNTED_PER_BODY_BYTE: usize = 2;
+
+/// The raw bytes of a body that claims to be JSON, read within the limits,
+/// with the memory they are counted under and, for a large body, the
+/// solver slot taken before reading it.
+pub struct JsonBody {
+    bytes: Bytes,
+    slot: Option<OwnedSemaphorePermit>,
+    _memory: Reservation,
+}
+
+impl JsonBody {
+    /// The solver slot taken before the body was read, or one now.
+    pub fn slot(&mut self, state: &AppState) -> Result<OwnedSemaphorePermit, ApiError> {
+        match self.slot.take() {
+            Some(slot) => Ok(slot),
+            None => state.solver_slot(),
+        }
+    }
+}
+
+impl Deref for JsonBody {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        &self.bytes
+    }
+}
 
 impl FromRequest<AppState> for JsonBody {
     type Rejection = HttpError;
@@ -33,12 +71,6 @@ impl FromRequest<AppState> for JsonBody {
             ));
         }
         let max = state.config.request.max_body_bytes;
-        let too_large = |size: String| {
-            HttpError::new(
-                ErrorCode::TooLarge,
-                format!("the body is {size}, over the limit of {max} bytes"),
-            )
-        };
         let declared = headers
             .get(header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
@@ -46,27 +78,93 @@ impl FromRequest<AppState> for JsonBody {
         if let Some(length) = declared
             && length > max as u64
         {
-            return Err(too_large(format!("{length} bytes")));
+            return Err(too_large(format!("{length} bytes"), max));
         }
-        let read = Limited::new(request.into_body(), max).collect();
-        match tokio::time::timeout(state.body_timeout, read).await {
-            Ok(Ok(collected)) => Ok(JsonBody(collected.to_bytes())),
-            Ok(Err(e)) if e.is::<LengthLimitError>() => {
-                Err(too_large(format!("more than {max} bytes")))
-            }
-            Ok(Err(e)) => Err(HttpError::new(
+        let declared = declared.and_then(|length| usize::try_from(length).ok());
+        let slot = match declared {
+            Some(length) if length <= state.config.inline_max_bytes => None,
+            _ => Some(state.solver_slot()?),
+        };
+        let expected = declared.unwrap_or(0);
+        let memory = state
+            .memory
+            .reserve(expected * COUNTED_PER_BODY_BYTE, state.memory_wait)
+            .await
+            .ok_or_else(|| no_memory(state))?;
+        let read = read(request, expected, max, memory, state);
+        let (bytes, memory) = tokio::time::timeout(state.body_timeout, read)
+            .await
+            .map_err(|_| {
+                HttpError::new(
+                    ErrorCode::RequestTimeout,
+                    format!(
+                        "the body did not arrive within {} ms",
+                        state.body_timeout.as_millis()
+                    ),
+                )
+            })??;
+        Ok(JsonBody {
+            bytes,
+            slot,
+            _memory: memory,
+        })
+    }
+}
+
+/// Reads the body into one buffer of the declared length, or one grown as
+/// frames arrive, whose growth must fit the memory budget.
+async fn read(
+    request: Request,
+    expected: usize,
+    max: usize,
+    mut memory: Reservation,
+    state: &AppState,
+) -> Result<(Bytes, Reservation), HttpError> {
+    let mut body = request.into_body();
+    let mut buffer = Vec::with_capacity(expected);
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| {
+            HttpError::new(
                 ErrorCode::MalformedJson,
                 format!("the body could not be read: {e}"),
-            )),
-            Err(_) => Err(HttpError::new(
-                ErrorCode::RequestTimeout,
-                format!(
-                    "the body did not arrive within {} ms",
-                    state.body_timeout.as_millis()
-                ),
-            )),
+            )
+        })?;
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        let length = buffer.len() + data.len();
+        if length > max {
+            return Err(too_large(format!("more than {max} bytes"), max));
         }
+        if length > buffer.capacity() {
+            let capacity = length.max(buffer.capacity() * 2).min(max);
+            let counted = capacity * COUNTED_PER_BODY_BYTE;
+            if counted > memory.bytes() && !memory.try_grow(counted - memory.bytes()) {
+                return Err(no_memory(state));
+            }
+            buffer.reserve_exact(capacity - buffer.len());
+        }
+        buffer.extend_from_slice(&data);
     }
+    Ok((Bytes::from(buffer), memory))
+}
+
+fn too_large(size: String, max: usize) -> HttpError {
+    HttpError::new(
+        ErrorCode::TooLarge,
+        format!("the body is {size}, over the limit of {max} bytes"),
+    )
+}
+
+fn no_memory(state: &AppState) -> HttpError {
+    HttpError::new(
+        ErrorCode::Overloaded,
+        format!(
+            "the memory budget of {} bytes is held by other requests and answers, retry shortly",
+            state.memory.limit()
+        ),
+    )
+    .retry_after(1)
 }
 
 /// `application/json`, with parameters or a `+json` suffix.

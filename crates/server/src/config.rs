@@ -85,6 +85,44 @@ pub struct Config {
     #[arg(long, env = "LINKPATH_MAX_CONNECTIONS", default_value_t = 1024)]
     pub max_connections: usize,
 
+    /// Slowest rate, in bytes a second, at which a client may send a
+    /// request's headers and body once it has taken `--receive-grace-ms`;
+    /// a slower connection is closed, as nginx's and Envoy's timeouts
+    /// between reads do (0: no minimum). At the connection cap, when no
+    /// connection is idle, the slowest sender is closed to make room.
+    #[arg(long, env = "LINKPATH_MIN_RECEIVE_RATE", default_value_t = 1024)]
+    pub min_receive_rate: u64,
+
+    /// Time a request's headers, then its body, may take before the
+    /// minimum receive rate applies, in milliseconds.
+    #[arg(long, env = "LINKPATH_RECEIVE_GRACE_MS", default_value_t = 2_000)]
+    pub receive_grace_ms: u64,
+
+    /// Bytes that request bodies being read or worked on (counted twice:
+    /// the body and its decoded form) and answers not yet written may hold
+    /// at once. A body that does not fit waits `--memory-wait-ms`, then
+    /// gets 503 (default: half the memory limit of the process's cgroup,
+    /// or 256 MiB without one).
+    #[arg(long, env = "LINKPATH_MEMORY_BUDGET_BYTES")]
+    pub memory_budget_bytes: Option<usize>,
+
+    /// Time a body waits for room in the memory budget before its 503, in
+    /// milliseconds.
+    #[arg(long, env = "LINKPATH_MEMORY_WAIT_MS", default_value_t = 1_000)]
+    pub memory_wait_ms: u64,
+
+    /// Address and port of the admin listener, which serves `/healthz`,
+    /// `/readyz` and `/metrics` on connections of its own, so that probes
+    /// and scrapes are answered whatever the application traffic does
+    /// (none: the routes are on the main listener only).
+    #[arg(long, env = "LINKPATH_ADMIN_LISTEN")]
+    pub admin_listen: Option<SocketAddr>,
+
+    /// Most open connections on the admin listener; one more waits in the
+    /// accept queue.
+    #[arg(long, env = "LINKPATH_ADMIN_MAX_CONNECTIONS", default_value_t = 16)]
+    pub admin_max_connections: usize,
+
     /// Most open connections from one client address; a connection over it
     /// is answered 429 at once and closed, without its request being read
     /// (0: no limit).
@@ -175,6 +213,13 @@ impl Config {
 
     pub fn solve_timeout(&self) -> Duration {
         self.request.solve_timeout()
+    }
+
+    /// The memory budget in bytes: the setting, or the default derived
+    /// from the cgroup's limit.
+    pub fn memory_budget(&self) -> usize {
+        self.memory_budget_bytes
+            .unwrap_or_else(super::memory::default_budget)
     }
 }
 

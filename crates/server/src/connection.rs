@@ -8,7 +8,17 @@
 //! runs out of connections. A connection lingering after an early answer
 //! (see [`super::socket`]) counts as idle too: its answer is sent, and
 //! closing it costs its client no more than not lingering would.
+//!
+//! A connection is receiving while a request's headers or body arrive. One
+//! that sends slower than the minimum rate, once past its grace, is cut
+//! (closed at once, its request dropped); at the cap, when none is idle,
+//! the slowest sender under that rate is cut to make room.
+//!
+//! An answer's bytes are counted in the memory budget from the moment it
+//! leaves the handler until the socket has written them all, or the
+//! connection closes.
 
+use super::memory::{MemoryBudget, Reservation};
 use axum::body::Body;
 use axum::http::{HeaderValue, Request, Response, header};
 use hyper::body::{Body as HttpBody, Frame, SizeHint};
@@ -26,10 +36,23 @@ use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, TryAcquireError};
 /// connection is still writing its last answer to a slow reader.
 const GIVE_WAY: Duration = Duration::from_millis(250);
 
+/// How long a sender is watched before its rate can make it give way at
+/// the cap: long enough that one packet's worth is not taken for a rate.
+const MEASURED_FOR: Duration = Duration::from_millis(250);
+
+/// The slowest a request may be sent, and after how long that applies.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ReceiveRate {
+    /// Bytes a second; 0: no minimum.
+    pub min: u64,
+    pub grace: Duration,
+}
+
 /// The open connections of one server.
 pub(super) struct Connections {
     slots: Arc<Semaphore>,
     per_client: usize,
+    rate: ReceiveRate,
     shared: Arc<Shared>,
 }
 
@@ -45,6 +68,8 @@ struct Shared {
     /// which takes a lock.
     waiting: AtomicBool,
     open: Mutex<Open>,
+    /// Where answers are counted.
+    memory: MemoryBudget,
 }
 
 impl Shared {
@@ -66,16 +91,24 @@ struct Open {
 
 impl Connections {
     /// At most `max` open connections (at least one), and at most
-    /// `per_client` from one address (0: any number).
-    pub(super) fn new(max: usize, per_client: usize) -> Self {
+    /// `per_client` from one address (0: any number); requests sent at
+    /// `rate` at least; answers counted in `memory`.
+    pub(super) fn new(
+        max: usize,
+        per_client: usize,
+        rate: ReceiveRate,
+        memory: MemoryBudget,
+    ) -> Self {
         Connections {
             slots: Arc::new(Semaphore::new(max.max(1))),
             per_client,
+            rate,
             shared: Arc::new(Shared {
                 clock: AtomicU64::new(0),
                 went_idle: Notify::new(),
                 waiting: AtomicBool::new(false),
                 open: Mutex::new(Open::default()),
+                memory,
             }),
         }
     }
@@ -120,11 +153,16 @@ impl Connections {
             // Listen before looking, so that no connection goes idle unseen.
             self.shared.waiting.store(true, Ordering::SeqCst);
             went_idle.as_mut().enable();
-            self.close_longest_idle();
+            if !self.close_longest_idle() {
+                self.cut_slowest_sender();
+            }
             let permit = tokio::select! {
                 biased;
                 permit = self.slots.clone().acquire_owned() => Some(permit.ok()),
                 () = went_idle => None,
+                // A sender becomes measurable, and so slow enough to give
+                // way, with time alone.
+                () = tokio::time::sleep(MEASURED_FOR), if self.rate.min > 0 => None,
             };
             if let Some(permit) = permit {
                 self.shared.waiting.store(false, Ordering::SeqCst);
@@ -136,7 +174,9 @@ impl Connections {
     /// Asks the longest idle connection to close, unless one asked a moment
     /// ago is still idle and on its way out. One asked longer ago is still
     /// writing its last answer to a slow reader: room is sought elsewhere.
-    fn close_longest_idle(&self) {
+    /// Whether an idle connection is, or was just asked to be, on its way
+    /// out.
+    fn close_longest_idle(&self) -> bool {
         let open = self.open();
         let mut longest: Option<(u64, &Arc<Link>)> = None;
         for link in open.links.values() {
@@ -147,7 +187,7 @@ impl Connections {
             if link.asked_to_close.load(Ordering::Acquire) {
                 let asked = *link.asked_at.lock().unwrap_or_else(PoisonError::into_inner);
                 if asked.is_some_and(|at| at.elapsed() < GIVE_WAY) {
-                    return;
+                    return true;
                 }
                 continue;
             }
@@ -160,6 +200,50 @@ impl Connections {
             link.asked_to_close.store(true, Ordering::SeqCst);
             *link.asked_at.lock().unwrap_or_else(PoisonError::into_inner) = Some(Instant::now());
             link.close.notify_one();
+            return true;
+        }
+        false
+    }
+
+    /// Cuts the connection sending its request the slowest, if it has been
+    /// watched long enough and sends under the minimum rate.
+    fn cut_slowest_sender(&self) {
+        if self.rate.min == 0 {
+            return;
+        }
+        let now = Instant::now();
+        let open = self.open();
+        let slowest = open
+            .links
+            .values()
+            .filter_map(|link| {
+                let (elapsed, rate) = link.receive_rate(now)?;
+                (elapsed >= MEASURED_FOR && rate < self.rate.min as f64).then_some((rate, link))
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0));
+        if let Some((rate, link)) = slowest {
+            tracing::debug!(client = %link.client, rate, "cutting the slowest sender to make room");
+            link.cut(Cut::Room);
+        }
+    }
+
+    /// Cuts every connection that has sent its request's headers, or its
+    /// body, for longer than the grace at under the minimum rate. The
+    /// server calls this a few times a second.
+    pub(super) fn cut_slow_senders(&self) {
+        if self.rate.min == 0 {
+            return;
+        }
+        let now = Instant::now();
+        let open = self.open();
+        for link in open.links.values() {
+            if let Some((elapsed, rate)) = link.receive_rate(now)
+                && elapsed >= self.rate.grace
+                && rate < self.rate.min as f64
+            {
+                tracing::debug!(client = %link.client, rate, "cutting a connection sending under the minimum rate");
+                link.cut(Cut::TooSlow);
+            }
         }
     }
 
@@ -181,6 +265,11 @@ impl Connections {
             asked_to_close: AtomicBool::new(false),
             asked_at: Mutex::new(None),
             close: Notify::new(),
+            received: AtomicU64::new(0),
+            receiving: Mutex::new(None),
+            written: AtomicU64::new(0),
+            unwritten: Mutex::new(None),
+            cut: Notify::new(),
             shared: self.shared.clone(),
         });
         // Connected and silent: idle until its first byte.
@@ -219,6 +308,8 @@ impl Drop for Registration {
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         open.links.remove(&self.id);
+        // Its last answer will never be written now.
+        self.link.unwritten_lock().take();
         if let Some(count) = open.per_client.get_mut(&self.link.client) {
             *count -= 1;
             if *count == 0 {
@@ -243,10 +334,86 @@ pub(super) struct Link {
     /// When it was last asked to make room.
     asked_at: Mutex<Option<Instant>>,
     close: Notify,
+    /// Bytes read from the socket so far.
+    received: AtomicU64,
+    /// While a request's headers or body arrive: since when, and
+    /// `received` then.
+    receiving: Mutex<Option<(Instant, u64)>>,
+    /// Bytes written to the socket so far.
+    written: AtomicU64,
+    /// The memory of an answer hyper still holds, until `written` reaches
+    /// the mark.
+    unwritten: Mutex<Option<(u64, Reservation)>>,
+    /// Asked to close at once, request or not.
+    cut: Notify,
     shared: Arc<Shared>,
 }
 
+/// Why a connection is cut.
+#[derive(Clone, Copy, Debug)]
+enum Cut {
+    /// It sent under the minimum rate past its grace.
+    TooSlow,
+    /// The slowest sender, to make room at the cap.
+    Room,
+}
+
 impl Link {
+    fn receiving_lock(&self) -> MutexGuard<'_, Option<(Instant, u64)>> {
+        self.receiving.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn unwritten_lock(&self) -> MutexGuard<'_, Option<(u64, Reservation)>> {
+        self.unwritten
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// How long the request under way has been arriving, and at how many
+    /// bytes a second; `None` when nothing is arriving.
+    fn receive_rate(&self, now: Instant) -> Option<(Duration, f64)> {
+        let (since, at) = (*self.receiving_lock())?;
+        let elapsed = now.saturating_duration_since(since);
+        let bytes = self.received.load(Ordering::Relaxed).saturating_sub(at);
+        Some((elapsed, bytes as f64 / elapsed.as_secs_f64().max(1e-3)))
+    }
+
+    fn start_receiving(&self) {
+        *self.receiving_lock() = Some((Instant::now(), self.received.load(Ordering::Relaxed)));
+    }
+
+    fn stop_receiving(&self) {
+        *self.receiving_lock() = None;
+    }
+
+    fn cut(&self, why: Cut) {
+        super::metrics::record_cut(match why {
+            Cut::TooSlow => "too_slow",
+            Cut::Room => "room",
+        });
+        self.cut.notify_one();
+    }
+
+    /// Resolves when the connection is to close at once.
+    pub(super) async fn cut_off(&self) {
+        self.cut.notified().await;
+    }
+
+    /// The socket read `bytes`.
+    pub(super) fn read(&self, bytes: usize) {
+        self.received.fetch_add(bytes as u64, Ordering::Relaxed);
+        self.busy();
+    }
+
+    /// The socket wrote `bytes`: an answer they complete is no longer held.
+    pub(super) fn wrote(&self, bytes: usize) {
+        let written = self.written.fetch_add(bytes as u64, Ordering::Relaxed) + bytes as u64;
+        let mut unwritten = self.unwritten_lock();
+        if unwritten.as_ref().is_some_and(|(mark, _)| written >= *mark) {
+            unwritten.take();
+        }
+    }
+
     fn went_idle(&self) {
         let tick = self.shared.clock.fetch_add(1, Ordering::AcqRel) + 1;
         self.idle_since.store(tick, Ordering::SeqCst);
@@ -258,6 +425,7 @@ impl Link {
     pub(super) fn busy(&self) {
         if self.idle_since.load(Ordering::Relaxed) != 0 {
             self.idle_since.store(0, Ordering::SeqCst);
+            self.start_receiving();
             if self.asked_to_close.swap(false, Ordering::SeqCst) {
                 self.shared.wake_waiting();
             }
@@ -319,11 +487,15 @@ impl Link {
         request: Request<B>,
     ) -> Request<RequestBody<B>> {
         self.busy();
+        // The headers are in; the body's rate is watched from when the
+        // handler starts reading it.
+        self.stop_receiving();
         let unread = !request.body().is_end_stream();
         self.body_unread.store(unread, Ordering::Release);
         request.map(|inner| RequestBody {
             inner,
             link: self.clone(),
+            started: false,
         })
     }
 
@@ -339,9 +511,16 @@ impl Link {
                 .headers_mut()
                 .insert(header::CONNECTION, HeaderValue::from_static("close"));
         }
+        let bytes = response.body().size_hint().lower();
+        let memory = self
+            .shared
+            .memory
+            .charge(usize::try_from(bytes).unwrap_or(usize::MAX));
+        let mark = self.written.load(Ordering::Relaxed) + bytes;
         response.map(|inner| ResponseBody {
             inner,
             link: self.clone(),
+            memory: Some((mark, memory)),
         })
     }
 }
@@ -351,6 +530,8 @@ impl Link {
 pub(super) struct RequestBody<B> {
     inner: B,
     link: Arc<Link>,
+    /// The handler has begun reading it.
+    started: bool,
 }
 
 impl<B: HttpBody + Unpin> HttpBody for RequestBody<B> {
@@ -361,6 +542,10 @@ impl<B: HttpBody + Unpin> HttpBody for RequestBody<B> {
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
+        if !self.started {
+            self.started = true;
+            self.link.start_receiving();
+        }
         let polled = Pin::new(&mut self.inner).poll_frame(cx);
         let ended = match &polled {
             Poll::Ready(None) => true,
@@ -369,6 +554,7 @@ impl<B: HttpBody + Unpin> HttpBody for RequestBody<B> {
         };
         if ended {
             self.link.body_unread.store(false, Ordering::Release);
+            self.link.stop_receiving();
         }
         polled
     }
@@ -383,10 +569,12 @@ impl<B: HttpBody + Unpin> HttpBody for RequestBody<B> {
 }
 
 /// An answer's body that marks its connection idle once hyper drops it,
-/// sent or not.
+/// sent or not, and keeps its bytes counted until they are written.
 pub(super) struct ResponseBody {
     inner: Body,
     link: Arc<Link>,
+    /// The socket's `written` once the answer is out, and its memory.
+    memory: Option<(u64, Reservation)>,
 }
 
 impl HttpBody for ResponseBody {
@@ -414,6 +602,11 @@ impl Drop for ResponseBody {
         // The answer may still sit in hyper's write buffer: closing the
         // connection now goes through hyper's graceful shutdown, which
         // finishes the answer first.
+        if let Some((mark, memory)) = self.memory.take()
+            && self.link.written.load(Ordering::Relaxed) < mark
+        {
+            *self.link.unwritten_lock() = Some((mark, memory));
+        }
         self.link.went_idle();
     }
 }

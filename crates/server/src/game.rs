@@ -32,18 +32,19 @@ pub fn router() -> Router<AppState> {
 /// what the answer came to (`outcome`) under `route`.
 async fn run<T: Serialize + Send + 'static>(
     state: AppState,
+    mut body: JsonBody,
     route: &'static str,
     what: Work,
     outcome: fn(&T) -> &'static str,
-    work: impl FnOnce(&Stop, &Limits, Duration) -> Result<T, ApiError> + Send + 'static,
+    work: impl FnOnce(&[u8], &Stop, &Limits, Duration) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<Response, HttpError> {
-    let permit = state.solver_slot()?;
+    let permit = body.slot(&state)?;
     let limits = state.limits.clone();
     let timeout = state.config.solve_timeout();
     let started = Instant::now();
     let answer = state
         .run_blocking(permit, what, move |stop| {
-            let answer = work(stop, &limits, timeout)?;
+            let answer = work(&body, stop, &limits, timeout)?;
             let json = linkpath_api::encode(&answer).inspect_err(|_| {
                 tracing::error!("encoding a game response");
             })?;
@@ -59,13 +60,14 @@ async fn run<T: Serialize + Send + 'static>(
 #[utoipa::path(post, path = "/v1/moves", operation_id = "moves", tag = "game",
     request_body = linkpath_api::game::MovesRequest,
     responses((status = 200, description = "The moves open on the board", body = MovesResponse)))]
-async fn moves(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Response, HttpError> {
+async fn moves(state: State<AppState>, body: JsonBody) -> Result<Response, HttpError> {
     run(
         state.0,
+        body,
         "/v1/moves",
         Work::Moves,
         MovesResponse::outcome,
-        move |stop, limits, _| game::moves(&body, limits, stop),
+        |body, stop, limits, _| game::moves(body, limits, stop),
     )
     .await
 }
@@ -74,13 +76,14 @@ async fn moves(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Respo
 #[utoipa::path(post, path = "/v1/play", operation_id = "play", tag = "game",
     request_body = linkpath_api::game::PlayRequest,
     responses((status = 200, description = "The board after the moves that could be made", body = PlayResponse)))]
-async fn play(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Response, HttpError> {
+async fn play(state: State<AppState>, body: JsonBody) -> Result<Response, HttpError> {
     run(
         state.0,
+        body,
         "/v1/play",
         Work::Play,
         PlayResponse::outcome,
-        move |stop, limits, _| game::play(&body, limits, stop),
+        |body, stop, limits, _| game::play(body, limits, stop),
     )
     .await
 }
@@ -89,14 +92,15 @@ async fn play(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Respon
 #[utoipa::path(post, path = "/v1/clear", operation_id = "clear", tag = "game",
     request_body = linkpath_api::game::ClearRequest,
     responses((status = 200, description = "The verdict, with a clearing sequence when solvable", body = ClearResponse)))]
-async fn clear(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Response, HttpError> {
+async fn clear(state: State<AppState>, body: JsonBody) -> Result<Response, HttpError> {
     let started = Instant::now();
     run(
         state.0,
+        body,
         "/v1/clear",
         Work::Clear,
         ClearResponse::outcome,
-        move |stop, limits, timeout| game::clear(&body, limits, stop, started, timeout),
+        move |body, stop, limits, timeout| game::clear(body, limits, stop, started, timeout),
     )
     .await
 }
@@ -105,13 +109,14 @@ async fn clear(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Respo
 #[utoipa::path(post, path = "/v1/deal", operation_id = "deal", tag = "game",
     request_body = linkpath_api::game::DealRequest,
     responses((status = 200, description = "A clearable board and its clearing sequence", body = DealResponse)))]
-async fn deal(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Response, HttpError> {
+async fn deal(state: State<AppState>, body: JsonBody) -> Result<Response, HttpError> {
     run(
         state.0,
+        body,
         "/v1/deal",
         Work::Deal,
         |_: &DealResponse| "dealt",
-        move |stop, limits, _| game::deal(&body, limits, stop),
+        |body, stop, limits, _| game::deal(body, limits, stop),
     )
     .await
 }
@@ -120,13 +125,14 @@ async fn deal(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Respon
 #[utoipa::path(post, path = "/v1/shuffle", operation_id = "shuffle", tag = "game",
     request_body = linkpath_api::game::ShuffleRequest,
     responses((status = 200, description = "The shuffled board", body = ShuffleResponse)))]
-async fn shuffle(state: State<AppState>, JsonBody(body): JsonBody) -> Result<Response, HttpError> {
+async fn shuffle(state: State<AppState>, body: JsonBody) -> Result<Response, HttpError> {
     run(
         state.0,
+        body,
         "/v1/shuffle",
         Work::Shuffle,
         |_: &ShuffleResponse| "shuffled",
-        move |stop, limits, _| game::shuffle(&body, limits, stop),
+        |body, stop, limits, _| game::shuffle(body, limits, stop),
     )
     .await
 }

@@ -20,6 +20,14 @@ pub fn router() -> Router<AppState> {
         .route("/openapi.yaml", get(openapi))
 }
 
+/// What the admin listener serves.
+pub fn admin_router() -> Router<AppState> {
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+        .route("/metrics", get(metrics))
+}
+
 /// The body of `/healthz` and `/readyz`: `{"status": ...}`, one schema
 /// for each status.
 #[derive(Clone, Copy, Debug, Serialize)]
@@ -90,6 +98,7 @@ async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
 #[utoipa::path(get, path = "/metrics", operation_id = "metrics", tag = "operations",
     responses((status = 200, description = "The metrics.", content_type = "text/plain", body = String)))]
 async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
+    super::metrics::record_memory(&state.memory);
     (
         [(
             header::CONTENT_TYPE,

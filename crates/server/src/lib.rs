@@ -14,6 +14,7 @@ mod game;
 mod head;
 mod health;
 pub mod healthcheck;
+pub mod memory;
 pub mod metrics;
 pub mod openapi;
 mod playground;
@@ -53,6 +54,10 @@ pub struct AppState {
     pub ready: Arc<AtomicBool>,
     prometheus: PrometheusHandle,
     body_timeout: Duration,
+    /// What request bodies and unwritten answers may hold at once.
+    pub memory: memory::MemoryBudget,
+    /// How long a body waits for room in the memory budget.
+    memory_wait: Duration,
     api_keys: access::ApiKeys,
     /// The per-client rate limit, when configured.
     limiter: Option<access::ClientLimiter>,
@@ -66,6 +71,8 @@ impl AppState {
             ready: Arc::new(AtomicBool::new(true)),
             prometheus: prometheus(),
             body_timeout: Duration::from_millis(config.body_timeout_ms),
+            memory: memory::MemoryBudget::new(config.memory_budget()),
+            memory_wait: Duration::from_millis(config.memory_wait_ms),
             api_keys: access::ApiKeys::new(&config.api_keys),
             limiter: NonZeroU32::new(config.rate_limit_per_second).map(|rate| {
                 let burst = NonZeroU32::new(config.rate_limit_burst).unwrap_or(rate);
@@ -180,6 +187,15 @@ pub fn app(state: AppState) -> Router {
         .layer(SetRequestIdLayer::new(x_request_id, MakeRequestUuid))
         // An id too long or unprintable is replaced by a generated one.
         .layer(MapRequestLayer::new(head::drop_unfit_request_id))
+        .with_state(state)
+}
+
+/// The admin listener's router: the probes and the metrics only.
+pub fn admin_app(state: AppState) -> Router {
+    Router::new()
+        .merge(health::admin_router())
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .with_state(state)
 }
 

@@ -16,6 +16,8 @@
 //! | `linkpath_solves_in_flight` (gauge) | none |
 //! | `linkpath_rejected_total` (counter) | `reason` ([`REJECTIONS`]) |
 //! | `linkpath_panics_total` (counter) | none |
+//! | `linkpath_memory_budget_bytes`, `linkpath_memory_held_bytes` (gauges) | none |
+//! | `linkpath_connections_cut_total` (counter) | `reason` ([`CUTS`]) |
 //!
 //! At 0 from the start: `linkpath_http_requests_total` for every route of
 //! [`ROUTES`] with its method and each status it answers itself
@@ -44,6 +46,14 @@ pub const GAME_DURATION: &str = "linkpath_game_duration_seconds";
 pub const SOLVES_IN_FLIGHT: &str = "linkpath_solves_in_flight";
 pub const REJECTED: &str = "linkpath_rejected_total";
 pub const PANICS: &str = "linkpath_panics_total";
+pub const MEMORY_BUDGET: &str = "linkpath_memory_budget_bytes";
+pub const MEMORY_HELD: &str = "linkpath_memory_held_bytes";
+pub const CONNECTIONS_CUT: &str = "linkpath_connections_cut_total";
+
+/// Why a connection was closed in the middle of a request: it sent under
+/// the minimum rate past its grace (`too_slow`), or it was the slowest
+/// sender when a new client needed room at the cap (`room`).
+pub const CUTS: [&str; 2] = ["too_slow", "room"];
 
 /// The upper bounds of every `_seconds` histogram's buckets. They reach past
 /// the default 10 s deadline so work that overruns it lands in a bucket of
@@ -214,6 +224,20 @@ fn describe() {
     describe_gauge!(SOLVES_IN_FLIGHT, "Solves running on the blocking pool");
     describe_counter!(REJECTED, "Requests refused before solving, by reason");
     describe_counter!(PANICS, "Solves that panicked (a bug)");
+    describe_gauge!(
+        MEMORY_BUDGET,
+        Unit::Bytes,
+        "What request bodies and unwritten answers may hold at once"
+    );
+    describe_gauge!(
+        MEMORY_HELD,
+        Unit::Bytes,
+        "What request bodies and unwritten answers hold now"
+    );
+    describe_counter!(
+        CONNECTIONS_CUT,
+        "Connections closed in the middle of a request for sending it too slowly, by reason"
+    );
 }
 
 fn register_zeros() {
@@ -241,6 +265,23 @@ fn register_zeros() {
         counter!(REJECTED, "reason" => code.as_str()).increment(0);
     }
     counter!(PANICS).increment(0);
+    gauge!(MEMORY_BUDGET).set(0.0);
+    gauge!(MEMORY_HELD).set(0.0);
+    for reason in CUTS {
+        counter!(CONNECTIONS_CUT, "reason" => reason).increment(0);
+    }
+}
+
+/// The memory budget as it stands, set as each scrape is rendered.
+pub fn record_memory(budget: &crate::memory::MemoryBudget) {
+    gauge!(MEMORY_BUDGET).set(budget.limit() as f64);
+    gauge!(MEMORY_HELD).set(budget.used() as f64);
+}
+
+/// Counts a connection cut for sending too slowly; `reason` is one of
+/// [`CUTS`].
+pub fn record_cut(reason: &'static str) {
+    counter!(CONNECTIONS_CUT, "reason" => reason).increment(1);
 }
 
 /// Counts one HTTP answer and its latency.

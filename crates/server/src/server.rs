@@ -3,8 +3,12 @@
 //! [`super::socket`]), a cap on open connections that closes idle ones to
 //! make room and one per client address (see [`super::connection`]), and a
 //! graceful shutdown that lets every accepted request finish.
+//!
+//! Connections that send their requests too slowly are cut (see
+//! [`super::connection`]), and probes and scrapes can have a listener of
+//! their own, which application traffic cannot fill.
 
-use super::connection::{Connections, Link};
+use super::connection::{Connections, Link, ReceiveRate};
 use super::error::{ApiError, ErrorCode};
 use super::socket::{Bounds, Socket};
 use super::{AppState, app};
@@ -28,9 +32,29 @@ pub async fn run(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send,
 ) -> std::io::Result<()> {
+    run_with_admin(listener, None, state, shutdown).await
+}
+
+/// [`run`], with `/healthz`, `/readyz` and `/metrics` served on `admin`
+/// too, until the main listener is done.
+pub async fn run_with_admin(
+    listener: TcpListener,
+    admin: Option<TcpListener>,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send,
+) -> std::io::Result<()> {
     let config = state.config.clone();
+    let admin = admin.map(|admin| tokio::spawn(serve_admin(admin, state.clone())));
     let router = app(state.clone());
-    let connections = Connections::new(config.max_connections, config.max_connections_per_client);
+    let connections = Connections::new(
+        config.max_connections,
+        config.max_connections_per_client,
+        ReceiveRate {
+            min: config.min_receive_rate,
+            grace: Duration::from_millis(config.receive_grace_ms),
+        },
+        state.memory.clone(),
+    );
     let too_many = too_many_connections(connections.per_client());
     // Every connection holds a receiver; the sender's `closed` resolves
     // once all of them have finished.
@@ -107,6 +131,13 @@ pub async fn run(
         let _ = stream.try_write(&too_many);
     };
 
+    let watch_senders = async {
+        let mut tick = tokio::time::interval(Duration::from_millis(250));
+        loop {
+            tick.tick().await;
+            connections.cut_slow_senders();
+        }
+    };
     let accept = async {
         tokio::pin!(shutdown);
         loop {
@@ -141,7 +172,10 @@ pub async fn run(
             }
         }
     };
-    accept.await;
+    tokio::select! {
+        () = accept => {}
+        () = watch_senders => {}
+    }
     state.begin_shutdown();
     tracing::info!(
         grace_ms = config.shutdown_grace_ms,
@@ -177,8 +211,51 @@ pub async fn run(
         () = tokio::time::sleep(drain) => tracing::warn!(drain_ms = config.drain_timeout_ms, "drain timeout passed with connections still open"),
     }
     upkeep.abort();
+    if let Some(admin) = admin {
+        admin.abort();
+    }
     Ok(())
 }
+
+/// The admin listener: the probes and the metrics, on at most
+/// `--admin-max-connections` connections of its own (one more waits in the
+/// accept queue), each closed after [`ADMIN_CONNECTION_LIFETIME`] so that
+/// none holds its place for good.
+async fn serve_admin(listener: TcpListener, state: AppState) {
+    let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(
+        state.config.admin_max_connections.max(1),
+    ));
+    let router = super::admin_app(state.clone());
+    let header_timeout = Duration::from_millis(state.config.header_timeout_ms.max(1));
+    loop {
+        let Ok(slot) = slots.clone().acquire_owned().await else {
+            return;
+        };
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                tracing::warn!(error = %e, "admin accept failed");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let connection = http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(header_timeout)
+            .serve_connection(
+                TokioIo::new(stream),
+                TowerToHyperService::new(router.clone()),
+            );
+        tokio::spawn(async move {
+            let _slot = slot;
+            let _ = tokio::time::timeout(ADMIN_CONNECTION_LIFETIME, connection).await;
+        });
+    }
+}
+
+/// The longest an admin connection stays open.
+const ADMIN_CONNECTION_LIFETIME: Duration = Duration::from_secs(60);
 
 /// Runs one connection to its end. Asked to close, by the shutdown or to
 /// make room, it finishes the exchange under way (hyper's graceful
@@ -201,6 +278,8 @@ where
                 }
                 return;
             }
+            // Sending too slowly: dropped with its request.
+            () = link.cut_off() => return,
             () = link.asked_to_close(), if !closing => {
                 if link.is_lingering() {
                     return;

@@ -100,6 +100,9 @@ impl Socket {
             Poll::Pending => self.stalled(cx),
             done => {
                 self.stalled = false;
+                if let Poll::Ready(Ok(bytes)) = done {
+                    self.link.wrote(bytes);
+                }
                 done
             }
         }
@@ -164,7 +167,9 @@ impl AsyncRead for Socket {
         let before = buf.filled().len();
         let read = Pin::new(&mut self.stream).poll_read(cx, buf);
         match read {
-            Poll::Ready(Ok(())) if buf.filled().len() > before => self.link.busy(),
+            Poll::Ready(Ok(())) if buf.filled().len() > before => {
+                self.link.read(buf.filled().len() - before);
+            }
             // Asked to close as idle: bytes the kernel holds, and tokio has
             // not seen yet, make the connection busy all the same, so a
             // request just sent is not lost to a reset.

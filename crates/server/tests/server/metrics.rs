@@ -260,6 +260,14 @@ fn expected_series() -> BTreeSet<Series> {
     }
     expected.insert(series("linkpath_panics_total", &[]));
     expected.insert(series("linkpath_solves_in_flight", &[]));
+    expected.insert(series("linkpath_memory_budget_bytes", &[]));
+    expected.insert(series("linkpath_memory_held_bytes", &[]));
+    for reason in ["too_slow", "room"] {
+        expected.insert(series(
+            "linkpath_connections_cut_total",
+            &[("reason", reason)],
+        ));
+    }
     expected
 }
 
@@ -297,21 +305,39 @@ fn every_series_is_at_zero_from_the_first_scrape_and_render_moves_its_own() {
     }
 }
 
+/// The memory budget the first scrapes are made with.
+const BUDGET: usize = 64 << 20;
+
 async fn first_scrapes() {
-    let router = router(config());
+    let router = router(Config {
+        memory_budget_bytes: Some(BUDGET),
+        ..config()
+    });
 
     // The first scrape: before any request, this one included, is counted.
     let first = scrape(&router).await;
     let expected = expected_series();
     assert_eq!(first.series(), expected);
-    let nonzero: Vec<_> = first.samples.iter().filter(|(_, v)| **v != 0.0).collect();
+    // The budget is a setting, not a count.
+    assert_eq!(
+        first.value("linkpath_memory_budget_bytes", &[]),
+        BUDGET as f64
+    );
+    let nonzero: Vec<_> = first
+        .samples
+        .iter()
+        .filter(|(((name, _), _), v)| **v != 0.0 && name != "linkpath_memory_budget_bytes")
+        .collect();
     assert!(nonzero.is_empty(), "not 0 at the first scrape: {nonzero:?}");
     assert_eq!(
         first.types,
         [
+            ("linkpath_connections_cut_total", "counter"),
             ("linkpath_game_duration_seconds", "histogram"),
             ("linkpath_http_request_duration_seconds", "histogram"),
             ("linkpath_http_requests_total", "counter"),
+            ("linkpath_memory_budget_bytes", "gauge"),
+            ("linkpath_memory_held_bytes", "gauge"),
             ("linkpath_panics_total", "counter"),
             ("linkpath_queries_total", "counter"),
             ("linkpath_rejected_total", "counter"),

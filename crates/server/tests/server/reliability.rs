@@ -509,6 +509,8 @@ async fn a_client_stalling_in_its_body_gets_408() {
 async fn connections_over_the_cap_wait_until_one_closes() {
     let mut config = config(2);
     config.max_connections = 2;
+    // Stalled senders would be cut to make room otherwise.
+    config.min_receive_rate = 0;
     let server = Server::start(config).await;
     // Both in the middle of a request, so busy: an idle connection would be
     // closed to make room (the `connections` module).

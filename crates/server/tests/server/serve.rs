@@ -349,6 +349,8 @@ async fn the_drain_gives_up_after_its_timeout() {
 async fn connections_over_the_cap_wait_their_turn() {
     let mut config = config();
     config.max_connections = 1;
+    // A stalled sender would be cut to make room otherwise.
+    config.min_receive_rate = 0;
     let server = Server::start(config).await;
     let (first, rest) = start_slow_solve(server.addr).await;
     tokio::time::sleep(Duration::from_millis(100)).await;
