@@ -360,7 +360,9 @@ enum Cut {
 
 impl Link {
     fn receiving_lock(&self) -> MutexGuard<'_, Option<(Instant, u64)>> {
-        self.receiving.lock().unwrap_or_else(PoisonError::into_inner)
+        self.receiving
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     fn unwritten_lock(&self) -> MutexGuard<'_, Option<(u64, Reservation)>> {

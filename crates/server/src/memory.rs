@@ -182,7 +182,8 @@ fn own_groups(text: &str) -> (Option<&str>, Option<&str>) {
     let mut v1 = None;
     for line in text.lines() {
         let mut fields = line.splitn(3, ':');
-        let (Some(id), Some(controllers), Some(path)) = (fields.next(), fields.next(), fields.next())
+        let (Some(id), Some(controllers), Some(path)) =
+            (fields.next(), fields.next(), fields.next())
         else {
             continue;
         };
@@ -218,7 +219,10 @@ mod tests {
     #[test]
     fn the_own_groups_are_read_from_proc_self_cgroup() {
         let text = "9:name=systemd:/\n4:memory:/pods/abc\n1:cpu,cpuacct:/\n0::/kubepods/pod1\n";
-        assert_eq!(own_groups(text), (Some("/kubepods/pod1"), Some("/pods/abc")));
+        assert_eq!(
+            own_groups(text),
+            (Some("/kubepods/pod1"), Some("/pods/abc"))
+        );
         assert_eq!(own_groups("0::/\n"), (Some("/"), None));
         assert_eq!(own_groups(""), (None, None));
     }
@@ -260,6 +264,11 @@ mod tests {
     async fn a_reservation_that_never_fits_gives_up_after_its_wait() {
         let budget = MemoryBudget::new(100);
         let _held = budget.try_reserve(80).expect("80 fit");
-        assert!(budget.reserve(50, Duration::from_millis(10)).await.is_none());
+        assert!(
+            budget
+                .reserve(50, Duration::from_millis(10))
+                .await
+                .is_none()
+        );
     }
 }

@@ -4,6 +4,7 @@
 //! is tested end to end in the root package.
 
 mod access;
+mod budgets;
 mod connections;
 mod errors;
 mod game;

@@ -11,6 +11,7 @@ use crate::support::{
 };
 use axum::body::Body;
 use axum::http::Request;
+use linkpath_server::Config;
 use serde_json::json;
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -93,28 +93,48 @@ pub fn get(path: &str) -> Request<Body> {
 /// A real server on `127.0.0.1:0`, stopped through a oneshot channel.
 pub struct Server {
     pub addr: SocketAddr,
+    /// The admin listener's address, when started with one.
+    pub admin: Option<SocketAddr>,
     shutdown: Option<oneshot::Sender<()>>,
     task: JoinHandle<std::io::Result<()>>,
 }
 
 impl Server {
     pub async fn start(config: Config) -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("binding a loopback port");
+        Server::start_listening(config, false).await
+    }
+
+    /// [`Server::start`] with an admin listener on another loopback port.
+    pub async fn start_with_admin(config: Config) -> Server {
+        Server::start_listening(config, true).await
+    }
+
+    async fn start_listening(config: Config, with_admin: bool) -> Server {
+        let bind = || async {
+            TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("binding a loopback port")
+        };
+        let listener = bind().await;
         let addr = listener.local_addr().expect("a local address");
+        let admin = if with_admin { Some(bind().await) } else { None };
+        let admin_addr = admin
+            .as_ref()
+            .map(|admin| admin.local_addr().expect("a local address"));
         let state = AppState::new(config);
         let (tx, rx) = oneshot::channel::<()>();
         let shutdown = async move {
             let _ = rx.await;
         };
-        let task = tokio::spawn(linkpath_server::server::run(
+        let task = tokio::spawn(linkpath_server::server::run_with_admin(
             listener,
+            admin,
             state.clone(),
             shutdown,
         ));
         Server {
             addr,
+            admin: admin_addr,
             shutdown: Some(tx),
             task,
         }
