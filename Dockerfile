@@ -37,9 +37,12 @@ COPY --from=build /src/target/x86_64-unknown-linux-gnu/release/linkpath /linkpat
 # A fixed non-root uid/gid (the "nonroot" of distroless images), so
 # Kubernetes' runAsNonRoot can check it.
 USER 65532:65532
+# The probes and the metrics on a port of their own, which application
+# traffic cannot fill.
 ENV LINKPATH_LISTEN=0.0.0.0:8080 \
+    LINKPATH_ADMIN_LISTEN=0.0.0.0:9090 \
     LINKPATH_LOG_FORMAT=json
-EXPOSE 8080
+EXPOSE 8080 9090
 HEALTHCHECK --interval=10s --timeout=3s --start-period=2s --retries=3 \
     CMD ["/linkpath", "healthcheck"]
 STOPSIGNAL SIGTERM

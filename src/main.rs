@@ -68,7 +68,8 @@ enum Command {
     /// Probes a running server's /healthz; exit 0 when it answers 200.
     Healthcheck {
         /// The URL to probe (http only); by default /healthz on the port of
-        /// LINKPATH_LISTEN, on loopback when it listens on all addresses.
+        /// LINKPATH_ADMIN_LISTEN, or of LINKPATH_LISTEN without one, on
+        /// loopback when it listens on all addresses.
         #[arg(long, env = "LINKPATH_HEALTHCHECK_URL")]
         url: Option<String>,
         /// How long to wait for the answer, in milliseconds.
@@ -104,7 +105,11 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Some(Command::Openapi) => Ok(print(linkpath_server::openapi::yaml().as_bytes())),
         Some(Command::Healthcheck { url, timeout_ms }) => {
             let url = url.unwrap_or_else(|| {
-                let listen = std::env::var("LINKPATH_LISTEN").unwrap_or_default();
+                // The admin listener, when there is one: the main one may be
+                // full.
+                let listen = std::env::var("LINKPATH_ADMIN_LISTEN")
+                    .or_else(|_| std::env::var("LINKPATH_LISTEN"))
+                    .unwrap_or_default();
                 healthcheck::default_url(&listen)
             });
             match healthcheck::probe(&url, Duration::from_millis(timeout_ms)) {
