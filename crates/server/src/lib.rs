@@ -69,7 +69,8 @@ impl AppState {
             body_timeout: Duration::from_millis(config.body_timeout_ms),
             api_keys: access::ApiKeys::new(&config.api_keys),
             limiter: NonZeroU32::new(config.rate_limit_per_second).map(|rate| {
-                let burst = NonZeroU32::new(config.rate_limit_burst).unwrap_or(rate);
+                let burst = config.rate_limit_burst.unwrap_or(config::DEFAULT_BURST);
+                let burst = NonZeroU32::new(burst).unwrap_or(rate);
                 access::ClientLimiter::new(rate, burst)
             }),
             config: Arc::new(config),

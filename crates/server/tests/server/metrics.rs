@@ -548,7 +548,7 @@ async fn made_up_values() {
     let mut keyed = config();
     keyed.api_keys = vec!["the-one-key".into()];
     keyed.rate_limit_per_second = 1;
-    keyed.rate_limit_burst = 1;
+    keyed.rate_limit_burst = Some(1);
     let keyed = router(keyed);
     let router_for = |kind: MadeUp| match kind {
         MadeUp::ApiKey => &keyed,
