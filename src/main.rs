@@ -1,9 +1,9 @@
 //! The `linkpath` command: parse the command line, start tracing, dispatch.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use linkpath_engine::Stop;
 use linkpath_formats::judge::{self, Format};
-use linkpath_server::config::RequestLimits;
+use linkpath_server::config::{self, RequestLimits};
 use linkpath_server::{AppState, Config, healthcheck};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -53,8 +53,8 @@ enum Command {
         #[command(flatten)]
         limits: RequestLimits,
         /// Most cells of a board to draw: a picture takes about 180 bytes a
-        /// cell.
-        #[arg(long, env = "LINKPATH_MAX_RENDER_CELLS", default_value_t = 16_384)]
+        /// cell; at least 1.
+        #[arg(long, env = "LINKPATH_MAX_RENDER_CELLS", default_value_t = 16_384, value_parser = config::at_least_one::<usize>)]
         max_render_cells: usize,
     },
     /// Reads a judge input on stdin and prints the judge's expected output.
@@ -78,8 +78,22 @@ enum Command {
     },
 }
 
+/// The exit code of a command line or setting that makes no sense, as clap
+/// exits on a usage error.
+const USAGE: u8 = 2;
+
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => match config::invalid_setting(&e, &Cli::command()) {
+            Some(message) => {
+                eprintln!("linkpath: {message}");
+                return ExitCode::from(USAGE);
+            }
+            None => e.exit(),
+        },
+    };
+    match run(cli) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("linkpath: {e}");
@@ -139,6 +153,10 @@ fn init_tracing(json: bool) {
 }
 
 fn serve(config: Config) -> Result<ExitCode, Failure> {
+    if let Err(message) = config.validate() {
+        eprintln!("linkpath: {message}");
+        return Ok(ExitCode::from(USAGE));
+    }
     init_tracing(config.log_format == "json");
     let background_purge = purge_in_background();
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -3,6 +3,7 @@
 //! service itself is tested in process by `crates/server/tests/server`.
 
 mod cli;
+mod config;
 mod docs;
 mod serve;
 mod solve;

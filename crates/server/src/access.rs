@@ -163,8 +163,6 @@ pub fn parse_origin(origin: &str) -> Result<String, String> {
     if well_formed {
         Ok(origin.to_owned())
     } else {
-        Err(format!(
-            "{origin:?} is not an origin, expected scheme://host[:port] or *"
-        ))
+        Err("expected an origin, scheme://host[:port], or *".to_owned())
     }
 }

@@ -1,5 +1,10 @@
 //! The server's settings: one clap struct, each field a flag with an
 //! environment variable, so `linkpath serve --help` is the reference.
+//!
+//! A setting that makes no sense stops the process at start, with one line
+//! naming the flag, its variable and what was expected: each field's value
+//! parser refuses what it cannot take alone (a zero size, an empty API key),
+//! and [`Config::validate`] what only makes no sense together.
 
 use linkpath_api::Limits;
 use std::net::SocketAddr;
@@ -9,28 +14,30 @@ use std::time::Duration;
 /// and `linkpath render`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct RequestLimits {
-    /// Largest request body in bytes (413 beyond).
-    #[arg(long, env = "LINKPATH_MAX_BODY_BYTES", default_value_t = 16 << 20)]
+    /// Largest request body in bytes (413 beyond); at least 1.
+    #[arg(long, env = "LINKPATH_MAX_BODY_BYTES", default_value_t = 16 << 20, value_parser = at_least_one::<usize>)]
     pub max_body_bytes: usize,
 
-    /// Most cells a board may have (413 beyond).
-    #[arg(long, env = "LINKPATH_MAX_CELLS", default_value_t = 1 << 20)]
+    /// Most cells a board may have (413 beyond); at least 1.
+    #[arg(long, env = "LINKPATH_MAX_CELLS", default_value_t = 1 << 20, value_parser = at_least_one::<usize>)]
     pub max_cells: usize,
 
-    /// Most cells a board may have along one side (413 beyond).
-    #[arg(long, env = "LINKPATH_MAX_SIDE", default_value_t = 1 << 16)]
+    /// Most cells a board may have along one side (413 beyond); at least 1.
+    #[arg(long, env = "LINKPATH_MAX_SIDE", default_value_t = 1 << 16, value_parser = at_least_one::<usize>)]
     pub max_side: usize,
 
-    /// Most queries in one request (413 beyond).
-    #[arg(long, env = "LINKPATH_MAX_QUERIES", default_value_t = 10_000)]
+    /// Most queries in one request (413 beyond); at least 1.
+    #[arg(long, env = "LINKPATH_MAX_QUERIES", default_value_t = 10_000, value_parser = at_least_one::<usize>)]
     pub max_queries: usize,
 
-    /// Largest `max_segments` a request may ask for (422 beyond).
-    #[arg(long, env = "LINKPATH_MAX_SEGMENTS", default_value_t = 100_000)]
+    /// Largest `max_segments` a request may ask for (422 beyond); at least
+    /// 1.
+    #[arg(long, env = "LINKPATH_MAX_SEGMENTS", default_value_t = 100_000, value_parser = at_least_one::<u32>)]
     pub max_segments: u32,
 
-    /// Time a solve may take before it is stopped with 504, in milliseconds.
-    #[arg(long, env = "LINKPATH_SOLVE_TIMEOUT_MS", default_value_t = 10_000)]
+    /// Time a solve may take before it is stopped with 504, in
+    /// milliseconds; at least 1.
+    #[arg(long, env = "LINKPATH_SOLVE_TIMEOUT_MS", default_value_t = 10_000, value_parser = at_least_one::<u64>)]
     pub solve_timeout_ms: u64,
 }
 
@@ -60,29 +67,30 @@ pub struct Config {
     #[command(flatten)]
     pub request: RequestLimits,
 
-    /// Address and port to listen on.
-    #[arg(long, env = "LINKPATH_LISTEN", default_value = "127.0.0.1:8080")]
+    /// Address and port to listen on (port 0: any free port).
+    #[arg(long, env = "LINKPATH_LISTEN", default_value = "127.0.0.1:8080", value_parser = parse_listen)]
     pub listen: SocketAddr,
 
     /// Solves that may run at once; further requests get 503 (default: the
-    /// number of cores).
-    #[arg(long, env = "LINKPATH_WORKERS")]
+    /// number of cores); at least 1.
+    #[arg(long, env = "LINKPATH_WORKERS", value_parser = at_least_one::<usize>)]
     pub workers: Option<usize>,
 
-    /// Time a client has to send its request headers, in milliseconds.
-    #[arg(long, env = "LINKPATH_HEADER_TIMEOUT_MS", default_value_t = 5_000)]
+    /// Time a client has to send its request headers, in milliseconds; at
+    /// least 1.
+    #[arg(long, env = "LINKPATH_HEADER_TIMEOUT_MS", default_value_t = 5_000, value_parser = at_least_one::<u64>)]
     pub header_timeout_ms: u64,
 
     /// Time a client has to send its request body, in milliseconds (408
-    /// beyond).
-    #[arg(long, env = "LINKPATH_BODY_TIMEOUT_MS", default_value_t = 10_000)]
+    /// beyond); at least 1.
+    #[arg(long, env = "LINKPATH_BODY_TIMEOUT_MS", default_value_t = 10_000, value_parser = at_least_one::<u64>)]
     pub body_timeout_ms: u64,
 
-    /// Most open connections. When they are all open, the idle ones
-    /// (between requests, or connected and silent) are closed to make room,
-    /// longest idle first; when none is idle, further connections wait in
-    /// the accept queue.
-    #[arg(long, env = "LINKPATH_MAX_CONNECTIONS", default_value_t = 1024)]
+    /// Most open connections; at least 1. When they are all open, the idle
+    /// ones (between requests, or connected and silent) are closed to make
+    /// room, longest idle first; when none is idle, further connections
+    /// wait in the accept queue.
+    #[arg(long, env = "LINKPATH_MAX_CONNECTIONS", default_value_t = 1024, value_parser = at_least_one::<usize>)]
     pub max_connections: usize,
 
     /// Slowest rate, in bytes a second, at which a client may send a
@@ -103,7 +111,7 @@ pub struct Config {
     /// at once. A body that does not fit waits `--memory-wait-ms`, then
     /// gets 503 (default: half the memory limit of the process's cgroup,
     /// or 256 MiB without one).
-    #[arg(long, env = "LINKPATH_MEMORY_BUDGET_BYTES")]
+    #[arg(long, env = "LINKPATH_MEMORY_BUDGET_BYTES", value_parser = at_least_one::<usize>)]
     pub memory_budget_bytes: Option<usize>,
 
     /// Time a body waits for room in the memory budget before its 503, in
@@ -115,12 +123,12 @@ pub struct Config {
     /// `/readyz` and `/metrics` on connections of its own, so that probes
     /// and scrapes are answered whatever the application traffic does
     /// (none: the routes are on the main listener only).
-    #[arg(long, env = "LINKPATH_ADMIN_LISTEN")]
+    #[arg(long, env = "LINKPATH_ADMIN_LISTEN", value_parser = parse_listen)]
     pub admin_listen: Option<SocketAddr>,
 
     /// Most open connections on the admin listener; one more waits in the
     /// accept queue.
-    #[arg(long, env = "LINKPATH_ADMIN_MAX_CONNECTIONS", default_value_t = 16)]
+    #[arg(long, env = "LINKPATH_ADMIN_MAX_CONNECTIONS", default_value_t = 16, value_parser = at_least_one::<usize>)]
     pub admin_max_connections: usize,
 
     /// Most open connections from one client address; a connection over it
@@ -152,7 +160,7 @@ pub struct Config {
     pub shutdown_grace_ms: u64,
 
     /// After that, how long in-flight requests may take to finish before
-    /// the process exits anyway, in milliseconds.
+    /// the process exits anyway, in milliseconds (0: exit at once).
     #[arg(long, env = "LINKPATH_DRAIN_TIMEOUT_MS", default_value_t = 15_000)]
     pub drain_timeout_ms: u64,
 
@@ -162,12 +170,16 @@ pub struct Config {
     pub inline_max_bytes: usize,
 
     /// API keys (comma-separated) that /v1/* requires as `Authorization:
-    /// Bearer <key>`; none: open. Health and metrics routes stay open.
+    /// Bearer <key>`; none: open. Health and metrics routes stay open. Each
+    /// key is visible ASCII (`!` to `~`, spaces around it ignored); an
+    /// empty one (`,`, ` `, `a,,b`) is refused rather than leaving the API
+    /// open.
     #[arg(
         long,
         env = "LINKPATH_API_KEYS",
         value_delimiter = ',',
-        hide_env_values = true
+        hide_env_values = true,
+        value_parser = parse_api_key
     )]
     pub api_keys: Vec<String>,
 
@@ -181,26 +193,155 @@ pub struct Config {
     #[arg(long, env = "LINKPATH_RATE_LIMIT_PER_SECOND", default_value_t = 0)]
     pub rate_limit_per_second: u32,
 
-    /// Requests a client may make at once above that rate.
-    #[arg(long, env = "LINKPATH_RATE_LIMIT_BURST", default_value_t = 20)]
-    pub rate_limit_burst: u32,
+    /// Requests a client may make at once above that rate (default: 20);
+    /// at least 1, and only with a rate.
+    #[arg(long, env = "LINKPATH_RATE_LIMIT_BURST", value_parser = at_least_one::<u32>)]
+    pub rate_limit_burst: Option<u32>,
 
     /// Log format: text or json.
     #[arg(long, env = "LINKPATH_LOG_FORMAT", default_value = "text", value_parser = ["text", "json"])]
     pub log_format: String,
 
     /// Most moves `/v1/moves` lists: a longer list is cut there and the
-    /// answer says `"truncated": true`.
-    #[arg(long, env = "LINKPATH_MAX_MOVES", default_value_t = 10_000)]
+    /// answer says `"truncated": true`; at least 1.
+    #[arg(long, env = "LINKPATH_MAX_MOVES", default_value_t = 10_000, value_parser = at_least_one::<usize>)]
     pub max_moves: usize,
 
     /// Most cells of a board `/v1/render` draws (413 beyond): a picture
-    /// takes about 180 bytes a cell, so the default keeps it near 3 MB.
-    #[arg(long, env = "LINKPATH_MAX_RENDER_CELLS", default_value_t = 16_384)]
+    /// takes about 180 bytes a cell, so the default keeps it near 3 MB; at
+    /// least 1.
+    #[arg(long, env = "LINKPATH_MAX_RENDER_CELLS", default_value_t = 16_384, value_parser = at_least_one::<usize>)]
     pub max_render_cells: usize,
 }
 
+/// The burst of the rate limit when only the rate is set (the default
+/// `--help` names).
+pub const DEFAULT_BURST: u32 = 20;
+
+/// A count, size or time of at least 1: the value parser of the settings
+/// where 0 would refuse every request or connection.
+pub fn at_least_one<T>(text: &str) -> Result<T, String>
+where
+    T: std::str::FromStr<Err = std::num::ParseIntError> + Default + PartialEq,
+{
+    match text.trim().parse::<T>() {
+        Ok(n) if n != T::default() => Ok(n),
+        Ok(_) => Err("expected at least 1".into()),
+        Err(e) => Err(format!("expected a whole number of at least 1 ({e})")),
+    }
+}
+
+/// An address and port to listen on.
+pub fn parse_listen(text: &str) -> Result<SocketAddr, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| "expected an IP address and port, such as 127.0.0.1:8080 or [::]:8080".into())
+}
+
+/// One API key of the list: visible ASCII, spaces around it dropped. The
+/// message never quotes the key.
+pub fn parse_api_key(text: &str) -> Result<String, String> {
+    let key = text.trim();
+    if key.is_empty() {
+        return Err(
+            "an API key is empty: expected keys of visible ASCII, separated by commas".into(),
+        );
+    }
+    if !key.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
+        return Err("an API key has a character other than visible ASCII (! to ~)".into());
+    }
+    Ok(key.to_owned())
+}
+
+/// The one-line message for a setting whose value its parser refused:
+/// `--flag (LINKPATH_VARIABLE) ...: expected ...`, the value quoted unless
+/// the setting is secret. `None` for other command line errors (an unknown
+/// flag, `--help`), which clap reports itself. `command` is the whole
+/// command line, whose subcommands are searched for the flag.
+pub fn invalid_setting(error: &clap::Error, command: &clap::Command) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if !matches!(
+        error.kind(),
+        ErrorKind::ValueValidation | ErrorKind::InvalidValue
+    ) {
+        return None;
+    }
+    let text = |kind| match error.get(kind) {
+        Some(ContextValue::String(text)) => Some(text.as_str()),
+        _ => None,
+    };
+    let flag = text(ContextKind::InvalidArg)?.split(' ').next()?;
+    let arg = find_arg(command, flag.strip_prefix("--")?)?;
+    let setting = match arg.get_env() {
+        Some(env) => format!("{flag} ({})", env.to_string_lossy()),
+        None => flag.to_owned(),
+    };
+    let expected = match (error.kind(), error.get(ContextKind::ValidValue)) {
+        (ErrorKind::InvalidValue, Some(ContextValue::Strings(valid))) => {
+            format!("expected one of {}", valid.join(", "))
+        }
+        _ => std::error::Error::source(error)
+            .map_or_else(|| "not a value it takes".to_owned(), ToString::to_string),
+    };
+    let value = text(ContextKind::InvalidValue).unwrap_or("");
+    Some(if arg.is_hide_env_values_set() {
+        format!("{setting}: {expected}")
+    } else {
+        format!(
+            "{setting} is {:?}: {expected}",
+            linkpath_api::error::excerpt(value)
+        )
+    })
+}
+
+fn find_arg<'a>(command: &'a clap::Command, long: &str) -> Option<&'a clap::Arg> {
+    command
+        .get_arguments()
+        .find(|arg| arg.get_long() == Some(long))
+        .or_else(|| {
+            command
+                .get_subcommands()
+                .find_map(|sub| find_arg(sub, long))
+        })
+}
+
 impl Config {
+    /// Checks what each flag's parser cannot see alone: the settings that
+    /// make no sense together. The error is the one-line message.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.rate_limit_burst.is_some() && self.rate_limit_per_second == 0 {
+            return Err(
+                "--rate-limit-burst (LINKPATH_RATE_LIMIT_BURST) is set without a rate: \
+                 expected --rate-limit-per-second (LINKPATH_RATE_LIMIT_PER_SECOND) above 0, \
+                 or no burst"
+                    .into(),
+            );
+        }
+        let largest = self
+            .request
+            .max_body_bytes
+            .saturating_mul(super::body::COUNTED_PER_BODY_BYTE);
+        if self.memory_budget() < largest {
+            return Err(format!(
+                "--memory-budget-bytes (LINKPATH_MEMORY_BUDGET_BYTES) is {}: expected at least \
+                 {largest}, twice --max-body-bytes (LINKPATH_MAX_BODY_BYTES), so that the \
+                 largest body fits",
+                self.memory_budget()
+            ));
+        }
+        if self
+            .admin_listen
+            .is_some_and(|admin| admin == self.listen && admin.port() != 0)
+        {
+            return Err(format!(
+                "--admin-listen (LINKPATH_ADMIN_LISTEN) is {}: expected an address other \
+                 than --listen (LINKPATH_LISTEN)",
+                self.listen
+            ));
+        }
+        Ok(())
+    }
+
     pub fn limits(&self) -> Limits {
         self.request.limits(self.max_moves, self.max_render_cells)
     }

@@ -31,6 +31,7 @@ use axum::extract::{MatchedPath, Request};
 use axum::http::{HeaderName, Response as HttpResponse};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
+use linkpath_api::error::excerpt;
 use linkpath_api::{ApiError, ErrorCode, Limits, Work};
 use linkpath_engine::Stop;
 use metrics_exporter_prometheus::PrometheusHandle;
@@ -75,7 +76,8 @@ impl AppState {
             memory_wait: Duration::from_millis(config.memory_wait_ms),
             api_keys: access::ApiKeys::new(&config.api_keys),
             limiter: NonZeroU32::new(config.rate_limit_per_second).map(|rate| {
-                let burst = NonZeroU32::new(config.rate_limit_burst).unwrap_or(rate);
+                let burst = config.rate_limit_burst.unwrap_or(config::DEFAULT_BURST);
+                let burst = NonZeroU32::new(burst).unwrap_or(rate);
                 access::ClientLimiter::new(rate, burst)
             }),
             config: Arc::new(config),
@@ -202,7 +204,10 @@ pub fn admin_app(state: AppState) -> Router {
 async fn not_found(request: Request) -> HttpError {
     HttpError::new(
         ErrorCode::NotFound,
-        format!("no route {}, see /openapi.yaml", request.uri().path()),
+        format!(
+            "no route {}, see /openapi.yaml",
+            excerpt(request.uri().path())
+        ),
     )
 }
 
@@ -211,8 +216,8 @@ async fn method_not_allowed(request: Request) -> HttpError {
         ErrorCode::MethodNotAllowed,
         format!(
             "{} is not allowed on {}",
-            request.method(),
-            request.uri().path()
+            excerpt(request.method().as_str()),
+            excerpt(request.uri().path())
         ),
     )
 }
@@ -236,27 +241,30 @@ async fn remember_route(request: Request, next: Next) -> Response {
     response
 }
 
-/// One log line and the request metrics per request.
+/// One log line and the request metrics per request. What the client
+/// chose is bounded before it is logged: the method is cut like an error's
+/// quote, the request id was checked by [`head::drop_unfit_request_id`].
 async fn observe(request: Request, next: Next) -> Response {
     let started = Instant::now();
     let method = request.method().clone();
     let request_id = request
         .headers()
-        .get("x-request-id")
+        .get(head::REQUEST_ID)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
         .to_owned();
     let response = next.run(request).await;
     let latency = started.elapsed();
-    let route = response
-        .extensions()
-        .get::<Route>()
-        .map_or("unmatched", |r| r.0.as_str())
-        .to_owned();
+    let route = metrics::route_label(response.extensions().get::<Route>().map(|r| r.0.as_str()));
     let status = response.status().as_u16();
-    metrics::record_request(route.clone(), method.to_string(), status, latency);
+    metrics::record_request(
+        route,
+        metrics::method_label(method.as_str()),
+        status,
+        latency,
+    );
     tracing::info!(
-        %method,
+        method = %excerpt(method.as_str()),
         route,
         status,
         latency_ms = latency.as_secs_f64() * 1e3,

@@ -8,7 +8,7 @@
 //!
 //! | series | labels |
 //! |---|---|
-//! | `linkpath_http_requests_total` (counter) | `route` (an entry of [`ROUTES`] or `unmatched`), `method`, `status` |
+//! | `linkpath_http_requests_total` (counter) | `route` (an entry of [`ROUTES`] or `unmatched`), `method` ([`method_label`]), `status` |
 //! | `linkpath_http_request_duration_seconds` (histogram) | `route` |
 //! | `linkpath_queries_total` (counter, `/v1/solve`) | `rules` ([`rules_labels`]), `outcome` ([`query_outcomes`]) |
 //! | `linkpath_solve_duration_seconds` (histogram, `/v1/solve`) | `rules` |
@@ -21,9 +21,18 @@
 //!
 //! At 0 from the start: `linkpath_http_requests_total` for every route of
 //! [`ROUTES`] with its method and each status it answers itself
-//! ([`route_statuses`]; refusals made before routing, such as 401, 404 and
-//! 429, are counted under `route="unmatched"`, whose methods are not known
-//! in advance), and every other series with every label value listed here.
+//! ([`route_statuses`]), and every other series with every label value
+//! listed here. Refusals made before routing (401, 404, 429, ...) are
+//! counted under `route="unmatched"`, and a 405 under its route and the
+//! method refused, each from the first one.
+//!
+//! No label takes a value the client chose: `route` is the route's pattern,
+//! never the path; `method` is one of the nine standard methods or `_OTHER`
+//! (OpenTelemetry's HTTP semantic conventions); `status` is what the
+//! service answered; the others are the service's own names. However many
+//! methods, paths or header values clients make up, the series a scrape can
+//! hold are the ones above plus, for the refusals, at most one per route,
+//! method label and status.
 //!
 //! `linkpath_game_duration_seconds` has no `rules` label: a game request's
 //! rules are known only once its body is decoded on the solver pool, which
@@ -81,6 +90,41 @@ pub const ROUTES: [(&str, &str); 14] = [
     ("GET", "/metrics"),
     ("GET", "/openapi.yaml"),
 ];
+
+/// The methods the `method` label names as they are; any other is
+/// [`OTHER_METHOD`].
+pub const METHODS: [&str; 9] = [
+    "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH",
+];
+
+/// The `method` label of a request whose method is not one of [`METHODS`].
+pub const OTHER_METHOD: &str = "_OTHER";
+
+/// The `method` label of a request: its method when standard, else
+/// [`OTHER_METHOD`], so a client inventing methods cannot add series.
+/// Methods are case-sensitive (RFC 9110 section 9.1): `get` is `_OTHER`.
+pub fn method_label(method: &str) -> &'static str {
+    METHODS
+        .into_iter()
+        .find(|m| *m == method)
+        .unwrap_or(OTHER_METHOD)
+}
+
+/// The `route` label of an answer: the entry of [`ROUTES`] it was routed
+/// to, or `unmatched`. Taken from the list rather than the router so that
+/// the label's values are fixed here.
+pub fn route_label(matched: Option<&str>) -> &'static str {
+    let Some(matched) = matched else {
+        return UNMATCHED;
+    };
+    let route = ROUTES.iter().find(|(_, path)| *path == matched);
+    debug_assert!(route.is_some(), "the route {matched} is not in ROUTES");
+    route.map_or(UNMATCHED, |(_, path)| path)
+}
+
+/// The `route` label of a request no route answered (401, 404, 405, 429,
+/// ...).
+pub const UNMATCHED: &str = "unmatched";
 
 /// The `outcome` of a 504 on a game route or `/v1/render`.
 pub const DEADLINE: &str = "deadline";
@@ -148,9 +192,9 @@ pub fn query_outcomes() -> impl Iterator<Item = &'static str> {
 }
 
 /// The errors a route's handler or body reader answers. The others come
-/// from layers outside the router (401, 429, 501), its fallback (404), or
-/// are counted under the method that was refused (405), so their requests
-/// carry the `unmatched` route.
+/// from layers outside the router (401, 429, 501) or its fallback (404),
+/// so their requests carry the `unmatched` route; a 405 carries its route
+/// and the method refused, so it is counted from the first one.
 const ROUTE_ERRORS: [ErrorCode; 11] = [
     ErrorCode::MalformedJson,
     ErrorCode::RequestTimeout,
@@ -284,9 +328,10 @@ pub fn record_cut(reason: &'static str) {
     counter!(CONNECTIONS_CUT, "reason" => reason).increment(1);
 }
 
-/// Counts one HTTP answer and its latency.
-pub fn record_request(route: String, method: String, status: u16, latency: Duration) {
-    histogram!(HTTP_REQUEST_DURATION, "route" => route.clone()).record(latency);
+/// Counts one HTTP answer and its latency, under labels from
+/// [`route_label`] and [`method_label`].
+pub fn record_request(route: &'static str, method: &'static str, status: u16, latency: Duration) {
+    histogram!(HTTP_REQUEST_DURATION, "route" => route).record(latency);
     counter!(HTTP_REQUESTS, "route" => route, "method" => method, "status" => status.to_string())
         .increment(1);
 }

@@ -649,9 +649,9 @@ fn clear_agrees_with_an_independent_solver_on_random_18_by_8_boards() {
         for preset in [Preset::ShisenSho, Preset::Lianliankan] {
             let rules = preset.rules();
             for gravity in [Gravity::None, Gravity::Down] {
-                let budget = std::time::Instant::now() + std::time::Duration::from_secs(20);
-                let outcome =
-                    game::clear(&board, &rules, gravity, Some(budget), &Stop::never()).unwrap();
+                // No time budget: a verdict that hung on the machine's speed
+                // would change the counts below.
+                let outcome = game::clear(&board, &rules, gravity, None, &Stop::never()).unwrap();
                 let verdict = match &outcome.result {
                     Clearing::Solved(sequence) => {
                         assert_clears(&board, &rules, gravity, sequence);

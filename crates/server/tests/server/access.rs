@@ -96,7 +96,7 @@ async fn keys_gate_v1_and_only_v1() {
 async fn the_rate_limit_answers_429_with_retry_after() {
     let router = router(|c| {
         c.rate_limit_per_second = 1;
-        c.rate_limit_burst = 3;
+        c.rate_limit_burst = Some(3);
     });
     for _ in 0..3 {
         let (status, _, body) = send(&router, solve(None)).await;
@@ -174,7 +174,7 @@ fn origins_are_checked_when_configured() {
     assert_eq!(parse_origin("*"), Ok("*".into()));
     assert_eq!(
         parse_origin("game.example"),
-        Err("\"game.example\" is not an origin, expected scheme://host[:port] or *".into())
+        Err("expected an origin, scheme://host[:port], or *".into())
     );
     assert!(parse_origin("https://game.example/path").is_err());
 }

@@ -167,11 +167,13 @@ async fn lingering_stops_at_its_time_bound() {
     // One connection per client: a second one is refused for as long as the
     // first lingers, which times the lingering from outside.
     let server = Server::start(Config {
-        linger_ms: 300,
+        linger_ms: 2000,
         max_connections_per_client: 1,
         ..config()
     })
     .await;
+    // Timed from before the request: the lingering starts after its answer.
+    let started = Instant::now();
     let mut slow = connect(server.addr).await;
     slow.write_all(&head("POST", "/v1/nowhere", &[], BIG))
         .await
@@ -182,7 +184,6 @@ async fn lingering_stops_at_its_time_bound() {
     // The answer comes, then the server's end of the stream; the client
     // keeps its own end open and sends no more.
     let reply = parse(&read_to_end(&mut slow).await);
-    let answered = Instant::now();
     reply.error(404, "not_found");
     let mut refused = 0;
     let free = loop {
@@ -195,28 +196,35 @@ async fn lingering_stops_at_its_time_bound() {
             .expect("sending");
         let mut bytes = Vec::new();
         match bounded("a probe", probe.read_to_end(&mut bytes)).await {
-            Ok(_) if parse(&bytes).status == 200 => break answered.elapsed(),
+            Ok(_) if parse(&bytes).status == 200 => break started.elapsed(),
             Ok(_) => assert_eq!(parse(&bytes).status, 429),
             Err(e) => assert_eq!(e.kind(), std::io::ErrorKind::ConnectionReset),
         }
         refused += 1;
-        assert!(answered.elapsed() < LIMIT, "the lingering never ended");
+        // The client sends no more, so only the time bound can end it.
+        assert!(started.elapsed() < LIMIT, "the lingering never ended");
         tokio::time::sleep(Duration::from_millis(10)).await;
     };
     println!(
-        "lingering of 300 ms ended {:.1} ms after the answer ({refused} probes refused meanwhile)",
+        "lingering of 2000 ms ended {:.1} ms after the request ({refused} probes refused meanwhile)",
         ms(free)
     );
     assert!(refused > 0);
-    assert!(free >= Duration::from_millis(250), "{free:?}");
-    assert!(free < Duration::from_millis(300 + 500), "{free:?}");
+    assert!(free >= Duration::from_millis(2000), "{free:?}");
     drop(slow);
     server.stop().await.expect("run returns Ok");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_shutdown_does_not_wait_for_a_lingering_connection() {
-    let mut server = Server::start(config()).await;
+    // Lingering and drain of an hour: the shutdown ends within the tests'
+    // limit only if it waits for neither.
+    let mut server = Server::start(Config {
+        linger_ms: 3_600_000,
+        drain_timeout_ms: 3_600_000,
+        ..config()
+    })
+    .await;
     let mut slow = connect(server.addr).await;
     slow.write_all(&head("POST", "/v1/nowhere", &[], BIG))
         .await
@@ -225,14 +233,15 @@ async fn the_shutdown_does_not_wait_for_a_lingering_connection() {
         .await
         .expect("a part of the body");
     parse(&read_to_end(&mut slow).await).error(404, "not_found");
-    // The default lingering lasts 30 s, the drain 15 s.
     let started = Instant::now();
     server.begin_shutdown();
     server.stop().await.expect("run returns Ok");
     let took = started.elapsed();
     println!("shutdown with a lingering connection: {:.1} ms", ms(took));
-    assert!(took < Duration::from_secs(1), "{took:?}");
-    assert!(closed_within(&mut slow, Duration::from_millis(100)).await);
+    assert!(
+        closed_within(&mut slow, LIMIT).await,
+        "the lingering connection is open"
+    );
 }
 
 // ------------------------------------------------------------ write timeout
@@ -265,11 +274,12 @@ async fn a_client_that_does_not_read_its_answer_is_cut_off_after_the_write_timeo
     let mut stuck = bounded("connecting", socket.connect(server.addr))
         .await
         .expect("connecting");
+    // The write timeout cannot start before the request is sent.
+    let sending = Instant::now();
     stuck
         .write_all(&big_answer_request())
         .await
         .expect("sending the request");
-    let sent = Instant::now();
     let next = tokio::spawn(async move {
         let reply = http_get(server.addr, "/healthz").await;
         (reply, Instant::now())
@@ -282,16 +292,14 @@ async fn a_client_that_does_not_read_its_answer_is_cut_off_after_the_write_timeo
     let writing = Instant::now();
     let (next, answered) = bounded("the next client", next).await.expect("no panic");
     assert_eq!(next.status, 200);
-    let waited = answered - writing;
     println!(
-        "write timeout 300 ms: the answer started {:.1} ms after the request; the next client was answered {:.1} ms after that",
-        ms(writing - sent),
-        ms(waited)
+        "write timeout 300 ms: the answer started {:.1} ms after the request was sent; the next client was answered {:.1} ms after that",
+        ms(writing - sending),
+        ms(answered - writing)
     );
-    // `writing` is when the peek woke, which a loaded machine may delay
-    // past the moment the answer stalled by a few milliseconds.
-    assert!(waited >= Duration::from_millis(290), "{waited:?}");
-    assert!(waited < Duration::from_millis(300 + 500), "{waited:?}");
+    // The only connection was freed by the timeout, not before it.
+    let waited = answered - sending;
+    assert!(waited >= Duration::from_millis(300), "{waited:?}");
     // What the stuck client gets now is the start of its answer, cut short.
     let bytes = read_to_end(&mut stuck).await;
     let end = bytes
@@ -337,10 +345,6 @@ async fn silent_connections_at_the_cap_make_room_for_a_probe() {
             .iter()
             .map(|t| (ms(*t) * 100.0).round() / 100.0)
             .collect::<Vec<_>>()
-    );
-    assert!(
-        times.iter().all(|t| *t < Duration::from_secs(1)),
-        "{times:?}"
     );
     // The first probe took the room of the longest silent, the first. Each
     // probe closes after its answer and leaves its room to the next, unless
@@ -400,13 +404,13 @@ async fn the_longest_idle_connection_is_closed_first() {
     // `silent`.
     assert_eq!(keep_alive_get(&mut kept, "/healthz").await.status, 200);
     assert_eq!(http_get(server.addr, "/healthz").await.status, 200);
-    assert!(closed_within(&mut silent, Duration::from_secs(1)).await);
+    assert!(closed_within(&mut silent, LIMIT).await);
     assert!(!closed_within(&mut kept, Duration::from_millis(100)).await);
     // `kept` still works; then, idle again, it gives way in turn.
     assert_eq!(keep_alive_get(&mut kept, "/readyz").await.status, 200);
     let _holder = connect(server.addr).await;
     assert_eq!(http_get(server.addr, "/healthz").await.status, 200);
-    assert!(closed_within(&mut kept, Duration::from_secs(1)).await);
+    assert!(closed_within(&mut kept, LIMIT).await);
     server.stop().await.expect("run returns Ok");
 }
 
@@ -454,7 +458,6 @@ async fn busy_connections_are_not_closed_to_make_room() {
         "over a cap of 2 busy connections: answered {:.2} ms after one closed",
         ms(closed.elapsed())
     );
-    assert!(closed.elapsed() < Duration::from_millis(100));
     // The other is still busy; the shutdown would wait for its body.
     drop(busy);
     server.stop().await.expect("run returns Ok");
@@ -462,8 +465,11 @@ async fn busy_connections_are_not_closed_to_make_room() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lingering_connection_gives_way_to_a_new_client() {
+    // Lingering of an hour: the probe is answered within the tests' limit
+    // only if it does not wait for it.
     let server = Server::start(Config {
         max_connections: 1,
+        linger_ms: 3_600_000,
         ..config()
     })
     .await;
@@ -475,7 +481,6 @@ async fn a_lingering_connection_gives_way_to_a_new_client() {
         .await
         .expect("a part of the body");
     parse(&read_to_end(&mut slow).await).error(404, "not_found");
-    // The default lingering lasts 30 s; a new client does not wait for it.
     let started = Instant::now();
     let probe = http_get(server.addr, "/healthz").await;
     let took = started.elapsed();
@@ -484,7 +489,6 @@ async fn a_lingering_connection_gives_way_to_a_new_client() {
         "/healthz past a lingering connection at a cap of 1: {:.2} ms",
         ms(took)
     );
-    assert!(took < Duration::from_secs(1), "{took:?}");
     server.stop().await.expect("run returns Ok");
 }
 
@@ -528,7 +532,7 @@ async fn connections_over_the_per_client_cap_are_answered_429_and_closed() {
             .await
             .expect("sending");
         let reply = parse(&read_to_end(&mut stream).await);
-        if reply.status == 200 || started.elapsed() > Duration::from_secs(1) {
+        if reply.status == 200 || started.elapsed() > LIMIT {
             break reply;
         }
         tokio::time::sleep(Duration::from_millis(5)).await;

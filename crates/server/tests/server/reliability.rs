@@ -4,8 +4,8 @@
 //! under the test's control.
 //!
 //! 1. Bounded work: with every solver slot busy a solve gets 503 with
-//!    `Retry-After` at once, while `/healthz`, `/readyz` and `/metrics` stay
-//!    fast.
+//!    `Retry-After` while the slot is still held, and `/healthz`, `/readyz`
+//!    and `/metrics` answer.
 //! 2. Deadlines stop the work: a solve past its deadline gets 504 and its
 //!    slot is free for the very next request; so is the slot of a client
 //!    that hangs up.
@@ -21,9 +21,12 @@
 //!
 //! What needs the process itself (SIGTERM, memory, deals of big boards)
 //! is in the root package's end-to-end tests, `tests/linkpath/serve.rs`.
-//! The figures are printed:
+//! The tests assert what happened and in which order, never how long it
+//! took, so they pass on a loaded machine; a duration is compared only
+//! where the deadline or timeout itself makes it a lower bound. How fast
+//! the 503s and the probes are under load is for the benchmarks (the
+//! overload script, `scripts/overload.sh`). The figures are printed:
 //! `cargo test -p linkpath-server --test server reliability -- --nocapture`.
-//! The timing bounds are ten times the promise, for a noisy CI machine.
 
 use crate::support::mutate::{TOKENS, mutate, mutation};
 use crate::support::{
@@ -40,9 +43,6 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 use strum::VariantArray;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
-/// The bound put on "at once" and "fast": the promise is 10 ms.
-const FAST: Duration = Duration::from_millis(100);
 
 /// The test settings with `workers` solver slots and a short drain.
 fn config(workers: usize) -> Config {
@@ -141,21 +141,19 @@ fn summary(times: &mut [Duration]) -> String {
 
 // ------------------------------------------------------------ 1 bounded work
 
+/// A deadline no test reaches: a solve that ends with it would take longer
+/// than the tests' own limit.
+const NEVER_MS: u64 = 3_600_000;
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_busy_server_sheds_solves_at_once_and_health_stays_fast() {
+async fn a_busy_server_sheds_solves_while_the_slot_is_held_and_health_answers() {
     let mut config = config(1);
-    config.request.solve_timeout_ms = 5_000;
+    config.request.solve_timeout_ms = NEVER_MS;
     let server = Server::start(config).await;
     let addr = server.addr;
 
     let send_heavy = move || {
-        tokio::spawn(async move {
-            let started = Instant::now();
-            (
-                exchange(addr, &solve_bytes(&curling(None), &[])).await,
-                started.elapsed(),
-            )
-        })
+        tokio::spawn(async move { exchange(addr, &solve_bytes(&curling(None), &[])).await })
     };
     let heavy = hold_the_slot(addr, send_heavy).await;
 
@@ -199,18 +197,17 @@ async fn a_busy_server_sheds_solves_at_once_and_health_stays_fast() {
     for (path, figures, _) in &health {
         println!("{path} while saturated: {figures}");
     }
-    assert!(shed.iter().all(|t| *t < FAST), "503 slower than {FAST:?}");
-    for (path, _, times) in &health {
-        assert!(
-            times.iter().all(|t| *t < FAST),
-            "{path} slower than {FAST:?}"
-        );
-    }
 
-    // The heavy solve was the one holding the slot all along.
-    let (reply, took) = bounded("the heavy solve", heavy).await.expect("no panic");
-    reply.error(504, "deadline_exceeded");
-    assert!(took >= Duration::from_millis(5_000), "{took:?}");
+    // Every 503 and every probe came while the heavy solve held the slot:
+    // it has no answer yet, and ends only when its client goes.
+    assert!(
+        !heavy.is_finished(),
+        "the heavy solve ended before the others were answered: {:?}",
+        heavy.await
+    );
+    heavy.abort();
+    let (_, probes) = until_slots(addr, true).await;
+    println!("the heavy solve's client gone: the slot free after {probes} probes");
     server
         .stop()
         .await
@@ -243,8 +240,8 @@ async fn a_solve_past_its_deadline_is_504_and_its_slot_is_free_at_once() {
         next_took.as_secs_f64() * 1e3,
         answered.elapsed().as_secs_f64() * 1e3,
     );
+    // Timed from before connecting, the answer cannot precede the deadline.
     assert!(took >= Duration::from_millis(100), "{took:?}");
-    assert!(took < Duration::from_millis(100) + 5 * FAST, "{took:?}");
     assert_eq!(probes, 1, "the slot was still busy after the 504");
     server
         .stop()
@@ -254,8 +251,9 @@ async fn a_solve_past_its_deadline_is_504_and_its_slot_is_free_at_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_hangs_up_frees_its_slot() {
+    // The slot can only be freed by the hang-up: the deadline is an hour.
     let mut config = config(1);
-    config.request.solve_timeout_ms = 8_000;
+    config.request.solve_timeout_ms = NEVER_MS;
     let server = Server::start(config).await;
     let addr = server.addr;
 
@@ -268,14 +266,12 @@ async fn a_client_that_hangs_up_frees_its_slot() {
     // would otherwise race it for the only slot.
     tokio::time::sleep(Duration::from_millis(300)).await;
     until_slots(addr, false).await;
-    let hung_up = Instant::now();
     drop(stream);
     let (freed, probes) = until_slots(addr, true).await;
     println!(
-        "client hung up: slot free {:.2} ms later ({probes} probes), deadline 8000 ms",
+        "client hung up: slot free {:.2} ms later ({probes} probes), deadline an hour",
         freed.as_secs_f64() * 1e3
     );
-    assert!(hung_up.elapsed() < 5 * FAST, "{:?}", hung_up.elapsed());
     server
         .stop()
         .await
@@ -448,9 +444,10 @@ async fn a_client_stalling_in_its_headers_is_cut_off_after_the_header_timeout() 
         ),
         ("nothing", &b""[..]),
     ] {
+        // Timed from before connecting: the server's timer starts later.
+        let started = Instant::now();
         let mut stream = connect(server.addr).await;
         stream.write_all(sent).await.expect("sending");
-        let started = Instant::now();
         let answer = read_to_end(&mut stream).await;
         let took = started.elapsed();
         println!(
@@ -462,11 +459,8 @@ async fn a_client_stalling_in_its_headers_is_cut_off_after_the_header_timeout() 
             "",
             "closed without an answer"
         );
-        assert!(took >= Duration::from_millis(250), "{what}: {took:?}");
-        assert!(
-            took < Duration::from_millis(300) + 5 * FAST,
-            "{what}: {took:?}"
-        );
+        // Cut off by the timeout, not before it.
+        assert!(took >= Duration::from_millis(300), "{what}: {took:?}");
     }
     server
         .stop()
@@ -486,9 +480,10 @@ async fn a_client_stalling_in_its_body_gets_408() {
         &[b' '; 100],
     );
     raw.truncate(raw.len() - 90);
+    // Timed from before sending: the server's timer starts later.
+    let started = Instant::now();
     let mut stream = connect(server.addr).await;
     stream.write_all(&raw).await.expect("sending a part");
-    let started = Instant::now();
     let reply = parse(&read_to_end(&mut stream).await);
     let took = started.elapsed();
     let (message, _) = reply.error(408, "request_timeout");
@@ -497,8 +492,7 @@ async fn a_client_stalling_in_its_body_gets_408() {
         "408 after {:.1} ms (body timeout 300 ms)",
         took.as_secs_f64() * 1e3
     );
-    assert!(took >= Duration::from_millis(250), "{took:?}");
-    assert!(took < Duration::from_millis(300) + 5 * FAST, "{took:?}");
+    assert!(took >= Duration::from_millis(300), "{took:?}");
     server
         .stop()
         .await
@@ -546,7 +540,6 @@ async fn connections_over_the_cap_wait_until_one_closes() {
         "over the cap of 2: answered {:.2} ms after a connection closed",
         closed.elapsed().as_secs_f64() * 1e3
     );
-    assert!(closed.elapsed() < FAST, "{:?}", closed.elapsed());
     drop(busy);
     server
         .stop()
@@ -721,8 +714,7 @@ async fn clear_answers_unknown_when_its_budget_runs_out_never_504() {
     config.request.solve_timeout_ms = 2000;
     let server = Server::start(config).await;
     let board = undecided_board();
-    // A budget past the deadline is cut short of it.
-    let started = Instant::now();
+    // A budget past the deadline is cut to 90% of it: `unknown`, not 504.
     let reply = exchange(
         server.addr,
         &post_bytes(
@@ -731,12 +723,12 @@ async fn clear_answers_unknown_when_its_budget_runs_out_never_504() {
         ),
     )
     .await;
-    let took = started.elapsed();
     assert_eq!(reply.status, 200);
-    assert_eq!(reply.json()["outcome"], json!("unknown"));
-    assert!(took < Duration::from_millis(2000), "{took:?}");
+    assert_eq!(
+        (&reply.json()["outcome"], &reply.json()["budget_ms"]),
+        (&json!("unknown"), &json!(1800))
+    );
 
-    let started = Instant::now();
     let reply = exchange(
         server.addr,
         &post_bytes(
@@ -745,17 +737,15 @@ async fn clear_answers_unknown_when_its_budget_runs_out_never_504() {
         ),
     )
     .await;
-    let took = started.elapsed();
-    assert_eq!(reply.json()["outcome"], json!("unknown"));
-    assert!(
-        (Duration::from_millis(200)..Duration::from_millis(200) + FAST + FAST).contains(&took),
-        "{took:?}"
+    assert_eq!(reply.status, 200);
+    assert_eq!(
+        (&reply.json()["outcome"], &reply.json()["budget_ms"]),
+        (&json!("unknown"), &json!(200))
     );
 
     // Mahjong matches any two tiles: one state of a 200 x 200 board has
     // more pairs than a search may list.
     let board = paired_board(200, 200, 24_000, 62);
-    let started = Instant::now();
     let reply = exchange(
         server.addr,
         &post_bytes(
@@ -765,13 +755,12 @@ async fn clear_answers_unknown_when_its_budget_runs_out_never_504() {
     )
     .await;
     assert_eq!(
-        (reply.status, reply.json()["outcome"].clone()),
-        (200, json!("unknown"))
-    );
-    assert!(
-        started.elapsed() < Duration::from_millis(1000),
-        "{:?}",
-        started.elapsed()
+        (
+            reply.status,
+            reply.json()["outcome"].clone(),
+            reply.json()["budget_ms"].clone()
+        ),
+        (200, json!("unknown"), json!(100))
     );
 }
 

@@ -179,8 +179,10 @@ async fn finish(mut stream: TcpStream, rest: &[u8]) -> Reply {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn readiness_is_503_during_the_grace_and_in_flight_requests_finish() {
+    // The grace only has to outlast the few requests sent during it: a
+    // connection accepted and answered proves the grace had not ended.
     let mut config = config();
-    config.shutdown_grace_ms = 1000;
+    config.shutdown_grace_ms = 3000;
     let mut server = Server::start(config).await;
     let (in_flight, rest) = start_slow_solve(server.addr).await;
     let (late, late_rest) = start_slow_solve(server.addr).await;
@@ -201,10 +203,6 @@ async fn readiness_is_503_during_the_grace_and_in_flight_requests_finish() {
     assert_eq!(fresh.results(), mahjong_sample_results());
     let reply = finish(in_flight, &rest).await;
     assert_eq!(reply.results(), mahjong_sample_results());
-    assert!(
-        shutdown.elapsed() < Duration::from_millis(1000),
-        "still in the grace"
-    );
 
     // After the grace the port closes, and a request that was in flight all
     // along still gets its whole answer.
@@ -217,8 +215,9 @@ async fn readiness_is_503_during_the_grace_and_in_flight_requests_finish() {
         }
     })
     .await;
+    // Timed from before the shutdown began: not closed before the grace.
     assert!(
-        closed >= Duration::from_millis(950),
+        closed >= Duration::from_millis(3000),
         "closed after {closed:?}"
     );
     assert!(!server.finished(), "run waits for the request in flight");
@@ -238,7 +237,8 @@ enum Slow {
 }
 
 /// Plays a slow client against a server with a 200 ms header timeout and
-/// returns how long the server kept the connection open.
+/// returns how long the server kept the connection open. The client never
+/// closes its side, so the connection ends only when the server closes it.
 async fn disconnected_after(slow: Slow) -> Duration {
     let mut config = config();
     config.header_timeout_ms = 200;
@@ -264,14 +264,18 @@ async fn disconnected_after(slow: Slow) -> Duration {
             }
         }
         // Keep the write half open: the server must be the one to close.
-        tokio::time::sleep(Duration::from_secs(5)).await;
+        std::future::pending::<()>().await;
         drop(writer);
     });
     let mut buffer = Vec::new();
-    let read = tokio::time::timeout(Duration::from_secs(3), reader.read_to_end(&mut buffer)).await;
+    let read = bounded(
+        "the server to close a slow client's connection",
+        reader.read_to_end(&mut buffer),
+    )
+    .await;
     let took = started.elapsed();
     sender.abort();
-    assert!(read.is_ok(), "still connected after {took:?}");
+    assert!(read.is_ok(), "{read:?}");
     // The server may say 408 before it closes; it must close either way.
     if !buffer.is_empty() {
         assert_eq!(parse(&buffer).status, 408);
@@ -282,10 +286,11 @@ async fn disconnected_after(slow: Slow) -> Duration {
     took
 }
 
+/// Disconnected by the 200 ms header timeout, not before it.
 fn about_the_header_timeout(took: Duration) {
     assert!(
-        (Duration::from_millis(180)..Duration::from_millis(1000)).contains(&took),
-        "disconnected after {took:?}, expected about 200 ms"
+        took >= Duration::from_millis(200),
+        "disconnected after {took:?}, before the 200 ms header timeout"
     );
 }
 
@@ -310,16 +315,16 @@ async fn a_body_that_stops_coming_is_408() {
     let mut config = config();
     config.body_timeout_ms = 200;
     let server = Server::start(config).await;
-    let (stream, _rest) = start_slow_solve(server.addr).await;
+    // Timed from before connecting: the server's timer starts later.
     let started = Instant::now();
-    let mut stream = stream;
+    let (mut stream, _rest) = start_slow_solve(server.addr).await;
     let reply = parse(&read_to_end(&mut stream).await);
     let took = started.elapsed();
     let (message, field) = reply.error(408, "request_timeout");
     assert!(message.contains("200 ms"), "{message}");
     assert_eq!(field, None);
     assert!(
-        (Duration::from_millis(150)..Duration::from_millis(1500)).contains(&took),
+        took >= Duration::from_millis(200),
         "answered after {took:?}"
     );
     server.stop().await.expect("run returns Ok");
@@ -335,13 +340,14 @@ async fn the_drain_gives_up_after_its_timeout() {
     tokio::time::sleep(Duration::from_millis(100)).await;
     let started = Instant::now();
     server.begin_shutdown();
-    tokio::time::sleep(Duration::from_millis(150)).await;
-    assert!(!server.finished(), "run waits for the request in flight");
+    // The stuck request never ends, so `run` returning at all is the drain
+    // giving up; and timed from before the shutdown began, not before its
+    // 300 ms, so it waited for the request in flight until then.
     server.stop().await.expect("run returns Ok");
     let took = started.elapsed();
     assert!(
-        (Duration::from_millis(280)..Duration::from_millis(1500)).contains(&took),
-        "run returned after {took:?}, expected about 300 ms"
+        took >= Duration::from_millis(300),
+        "run returned after {took:?}"
     );
 }
 
