@@ -65,12 +65,20 @@ async fn a_body_that_does_not_fit_the_memory_budget_waits_then_gets_503() {
         .await
         .expect("sending the head");
     holder.write_all(b"{\"board\"").await.expect("a part");
-    tokio::time::sleep(Duration::from_millis(100)).await;
 
-    // 300,000 more would pass the budget: refused, and nothing read.
+    // 300,000 more would pass the budget: refused once the first holds
+    // its share, and nothing read.
     let mut raw = head("/v1/solve", 300_000);
     raw.extend(std::iter::repeat_n(b' ', 300_000));
-    let refused = exchange(server.addr, &raw).await;
+    let refused = bounded("the first body's reservation", async {
+        loop {
+            let reply = exchange(server.addr, &raw).await;
+            if reply.status == 503 {
+                return reply;
+            }
+        }
+    })
+    .await;
     let (message, field) = refused.error(503, "overloaded");
     assert_eq!(
         message,
@@ -110,11 +118,11 @@ async fn an_unread_answer_stays_counted_until_the_client_reads_it() {
         ..config()
     })
     .await;
-    // A shuffle of 600 x 600 tiles answers about 12 MB: more than the
-    // budget and than loopback's socket buffers hold.
+    // A shuffle of 1000 x 600 tiles answers about 20 MB: more than the
+    // budget and than loopback's socket buffers take unread.
     let rows: Vec<String> = (0..600)
         .map(|y| {
-            (0..600)
+            (0..1000)
                 .map(|x| char::from(b'A' + ((x / 2 + y) % 26) as u8))
                 .collect()
         })
@@ -170,7 +178,15 @@ async fn a_large_body_takes_its_solver_slot_before_it_is_read() {
         .await
         .expect("sending the head");
     holder.write_all(b"{\"board\"").await.expect("a part");
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // Held once a small solve is refused.
+    bounded("the first body's slot", async {
+        while exchange(server.addr, &solve_bytes(&mahjong_sample(), &[]))
+            .await
+            .status
+            != 503
+        {}
+    })
+    .await;
     // Another large body is refused from its head alone.
     let mut second = connect(server.addr).await;
     second
