@@ -269,6 +269,7 @@ impl Connections {
             receiving: Mutex::new(None),
             written: AtomicU64::new(0),
             unwritten: Mutex::new(None),
+            unwritten_until: AtomicU64::new(0),
             cut: Notify::new(),
             shared: self.shared.clone(),
         });
@@ -344,6 +345,8 @@ pub(super) struct Link {
     /// The memory of an answer hyper still holds, until `written` reaches
     /// the mark.
     unwritten: Mutex<Option<(u64, Reservation)>>,
+    /// That mark, 0 when none: looked at on every write without the lock.
+    unwritten_until: AtomicU64,
     /// Asked to close at once, request or not.
     cut: Notify,
     shared: Arc<Shared>,
@@ -410,9 +413,10 @@ impl Link {
     /// The socket wrote `bytes`: an answer they complete is no longer held.
     pub(super) fn wrote(&self, bytes: usize) {
         let written = self.written.fetch_add(bytes as u64, Ordering::Relaxed) + bytes as u64;
-        let mut unwritten = self.unwritten_lock();
-        if unwritten.as_ref().is_some_and(|(mark, _)| written >= *mark) {
-            unwritten.take();
+        let until = self.unwritten_until.load(Ordering::Acquire);
+        if until != 0 && written >= until {
+            self.unwritten_until.store(0, Ordering::Release);
+            self.unwritten_lock().take();
         }
     }
 
@@ -608,6 +612,7 @@ impl Drop for ResponseBody {
             && self.link.written.load(Ordering::Relaxed) < mark
         {
             *self.link.unwritten_lock() = Some((mark, memory));
+            self.link.unwritten_until.store(mark, Ordering::Release);
         }
         self.link.went_idle();
     }
