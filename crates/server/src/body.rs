@@ -2,11 +2,12 @@
 //! (from `Content-Length` before reading, and while reading), the time a
 //! client may take to send it, and the process's memory budget.
 //!
-//! A large body (over `--inline-max-bytes`, or of unknown length) takes its
-//! solver slot before it is read, so that no more large bodies are read at
-//! once than can be worked on; a small one takes it once read. Either way
-//! the body's bytes, and as many again for its decoded form, are counted in
-//! the memory budget until the request is answered.
+//! A body is not read while every solver slot is busy: it gets 503 from its
+//! head alone. Its slot is taken once it is read, so a client that sends
+//! slowly holds no solver. What has arrived is counted in the memory budget
+//! twice, the bytes and their decoded form, as it arrives (a client holds
+//! only what it has really sent), until the request is answered; a body
+//! whose next bytes do not fit waits briefly for room, then gets 503.
 
 use super::AppState;
 use super::error::{ErrorCode, HttpError};
@@ -15,31 +16,17 @@ use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::header;
 use http_body_util::BodyExt;
-use linkpath_api::ApiError;
 use std::ops::Deref;
-use tokio::sync::OwnedSemaphorePermit;
 
 /// The bytes counted in the memory budget for each byte of body: the body
 /// itself and what decoding it holds at most.
 pub const COUNTED_PER_BODY_BYTE: usize = 2;
 
 /// The raw bytes of a body that claims to be JSON, read within the limits,
-/// with the memory they are counted under and, for a large body, the
-/// solver slot taken before reading it.
+/// with the memory they are counted under until this is dropped.
 pub struct JsonBody {
     bytes: Bytes,
-    slot: Option<OwnedSemaphorePermit>,
     _memory: Reservation,
-}
-
-impl JsonBody {
-    /// The solver slot taken before the body was read, or one now.
-    pub fn slot(&mut self, state: &AppState) -> Result<OwnedSemaphorePermit, ApiError> {
-        match self.slot.take() {
-            Some(slot) => Ok(slot),
-            None => state.solver_slot(),
-        }
-    }
 }
 
 impl Deref for JsonBody {
@@ -80,46 +67,37 @@ impl FromRequest<AppState> for JsonBody {
         {
             return Err(too_large(format!("{length} bytes"), max));
         }
-        let declared = declared.and_then(|length| usize::try_from(length).ok());
-        let slot = match declared {
-            Some(length) if length <= state.config.inline_max_bytes => None,
-            _ => Some(state.solver_slot()?),
-        };
-        let expected = declared.unwrap_or(0);
-        let memory = state
-            .memory
-            .reserve(expected * COUNTED_PER_BODY_BYTE, state.memory_wait)
-            .await
-            .ok_or_else(|| no_memory(state))?;
-        let read = read(request, expected, max, memory, state);
-        let (bytes, memory) = tokio::time::timeout(state.body_timeout, read)
-            .await
-            .map_err(|_| {
-                HttpError::new(
-                    ErrorCode::RequestTimeout,
-                    format!(
-                        "the body did not arrive within {} ms",
-                        state.body_timeout.as_millis()
-                    ),
-                )
-            })??;
+        state.any_solver_slot()?;
+        let expected = declared.map_or(0, |length| length as usize);
+        let (bytes, memory) =
+            tokio::time::timeout(state.body_timeout, read(request, expected, state))
+                .await
+                .map_err(|_| {
+                    HttpError::new(
+                        ErrorCode::RequestTimeout,
+                        format!(
+                            "the body did not arrive within {} ms",
+                            state.body_timeout.as_millis()
+                        ),
+                    )
+                })??;
         Ok(JsonBody {
             bytes,
-            slot,
             _memory: memory,
         })
     }
 }
 
-/// Reads the body into one buffer of the declared length, or one grown as
-/// frames arrive, whose growth must fit the memory budget.
+/// Reads the body into one buffer of the declared length (its pages taken
+/// only as the bytes arrive), or one grown as frames arrive, counting what
+/// has arrived in the memory budget.
 async fn read(
     request: Request,
     expected: usize,
-    max: usize,
-    mut memory: Reservation,
     state: &AppState,
 ) -> Result<(Bytes, Reservation), HttpError> {
+    let max = state.config.request.max_body_bytes;
+    let mut memory = state.memory.empty();
     let mut body = request.into_body();
     let mut buffer = Vec::with_capacity(expected);
     while let Some(frame) = body.frame().await {
@@ -136,13 +114,13 @@ async fn read(
         if length > max {
             return Err(too_large(format!("more than {max} bytes"), max));
         }
-        if length > buffer.capacity() {
-            let capacity = length.max(buffer.capacity() * 2).min(max);
-            let counted = capacity * COUNTED_PER_BODY_BYTE;
-            if counted > memory.bytes() && !memory.try_grow(counted - memory.bytes()) {
-                return Err(no_memory(state));
-            }
-            buffer.reserve_exact(capacity - buffer.len());
+        let counted = length * COUNTED_PER_BODY_BYTE;
+        if counted > memory.bytes()
+            && !memory
+                .grow(counted - memory.bytes(), state.memory_wait)
+                .await
+        {
+            return Err(no_memory(state));
         }
         buffer.extend_from_slice(&data);
     }

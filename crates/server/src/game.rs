@@ -32,13 +32,13 @@ pub fn router() -> Router<AppState> {
 /// what the answer came to (`outcome`) under `route`.
 async fn run<T: Serialize + Send + 'static>(
     state: AppState,
-    mut body: JsonBody,
+    body: JsonBody,
     route: &'static str,
     what: Work,
     outcome: fn(&T) -> &'static str,
     work: impl FnOnce(&[u8], &Stop, &Limits, Duration) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<Response, HttpError> {
-    let permit = body.slot(&state)?;
+    let permit = state.solver_slot()?;
     let limits = state.limits.clone();
     let timeout = state.config.solve_timeout();
     let started = Instant::now();

@@ -91,16 +91,30 @@ impl AppState {
 
     /// A solver slot, or 503 when all are taken.
     pub fn solver_slot(&self) -> Result<OwnedSemaphorePermit, ApiError> {
-        self.solvers.clone().try_acquire_owned().map_err(|_| {
-            ApiError::new(
-                ErrorCode::Overloaded,
-                format!(
-                    "all {} solver slots are busy, retry shortly",
-                    self.config.workers()
-                ),
-            )
-            .retry_after(1)
-        })
+        self.solvers
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| self.no_solver_slot())
+    }
+
+    /// 503 when every solver slot is taken now: a body is not read that
+    /// could not be worked on.
+    pub fn any_solver_slot(&self) -> Result<(), ApiError> {
+        if self.solvers.available_permits() == 0 {
+            return Err(self.no_solver_slot());
+        }
+        Ok(())
+    }
+
+    fn no_solver_slot(&self) -> ApiError {
+        ApiError::new(
+            ErrorCode::Overloaded,
+            format!(
+                "all {} solver slots are busy, retry shortly",
+                self.config.workers()
+            ),
+        )
+        .retry_after(1)
     }
 
     /// Runs `work` on the blocking pool holding `permit`, with a [`Stop`]

@@ -134,6 +134,17 @@ impl Reservation {
         }
         grown
     }
+
+    /// Adds `bytes` as soon as they fit, waiting at most `wait`.
+    pub async fn grow(&mut self, bytes: usize, wait: Duration) -> bool {
+        match self.budget.reserve(bytes, wait).await {
+            Some(mut more) => {
+                self.bytes += std::mem::take(&mut more.bytes);
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 impl Drop for Reservation {
@@ -242,6 +253,18 @@ mod tests {
         assert!(b.try_grow(60));
         assert_eq!(budget.used(), 100);
         drop(b);
+        assert_eq!(budget.used(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_reservation_grows_within_the_limit() {
+        let budget = MemoryBudget::new(100);
+        let mut reservation = budget.empty();
+        assert!(reservation.grow(70, Duration::from_millis(10)).await);
+        assert!(!reservation.grow(31, Duration::from_millis(10)).await);
+        assert!(reservation.grow(30, Duration::from_millis(10)).await);
+        assert_eq!((reservation.bytes(), budget.used()), (100, 100));
+        drop(reservation);
         assert_eq!(budget.used(), 0);
     }
 

@@ -22,9 +22,9 @@ pub fn router() -> Router<AppState> {
 #[utoipa::path(post, path = "/v1/render", operation_id = "render", tag = "solve",
     request_body = linkpath_api::solve::SolveBody,
     responses((status = 200, description = "The picture", content_type = "image/svg+xml", body = String)))]
-async fn render(State(state): State<AppState>, mut body: JsonBody) -> Result<Response, HttpError> {
+async fn render(State(state): State<AppState>, body: JsonBody) -> Result<Response, HttpError> {
     let limits = state.limits.clone();
-    let permit = body.slot(&state)?;
+    let permit = state.solver_slot()?;
     let started = Instant::now();
     let svg = state
         .run_blocking(permit, Work::Render, move |stop| {

@@ -23,9 +23,9 @@ pub fn router() -> Router<AppState> {
 #[utoipa::path(post, path = "/v1/solve", operation_id = "solve", tag = "solve",
     request_body = linkpath_api::solve::SolveBody,
     responses((status = 200, description = "One result per query, in order", body = SolveResponse)))]
-async fn solve(State(state): State<AppState>, mut body: JsonBody) -> Result<Response, HttpError> {
+async fn solve(State(state): State<AppState>, body: JsonBody) -> Result<Response, HttpError> {
     let limits = state.limits.clone();
-    let permit = body.slot(&state)?;
+    let permit = state.solver_slot()?;
     let json = if body.len() <= state.config.inline_max_bytes {
         // Small bodies parse in microseconds; only searches that may run
         // long are sent to the blocking pool.

@@ -3,17 +3,19 @@
 //! - request bodies and unwritten answers share one memory budget: a body
 //!   that does not fit waits, then gets 503 with `Retry-After`, and an
 //!   answer the client does not read stays counted until it is written;
-//! - a large body takes its solver slot before it is read;
+//! - no body is read while every solver slot is busy, and one on its way
+//!   holds no slot;
 //! - a connection sending its request under the minimum rate is cut, and
 //!   at the connection cap the slowest sender gives way;
 //! - the admin listener answers probes and scrapes while the main one is
 //!   full.
 
 use crate::support::{
-    LIMIT, Server, bounded, config, connect, exchange, http_get, mahjong_sample, parse,
-    read_to_end, request_bytes, solve_bytes,
+    LIMIT, Server, bounded, config, connect, endless_curling, exchange, hold_the_slot, http_get,
+    mahjong_sample, mahjong_sample_results, parse, read_to_end, request_bytes, solve_bytes,
 };
 use linkpath_server::Config;
+use linkpath_server::config::RequestLimits;
 use serde_json::json;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -58,13 +60,17 @@ async fn a_body_that_does_not_fit_the_memory_budget_waits_then_gets_503() {
         ..config()
     })
     .await;
-    // 400,000 bytes announced: 800,000 counted, body and decoded form.
+    // 400,000 bytes sent of 400,001: 800,000 counted, body and decoded
+    // form.
     let mut holder = connect(server.addr).await;
     holder
-        .write_all(&head("/v1/solve", 400_000))
+        .write_all(&head("/v1/solve", 400_001))
         .await
         .expect("sending the head");
-    holder.write_all(b"{\"board\"").await.expect("a part");
+    holder
+        .write_all(&vec![b' '; 400_000])
+        .await
+        .expect("all but a byte");
 
     // 300,000 more would pass the budget: refused once the first holds
     // its share, and nothing read.
@@ -165,29 +171,23 @@ async fn an_unread_answer_stays_counted_until_the_client_reads_it() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_large_body_takes_its_solver_slot_before_it_is_read() {
+async fn no_body_is_read_while_every_solver_slot_is_busy() {
     let server = Server::start(Config {
         workers: Some(1),
+        request: RequestLimits {
+            solve_timeout_ms: 3_600_000,
+            ..config().request
+        },
         ..config()
     })
     .await;
-    // The only slot, held by a large body on its way.
-    let mut holder = connect(server.addr).await;
-    holder
-        .write_all(&head("/v1/solve", 100_000))
-        .await
-        .expect("sending the head");
-    holder.write_all(b"{\"board\"").await.expect("a part");
-    // Held once a small solve is refused.
-    bounded("the first body's slot", async {
-        while exchange(server.addr, &solve_bytes(&mahjong_sample(), &[]))
-            .await
-            .status
-            != 503
-        {}
+    // The only slot, held by a search without end.
+    let addr = server.addr;
+    let holder = hold_the_slot(addr, move || {
+        tokio::spawn(async move { exchange(addr, &solve_bytes(&endless_curling(), &[])).await })
     })
     .await;
-    // Another large body is refused from its head alone.
+    // A large body is refused from its head alone.
     let mut second = connect(server.addr).await;
     second
         .write_all(&head("/v1/render", 100_000))
@@ -202,7 +202,35 @@ async fn a_large_body_takes_its_solver_slot_before_it_is_read() {
         reply.error(503, "overloaded").0,
         "all 1 solver slots are busy, retry shortly"
     );
-    drop(holder);
+    holder.abort();
+    server.stop().await.expect("run returns Ok");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bodies_on_their_way_hold_no_solver_slot() {
+    let server = Server::start(Config {
+        workers: Some(1),
+        ..config()
+    })
+    .await;
+    // Two large bodies all but their last byte, then silence: they hold
+    // what they sent of the memory budget, not the one slot.
+    let mut stalled = Vec::new();
+    for _ in 0..2 {
+        let mut stream = connect(server.addr).await;
+        stream
+            .write_all(&head("/v1/solve", 20_000))
+            .await
+            .expect("the head");
+        stream
+            .write_all(&vec![b' '; 19_999])
+            .await
+            .expect("all but a byte");
+        stalled.push(stream);
+    }
+    let reply = exchange(server.addr, &solve_bytes(&mahjong_sample(), &[])).await;
+    assert_eq!(reply.results(), mahjong_sample_results());
+    drop(stalled);
     server.stop().await.expect("run returns Ok");
 }
 

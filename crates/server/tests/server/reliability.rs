@@ -31,8 +31,8 @@
 use crate::support::mutate::{TOKENS, mutate, mutation};
 use crate::support::{
     LIMIT, Rng, Server, bounded, connect, curling, exchange, exchange_timed, get_bytes,
-    mahjong_sample, mahjong_sample_results, parse, post_bytes, read_to_end, request_bytes,
-    solve_bytes,
+    hold_the_slot, mahjong_sample, mahjong_sample_results, parse, post_bytes, read_to_end,
+    request_bytes, slot_free, slot_probe, solve_bytes,
 };
 use axum::body::Body;
 use http_body_util::BodyExt;
@@ -61,22 +61,6 @@ fn sample() -> (Value, Value) {
     )
 }
 
-/// A solve that needs a slot but no work: 503 when every slot is busy,
-/// 422 (an empty board) when one is free, holding it for microseconds.
-fn slot_probe() -> Vec<u8> {
-    solve_bytes(&json!({"board": [], "queries": []}), &[])
-}
-
-/// Whether a solver slot is free: true on 422, false on 503.
-async fn slot_free(addr: SocketAddr) -> bool {
-    let reply = exchange(addr, &slot_probe()).await;
-    match reply.status {
-        422 => true,
-        503 => false,
-        other => panic!("the probe got {other}: {:?}", reply.json()),
-    }
-}
-
 /// Probes until the slots are all busy (or free), up to `LIMIT`; returns
 /// how long that took and how many probes.
 async fn until_slots(addr: SocketAddr, free: bool) -> (Duration, u32) {
@@ -93,37 +77,6 @@ async fn until_slots(addr: SocketAddr, free: bool) -> (Duration, u32) {
             if free { "free" } else { "busy" }
         );
         tokio::time::sleep(Duration::from_millis(2)).await;
-    }
-}
-
-/// Sends a long solve with `send` until it holds the only slot: a probe
-/// can take the slot for an instant just as the solve arrives, and then the
-/// solve itself is shed, so a shed solve is sent again.
-async fn hold_the_slot<T: Send + 'static>(
-    addr: SocketAddr,
-    send: impl Fn() -> tokio::task::JoinHandle<T>,
-) -> tokio::task::JoinHandle<T> {
-    let started = Instant::now();
-    loop {
-        let task = send();
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        loop {
-            if task.is_finished() {
-                break; // shed: send it again
-            }
-            if !slot_free(addr).await {
-                return task;
-            }
-            assert!(
-                started.elapsed() < LIMIT,
-                "the slot did not turn busy within {LIMIT:?}"
-            );
-            tokio::time::sleep(Duration::from_millis(2)).await;
-        }
-        assert!(
-            started.elapsed() < LIMIT,
-            "the solve never took the slot within {LIMIT:?}"
-        );
     }
 }
 

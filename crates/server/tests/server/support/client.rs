@@ -160,3 +160,52 @@ impl Server {
             .expect("the server task did not panic")
     }
 }
+
+// ------------------------------------------------------------ the slots
+
+/// A solve that needs a slot but no work: 503 when every slot is busy,
+/// 422 (an empty board) when one is free, holding it for microseconds.
+pub fn slot_probe() -> Vec<u8> {
+    solve_bytes(&serde_json::json!({"board": [], "queries": []}), &[])
+}
+
+/// Whether a solver slot is free: true on 422, false on 503.
+pub async fn slot_free(addr: SocketAddr) -> bool {
+    let reply = exchange(addr, &slot_probe()).await;
+    match reply.status {
+        422 => true,
+        503 => false,
+        other => panic!("the probe got {other}: {:?}", reply.json()),
+    }
+}
+
+/// Sends a long solve with `send` until it holds the only slot: a probe
+/// can take the slot for an instant just as the solve arrives, and then the
+/// solve itself is shed, so a shed solve is sent again.
+pub async fn hold_the_slot<T: Send + 'static>(
+    addr: SocketAddr,
+    send: impl Fn() -> tokio::task::JoinHandle<T>,
+) -> tokio::task::JoinHandle<T> {
+    let started = std::time::Instant::now();
+    loop {
+        let task = send();
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        loop {
+            if task.is_finished() {
+                break; // shed: send it again
+            }
+            if !slot_free(addr).await {
+                return task;
+            }
+            assert!(
+                started.elapsed() < LIMIT,
+                "the slot did not turn busy within {LIMIT:?}"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+        }
+        assert!(
+            started.elapsed() < LIMIT,
+            "the solve never took the slot within {LIMIT:?}"
+        );
+    }
+}
