@@ -802,13 +802,18 @@ fn group_error(i: usize, message: String) -> ApiError {
     ApiError::new(ErrorCode::InvalidRules, message).at(format!("rules.match.groups[{i}]"))
 }
 
-/// Why a character of a text group is not a tile type: an empty cell.
+/// Why a character of a text group is not a tile type: an empty cell, or
+/// a control character no text row may hold.
 fn not_a_tile_character(c: char) -> Option<String> {
-    if tile_of_char(c) != EMPTY {
+    let why = if tile_of_char(c) == EMPTY {
+        "an empty cell"
+    } else if c.is_control() {
+        "a control character"
+    } else {
         return None;
-    }
+    };
     let tile = Tile::new(u32::from(c), BoardEncoding::Text);
-    Some(format!("{tile} is an empty cell, expected tile characters"))
+    Some(format!("{tile} is {why}, expected tile characters"))
 }
 
 /// Where tiles fall after a pair is removed.

@@ -346,3 +346,43 @@ fn what_serde_json_refuses_inside_a_string_or_number_is_400_naming_it_and_where(
     assert_eq!(request.board.cells(), [0x1F600, 0x1F600]);
     assert_eq!(request.queries[0].from, linkpath_engine::Point::new(0, 0));
 }
+
+#[test]
+fn a_control_character_in_a_text_row_is_refused_naming_its_row_and_column() {
+    check(&[
+        (
+            r#"{"board": ["XXX", "X\tX"], "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_board","message":"row 1 has U+0009, a control character, at column 1, expected a tile character, or space or . for empty","field":"board[1][1]"}}"#,
+        ),
+        (
+            r#"{"board": ["A\u0000A"], "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_board","message":"row 0 has U+0000, a control character, at column 1, expected a tile character, or space or . for empty","field":"board[0][1]"}}"#,
+        ),
+        (
+            r#"{"board": ["AA\u007f"], "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_board","message":"row 0 has U+007F, a control character, at column 2, expected a tile character, or space or . for empty","field":"board[0][2]"}}"#,
+        ),
+        // Columns count characters, not bytes.
+        (
+            r#"{"board": ["éé\u0085"], "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_board","message":"row 0 has U+0085, a control character, at column 2, expected a tile character, or space or . for empty","field":"board[0][2]"}}"#,
+        ),
+        (
+            r#"{"board": ["X.X"], "rules": {"match": {"groups": ["XY", "\n"]}}, "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_rules","message":"\"\\n\" is a control character, expected tile characters","field":"rules.match.groups[1]"}}"#,
+        ),
+    ]);
+    // Other invisible characters that are no control character are tiles,
+    // as any character is.
+    let request = SolveRequest::decode(
+        "{\"board\": [\"\u{a0}\u{3000}\"], \"queries\": []}".as_bytes(),
+        &Limits::default(),
+    )
+    .unwrap();
+    assert_eq!(request.board.cells(), [0xA0, 0x3000]);
+}

@@ -111,6 +111,46 @@ async fn what_json_forbids_in_a_string_or_number_is_400_on_every_route() {
 }
 
 #[tokio::test]
+async fn a_control_character_in_a_text_row_is_422_on_every_board_route() {
+    let app = router(config());
+    // Every route that takes a board: all but `/v1/deal`.
+    for (route, rest) in JSON_ROUTES
+        .into_iter()
+        .filter(|&(route, _)| route != "/v1/deal")
+    {
+        let body =
+            format!(r#"{{"rules": "mahjong"{rest}"#).replace(r#"["XX"]"#, r#"["XX", "X\tX"]"#);
+        let reply = call(&app, post_request(route, body)).await;
+        let (message, field) = reply.error(422, "invalid_board");
+        assert_eq!(
+            (message.as_str(), field.as_deref()),
+            (
+                "row 1 has U+0009, a control character, at column 1, expected a tile character, or space or . for empty",
+                Some("board[1][1]")
+            ),
+            "{route}"
+        );
+    }
+    // Nor does a deal lay one.
+    let reply = call(
+        &app,
+        post_request(
+            "/v1/deal",
+            r#"{"width": 2, "height": 2, "types": 1, "alphabet": "\t"}"#,
+        ),
+    )
+    .await;
+    let (message, field) = reply.error(422, "invalid_request");
+    assert_eq!(
+        (message.as_str(), field.as_deref()),
+        (
+            r#"`alphabet` has "\t" at 0, a control character, expected tile characters"#,
+            Some("alphabet")
+        )
+    );
+}
+
+#[tokio::test]
 async fn missing_or_other_content_type_is_415() {
     let app = router(config());
     let body = mahjong_sample().to_string();
