@@ -133,7 +133,7 @@ fn board_schema() -> RefOr<Schema> {
     let text = ArrayBuilder::new()
         .title(Some("TextRows"))
         .description(Some(
-            "Rows of text: one character a cell; space or `.` is empty, any other character is a tile of that type.",
+            "Rows of text: one character a cell; space or `.` is empty, a control character (a tab, say) is refused, any other character is a tile of that type.",
         ))
         .items(
             ObjectBuilder::new()

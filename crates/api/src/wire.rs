@@ -420,7 +420,7 @@ impl utoipa::PartialSchema for MatchGroup {
             .schema_type(SchemaType::Type(Type::String))
             .title(Some("TextGroup"))
             .description(Some(
-                "Tile characters of text rows, each a type; not space or `.` (empty cells).",
+                "Tile characters of text rows, each a type; not space or `.` (empty cells), nor a control character.",
             ))
             .min_length(Some(1));
         let numbers = ArrayBuilder::new()
