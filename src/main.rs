@@ -52,8 +52,10 @@ enum Command {
         file: Option<PathBuf>,
         #[command(flatten)]
         limits: RequestLimits,
-        /// Most cells of a board to draw: a picture takes about 180 bytes a
-        /// cell; at least 1.
+        /// Most cells, queries and path segments to draw (a query counts
+        /// one, and one a segment, or two for its end marks when it does not
+        /// connect): at most 260 bytes of SVG each, and 10 KiB besides; at
+        /// least 1.
         #[arg(long, env = "LINKPATH_MAX_RENDER_CELLS", default_value_t = 16_384, value_parser = config::at_least_one::<usize>)]
         max_render_cells: usize,
     },

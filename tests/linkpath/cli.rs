@@ -142,6 +142,45 @@ fn binary_survives_binary_garbage() {
 }
 
 #[test]
+fn a_control_character_in_a_board_is_refused_with_exit_code_2() {
+    // The Mahjong sample with a tab for a space: read as a tile, it blocked
+    // the first pair's path, and the judge printed 0 instead of 4.
+    let input = String::from_utf8(data("mahjong.in"))
+        .unwrap()
+        .replacen("X   X", "X\t  X", 1);
+    assert_eq!(
+        judge_binary("mahjong", input.as_bytes()),
+        (
+            2,
+            String::new(),
+            "linkpath judge mahjong: line 3: row 2 has U+0009, a control character, at column 2, expected a tile character, or a space for empty\n".to_owned()
+        )
+    );
+    // A request's text rows likewise, to `linkpath solve` and `render`.
+    let request = json!({"board": ["X\tX", "XXX"], "queries": [{"from": [0, 0], "to": [2, 0]}]});
+    for command in ["solve", "render"] {
+        let mut child = linkpath()
+            .args([command, "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        stdin.write_all(request.to_string().as_bytes()).unwrap();
+        drop(stdin);
+        let out = child.wait_with_output().expect("the binary ends");
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        assert_eq!(
+            String::from_utf8(out.stderr).unwrap(),
+            format!(
+                "linkpath {command}: invalid_board: row 0 has U+0009, a control character, at column 1, expected a tile character, or space or . for empty (at board[0][1])\n"
+            )
+        );
+    }
+}
+
+#[test]
 fn a_board_too_large_for_memory_is_an_error_not_a_crash() {
     // 10^10 cells of four bytes: no machine this runs on has 40 GB to give.
     // The binary's allocator would reserve the address space all the same

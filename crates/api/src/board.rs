@@ -133,7 +133,7 @@ fn board_schema() -> RefOr<Schema> {
     let text = ArrayBuilder::new()
         .title(Some("TextRows"))
         .description(Some(
-            "Rows of text: one character a cell; space or `.` is empty, any other character is a tile of that type.",
+            "Rows of text: one character a cell; space or `.` is empty, a control character (a tab, say) is refused, any other character is a tile of that type.",
         ))
         .items(
             ObjectBuilder::new()
@@ -359,13 +359,24 @@ impl<'de> Visitor<'de> for RowSeed<'_, '_> {
         let rows = self.0;
         rows.encoding(BoardEncoding::Text)?;
         let before = rows.cells.len();
-        // U+0000 would be read as tile type 0, which is the empty cell: only
-        // space and `.` are empty.
-        if let Some(column) = row.chars().position(|c| c == '\0') {
+        // A control character is no tile anyone can see: a tab in a row
+        // would be a tile type of its own, and U+0000 tile type 0, which is
+        // the empty cell.
+        let control = if row.is_ascii() {
+            row.bytes().position(|b| b.is_ascii_control())
+        } else {
+            row.chars().position(char::is_control)
+        };
+        if let Some(column) = control {
+            let c = row.chars().nth(column).expect("the column is in the row");
             return Err(fail(
                 ApiError::new(
                     ErrorCode::InvalidBoard,
-                    "U+0000 is not a cell, expected a tile character, or space or . for empty",
+                    format!(
+                        "row {} has U+{:04X}, a control character, at column {column}, expected a tile character, or space or . for empty",
+                        rows.height,
+                        u32::from(c)
+                    ),
                 )
                 .at(format!("board[{}][{column}]", rows.height)),
             ));

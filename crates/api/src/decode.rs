@@ -40,16 +40,14 @@ pub fn decode<T: DeserializeOwned>(body: &[u8], limits: &Limits) -> Result<T, Ap
 /// as the parse itself on a million-cell board, so only a body that failed
 /// pays for it.
 fn locate<T: DeserializeOwned>(error: serde_json::Error, body: &[u8]) -> ApiError {
+    // Asked of the whole body first: a decode that stopped at a wrong type,
+    // or at a limit, never met a syntax error further on, and a body that
+    // is not JSON is 400 whatever else is wrong with it.
+    if let Some(malformed) = malformed(body) {
+        return malformed;
+    }
     if let Some(ours) = take_failure() {
         return ours;
-    }
-    // Asked of the whole body: a decode that stopped at a wrong type never
-    // met a syntax error further on.
-    if let Err(syntax) = serde_json::from_slice::<serde::de::IgnoredAny>(body) {
-        return ApiError::new(
-            ErrorCode::MalformedJson,
-            format!("the body is not valid JSON: {syntax}"),
-        );
     }
     let mut json = serde_json::Deserializer::from_slice(body);
     match serde_path_to_error::deserialize::<_, T>(&mut json) {
@@ -158,10 +156,6 @@ fn named_field<'a>(message: &'a str, prefix: &str) -> Option<&'a str> {
     rest.split_once('`').map(|(name, _)| name)
 }
 
-fn is_json(body: &[u8]) -> bool {
-    serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok()
-}
-
 /// Every request body is a JSON object: serde derive would also read a
 /// struct from an array of its fields in order.
 fn not_an_object(body: &[u8]) -> Result<(), ApiError> {
@@ -173,9 +167,8 @@ fn not_an_object(body: &[u8]) -> Result<(), ApiError> {
         Some(b'n') => "null",
         Some(_) => "a number",
     };
-    if !is_json(body) {
-        // Broken JSON: the parser says where.
-        return Ok(());
+    if let Some(malformed) = malformed(body) {
+        return Err(malformed);
     }
     Err(ApiError::new(
         ErrorCode::InvalidRequest,
@@ -189,4 +182,134 @@ fn strip_position(message: &str) -> String {
         Some(i) => message[..i].to_owned(),
         None => message.to_owned(),
     }
+}
+
+/// The 400 for a body that is not JSON, naming the first mistake and where
+/// it is; `None` for valid JSON.
+///
+/// serde_json's skipping parser checks the structure but not what a typed
+/// decode would refuse inside it: bytes that are not UTF-8, escapes of half
+/// a surrogate pair, numbers beyond `f64`. Those are looked for here, and
+/// the earlier of the two mistakes is named.
+fn malformed(body: &[u8]) -> Option<ApiError> {
+    let refused = |what: String| {
+        Some(ApiError::new(
+            ErrorCode::MalformedJson,
+            format!("the body is not valid JSON: {what}"),
+        ))
+    };
+    if let Err(e) = std::str::from_utf8(body) {
+        let at = e.valid_up_to();
+        let (line, column) = position(body, at);
+        return refused(format!(
+            "byte 0x{:02X} is not UTF-8 at line {line} column {column}",
+            body[at]
+        ));
+    }
+    let structure = serde_json::from_slice::<serde::de::IgnoredAny>(body).err();
+    let token = bad_token(body).map(|(at, what)| (position(body, at), what));
+    match (structure, token) {
+        (None, None) => None,
+        (Some(e), Some(((line, column), what))) if (line, column) < (e.line(), e.column()) => {
+            refused(format!("{what} at line {line} column {column}"))
+        }
+        (None, Some(((line, column), what))) => {
+            refused(format!("{what} at line {line} column {column}"))
+        }
+        (Some(e), _) => refused(e.to_string()),
+    }
+}
+
+/// The most characters of a number quoted in an error.
+const NUMBER_CHARS: usize = 24;
+
+/// The first string escape or number of `body` that serde_json's typed
+/// decode refuses and its skipping parser lets through: where it starts,
+/// and what it is. Read as JSON tokens; up to the first error in the
+/// structure, where it matters, that is what they are.
+fn bad_token(body: &[u8]) -> Option<(usize, String)> {
+    let mut i = 0;
+    while i < body.len() {
+        match body[i] {
+            b'"' => {
+                i += 1;
+                while i < body.len() && body[i] != b'"' {
+                    match (body[i], body.get(i + 1)) {
+                        (b'\\', Some(b'u')) => {
+                            let (length, lone) = unicode_escape(&body[i..]);
+                            if lone {
+                                // `\u` and four hex digits: ASCII.
+                                let escape = String::from_utf8_lossy(&body[i..i + 6]);
+                                return Some((
+                                    i,
+                                    format!(
+                                        "{escape} is half of a UTF-16 surrogate pair, expected both halves"
+                                    ),
+                                ));
+                            }
+                            i += length;
+                        }
+                        (b'\\', _) => i += 2,
+                        _ => i += 1,
+                    }
+                }
+                i += 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                while body
+                    .get(i)
+                    .is_some_and(|b| matches!(b, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
+                {
+                    i += 1;
+                }
+                let number = std::str::from_utf8(&body[start..i]).unwrap_or("");
+                if number.parse::<f64>().is_ok_and(f64::is_infinite) {
+                    // ASCII, so cut anywhere.
+                    let quoted = if number.len() > NUMBER_CHARS {
+                        format!("{}…", &number[..NUMBER_CHARS])
+                    } else {
+                        number.to_owned()
+                    };
+                    return Some((start, format!("the number {quoted} is out of range")));
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The length of the `\u` escape that starts `text` (two escapes for a
+/// surrogate pair), and whether it is half a pair alone, which serde_json
+/// refuses in a string it decodes.
+fn unicode_escape(text: &[u8]) -> (usize, bool) {
+    let unit = |at: usize| -> Option<u16> {
+        let hex = text.get(at + 2..at + 6)?;
+        if text.get(at..at + 2) != Some(b"\\u") || !hex.iter().all(u8::is_ascii_hexdigit) {
+            return None;
+        }
+        u16::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()
+    };
+    match unit(0) {
+        Some(0xD800..=0xDBFF) => match unit(6) {
+            Some(0xDC00..=0xDFFF) => (12, false),
+            _ => (6, true),
+        },
+        Some(0xDC00..=0xDFFF) => (6, true),
+        // Not four hex digits: the structure's error.
+        _ => (2, false),
+    }
+}
+
+/// The line and column (both from 1, the column in bytes, as serde_json
+/// counts them) of byte `at` of `body`.
+fn position(body: &[u8], at: usize) -> (usize, usize) {
+    let before = &body[..at];
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    (line, at - line_start + 1)
 }

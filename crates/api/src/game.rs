@@ -827,6 +827,11 @@ fn tile_characters(alphabet: &str) -> Result<Vec<char>, ApiError> {
                 "`alphabet` has {written} at {i}, which text rows read as an empty cell, expected tile characters"
             )));
         }
+        if c.is_control() {
+            return Err(refused(format!(
+                "`alphabet` has {written} at {i}, a control character, expected tile characters"
+            )));
+        }
         if let Some(earlier) = first.insert(c, i) {
             return Err(refused(format!(
                 "`alphabet` has {written} at {earlier} and {i}, expected distinct characters"

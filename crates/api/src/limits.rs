@@ -10,7 +10,8 @@ pub struct Limits {
     pub max_segments: u32,
     /// Most moves `/v1/moves` lists.
     pub max_moves: usize,
-    /// Most cells of a board drawn as a picture.
+    /// Most a picture draws: the board's cells, and each query with its
+    /// path's segments or its end marks ([`linkpath_formats::svg::drawn`]).
     pub max_render_cells: usize,
     /// Whether `max_cells` is the picture limit, for the message.
     pub picture: bool,

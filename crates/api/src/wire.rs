@@ -295,40 +295,122 @@ pub struct MatchGroups {
     /// Sets of tile types that match one another; a type in no group
     /// matches only itself. Each group is non-empty, and a type is in at
     /// most one group. Groups may name types the board does not have.
-    pub groups: Vec<MatchGroup>,
+    #[schema(value_type = Vec<MatchGroup>)]
+    pub groups: GroupList,
 }
 
-/// One group: the tile characters of text rows as one string (`"1234"`),
-/// or the tile numbers of number rows (`[1, 2, 3, 4]`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MatchGroup {
-    Text(String),
-    Numbers(Vec<serde_json::Number>),
+/// One group in the contract: the tile characters of text rows as one
+/// string (`"1234"`), or the tile numbers of number rows (`[1, 2, 3, 4]`).
+/// Read into a [`GroupList`].
+pub struct MatchGroup;
+
+/// The groups of `match` as written, held flat: every group's types one
+/// after another and where each group ends, rather than a vector a group
+/// (a million groups of one type, 9 MB of JSON, took 23 bytes of memory a
+/// byte that way). Checked against the form of the board's rows by
+/// [`WireRules::groups`], as the board may come after the rules.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GroupList {
+    /// Where each group ends in `text` or in `numbers`, as its form is.
+    ends: Vec<u32>,
+    /// The characters of the text groups.
+    text: String,
+    /// The numbers of the number groups, those that are tile types.
+    numbers: Vec<u32>,
+    /// The first group written as a string, and as an array: a group not
+    /// in the form of the board's rows is refused by its index.
+    first_text: Option<usize>,
+    first_numbers: Option<usize>,
+    /// The first number that is not a tile type, as written, and its group.
+    not_a_tile: Option<(usize, String)>,
 }
 
-impl<'de> Deserialize<'de> for MatchGroup {
+impl GroupList {
+    /// How many groups are listed.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Where group `i` lies in its form's list.
+    fn span(&self, i: usize) -> std::ops::Range<usize> {
+        let start = match i {
+            0 => 0,
+            _ => self.ends[i - 1] as usize,
+        };
+        start..self.ends[i] as usize
+    }
+
+    /// Closes the group just read, which ends at `end` of its list.
+    fn close<E: de::Error>(&mut self, end: usize) -> Result<(), E> {
+        let end = u32::try_from(end)
+            .map_err(|_| E::custom("the groups list more than 4294967295 tile types"))?;
+        self.ends.push(end);
+        Ok(())
+    }
+}
+
+impl<'de> Deserialize<'de> for GroupList {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Either;
-        impl<'de> Visitor<'de> for Either {
-            type Value = MatchGroup;
+        struct List;
+        impl<'de> Visitor<'de> for List {
+            type Value = GroupList;
 
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a string of tile characters or an array of tile numbers")
+                f.write_str("a sequence")
             }
 
-            fn visit_str<E: de::Error>(self, text: &str) -> Result<MatchGroup, E> {
-                Ok(MatchGroup::Text(text.to_owned()))
-            }
-
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<MatchGroup, A::Error> {
-                let mut numbers = Vec::new();
-                while let Some(n) = seq.next_element::<serde_json::Number>()? {
-                    numbers.push(n);
-                }
-                Ok(MatchGroup::Numbers(numbers))
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<GroupList, A::Error> {
+                let mut list = GroupList::default();
+                while seq.next_element_seed(GroupSeed(&mut list))?.is_some() {}
+                Ok(list)
             }
         }
-        deserializer.deserialize_any(Either)
+        deserializer.deserialize_seq(List)
+    }
+}
+
+/// Reads one group onto the end of a [`GroupList`].
+struct GroupSeed<'a>(&'a mut GroupList);
+
+impl<'de> de::DeserializeSeed<'de> for GroupSeed<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for GroupSeed<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a string of tile characters or an array of tile numbers")
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<(), E> {
+        let list = self.0;
+        list.first_text.get_or_insert(list.ends.len());
+        list.text.push_str(text);
+        list.close(list.text.len())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let list = self.0;
+        let group = list.ends.len();
+        list.first_numbers.get_or_insert(group);
+        while let Some(n) = seq.next_element::<serde_json::Number>()? {
+            match n.as_u64().map(u32::try_from) {
+                Some(Ok(tile)) if tile != EMPTY => list.numbers.push(tile),
+                _ => {
+                    list.not_a_tile.get_or_insert((group, n.to_string()));
+                }
+            }
+        }
+        list.close(list.numbers.len())
     }
 }
 
@@ -338,7 +420,7 @@ impl utoipa::PartialSchema for MatchGroup {
             .schema_type(SchemaType::Type(Type::String))
             .title(Some("TextGroup"))
             .description(Some(
-                "Tile characters of text rows, each a type; not space or `.` (empty cells).",
+                "Tile characters of text rows, each a type; not space or `.` (empty cells), nor a control character.",
             ))
             .min_length(Some(1));
         let numbers = ArrayBuilder::new()
@@ -477,7 +559,7 @@ pub struct WireRules {
     pub rules: Rules,
     /// The matching groups as written; checked against the board by
     /// [`WireRules::groups`], as a group's form depends on the board's.
-    pub groups: Option<Vec<MatchGroup>>,
+    pub groups: Option<GroupList>,
     /// The preset name, or `custom` when fields were overridden: a metrics
     /// label with few values.
     pub label: &'static str,
@@ -625,57 +707,17 @@ impl WireRules {
         let Some(list) = &self.groups else {
             return Ok(Groups::default());
         };
-        let at = |i: usize| format!("rules.match.groups[{i}]");
-        let invalid =
-            |i: usize, message: String| ApiError::new(ErrorCode::InvalidRules, message).at(at(i));
-        let mut kinds = Vec::with_capacity(list.len());
-        for (i, group) in list.iter().enumerate() {
-            let types: Vec<u32> = match (group, encoding) {
-                (MatchGroup::Text(text), BoardEncoding::Text) => text
-                    .chars()
-                    .map(|c| match tile_of_char(c) {
-                        EMPTY => Err(invalid(
-                            i,
-                            format!(
-                                "{} is an empty cell, expected tile characters",
-                                Tile::new(u32::from(c), encoding)
-                            ),
-                        )),
-                        tile => Ok(tile),
-                    })
-                    .collect::<Result<_, _>>()?,
-                (MatchGroup::Numbers(numbers), BoardEncoding::Numbers) => numbers
-                    .iter()
-                    .map(|n| match n.as_u64().map(u32::try_from) {
-                        Some(Ok(tile)) if tile != EMPTY => Ok(tile),
-                        _ => Err(invalid(
-                            i,
-                            format!(
-                                "{n} is not a tile, expected a tile number from 1 to {}",
-                                u32::MAX
-                            ),
-                        )),
-                    })
-                    .collect::<Result<_, _>>()?,
-                (MatchGroup::Text(_), BoardEncoding::Numbers) => {
-                    return Err(invalid(
-                        i,
-                        "a string, expected an array of tile numbers: the board has number rows"
-                            .into(),
-                    ));
-                }
-                (MatchGroup::Numbers(_), BoardEncoding::Text) => {
-                    return Err(invalid(
-                        i,
-                        "an array, expected a string of tile characters: the board has text rows"
-                            .into(),
-                    ));
-                }
-            };
-            kinds.push(types);
-        }
-        Groups::new(kinds).map_err(|e| match e {
-            GroupsError::Empty { group } => invalid(
+        list.check(encoding)?;
+        let groups = match encoding {
+            BoardEncoding::Text => {
+                Groups::new((0..list.len()).map(|i| list.text[list.span(i)].chars().map(u32::from)))
+            }
+            BoardEncoding::Numbers => {
+                Groups::new((0..list.len()).map(|i| list.numbers[list.span(i)].iter().copied()))
+            }
+        };
+        groups.map_err(|e| match e {
+            GroupsError::Empty { group } => group_error(
                 group,
                 "the group is empty, expected at least one tile type".into(),
             ),
@@ -683,7 +725,7 @@ impl WireRules {
                 kind,
                 first,
                 second,
-            } if first == second => invalid(
+            } if first == second => group_error(
                 second,
                 format!(
                     "{} is listed twice, expected each type once",
@@ -694,7 +736,7 @@ impl WireRules {
                 kind,
                 first,
                 second,
-            } => invalid(
+            } => group_error(
                 second,
                 format!(
                     "{} is in groups[{first}] and groups[{second}], expected each type in one group",
@@ -702,10 +744,76 @@ impl WireRules {
                 ),
             ),
             GroupsError::EmptyCell { group } => {
-                invalid(group, "the empty cell is not a tile type".into())
+                group_error(group, "the empty cell is not a tile type".into())
             }
         })
     }
+}
+
+impl GroupList {
+    /// Refuses the first group that is not in the form of the board's
+    /// rows, or that holds something other than tile types.
+    fn check(&self, encoding: BoardEncoding) -> Result<(), ApiError> {
+        match encoding {
+            BoardEncoding::Text => {
+                let other = self.first_numbers.unwrap_or(self.len());
+                for i in 0..other {
+                    let text = &self.text[self.span(i)];
+                    if let Some(message) = text.chars().find_map(not_a_tile_character) {
+                        return Err(group_error(i, message));
+                    }
+                }
+                if other < self.len() {
+                    return Err(group_error(
+                        other,
+                        "an array, expected a string of tile characters: the board has text rows"
+                            .into(),
+                    ));
+                }
+            }
+            BoardEncoding::Numbers => {
+                let other = self.first_text.unwrap_or(self.len());
+                if let Some((i, n)) = &self.not_a_tile
+                    && *i < other
+                {
+                    return Err(group_error(
+                        *i,
+                        format!(
+                            "{n} is not a tile, expected a tile number from 1 to {}",
+                            u32::MAX
+                        ),
+                    ));
+                }
+                if other < self.len() {
+                    return Err(group_error(
+                        other,
+                        "a string, expected an array of tile numbers: the board has number rows"
+                            .into(),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A 422 at `rules.match.groups[i]`.
+fn group_error(i: usize, message: String) -> ApiError {
+    ApiError::new(ErrorCode::InvalidRules, message).at(format!("rules.match.groups[{i}]"))
+}
+
+/// Why a character of a text group is not a tile type: an empty cell, or
+/// a control character no text row may hold.
+fn not_a_tile_character(c: char) -> Option<String> {
+    let why = if tile_of_char(c) == EMPTY {
+        "an empty cell"
+    } else if c.is_control() {
+        "a control character"
+    } else {
+        return None;
+    };
+    let tile = Tile::new(u32::from(c), BoardEncoding::Text);
+    Some(format!("{tile} is {why}, expected tile characters"))
 }
 
 /// Where tiles fall after a pair is removed.

@@ -57,31 +57,61 @@ impl Groups {
         G: IntoIterator<Item = T>,
         T: IntoIterator<Item = u32>,
     {
-        let mut group_of: HashMap<u32, usize> = HashMap::new();
-        let mut classes = Vec::new();
-        for (group, kinds) in groups.into_iter().enumerate() {
+        // Every type with its place in the lists, and each group's end and
+        // first type: flat, a few bytes a type, where a map of types to
+        // groups took tens (a million groups of one type come in a body of
+        // about 9 MB).
+        let groups = groups.into_iter();
+        // Sized once where the groups are counted: grown by doubling, the
+        // arrays left as many bytes again behind them, which the allocator
+        // keeps a while.
+        let count = groups.size_hint().0;
+        let mut listed: Vec<(u32, u32)> = Vec::with_capacity(count);
+        let mut ends: Vec<u32> = Vec::with_capacity(count);
+        let mut firsts: Vec<u32> = Vec::with_capacity(count);
+        let mut refused = None;
+        'groups: for (group, kinds) in groups.enumerate() {
             let mut first = None;
             for kind in kinds {
                 if kind == EMPTY {
-                    return Err(GroupsError::EmptyCell { group });
+                    refused = Some(GroupsError::EmptyCell { group });
+                    break 'groups;
                 }
-                if let Some(&before) = group_of.get(&kind) {
-                    return Err(GroupsError::Twice {
-                        kind,
-                        first: before,
-                        second: group,
-                    });
-                }
-                group_of.insert(kind, group);
-                let class = *first.get_or_insert(kind);
-                classes.push((kind, class));
+                let place = u32::try_from(listed.len()).expect("fewer than 2^32 grouped types");
+                listed.push((kind, place));
+                first.get_or_insert(kind);
             }
-            if first.is_none() {
-                return Err(GroupsError::Empty { group });
-            }
+            let Some(first) = first else {
+                refused = Some(GroupsError::Empty { group });
+                break;
+            };
+            ends.push(listed.len() as u32);
+            firsts.push(first);
         }
-        classes.sort_unstable();
-        Ok(Groups { classes })
+        // Sorted by type, then place: a type listed twice is two neighbours,
+        // the first of them where it was first listed.
+        listed.sort_unstable();
+        let group_of = |place: u32| ends.partition_point(|&end| end <= place);
+        // The second listing met first, as reading the lists in order
+        // meets it; it comes before any error found while reading.
+        let twice = listed
+            .windows(2)
+            .filter(|pair| pair[0].0 == pair[1].0)
+            .min_by_key(|pair| pair[1].1);
+        if let Some(&[(kind, first), (_, second)]) = twice {
+            return Err(GroupsError::Twice {
+                kind,
+                first: group_of(first),
+                second: group_of(second),
+            });
+        }
+        if let Some(error) = refused {
+            return Err(error);
+        }
+        for entry in &mut listed {
+            entry.1 = firsts[group_of(entry.1)];
+        }
+        Ok(Groups { classes: listed })
     }
 
     /// Whether no type is grouped with another: matching by class is then
@@ -201,5 +231,89 @@ impl Groups {
         }
         debug_assert!(of_class.values().all(Vec::is_empty), "tiles left over");
         Ok(Board::new(classes.width(), classes.height(), cells).expect("same size"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(groups: &[&[u32]]) -> GroupsError {
+        Groups::new(groups.iter().map(|g| g.iter().copied())).unwrap_err()
+    }
+
+    #[test]
+    fn the_first_mistake_in_reading_order_is_named() {
+        // A type listed again in a later group, and within its own.
+        assert_eq!(
+            refused(&[&[1, 2], &[3], &[4, 2]]),
+            GroupsError::Twice {
+                kind: 2,
+                first: 0,
+                second: 2
+            }
+        );
+        assert_eq!(
+            refused(&[&[1, 5, 1]]),
+            GroupsError::Twice {
+                kind: 1,
+                first: 0,
+                second: 0
+            }
+        );
+        // Of two types listed twice, the one whose second listing is read
+        // first, though its type is larger and its first listing later.
+        assert_eq!(
+            refused(&[&[1, 7], &[9, 1, 7], &[2, 9]]),
+            GroupsError::Twice {
+                kind: 1,
+                first: 0,
+                second: 1
+            }
+        );
+        assert_eq!(
+            refused(&[&[1, 7], &[9, 7, 1]]),
+            GroupsError::Twice {
+                kind: 7,
+                first: 0,
+                second: 1
+            }
+        );
+        // An empty group or an empty cell against a type listed twice:
+        // whichever comes first.
+        assert_eq!(refused(&[&[1], &[], &[1]]), GroupsError::Empty { group: 1 });
+        assert_eq!(
+            refused(&[&[1], &[1], &[]]),
+            GroupsError::Twice {
+                kind: 1,
+                first: 0,
+                second: 1
+            }
+        );
+        assert_eq!(
+            refused(&[&[1, 2], &[3, EMPTY, 2]]),
+            GroupsError::EmptyCell { group: 1 }
+        );
+        assert_eq!(
+            refused(&[&[1, 2], &[2, EMPTY]]),
+            GroupsError::Twice {
+                kind: 2,
+                first: 0,
+                second: 1
+            }
+        );
+    }
+
+    #[test]
+    fn each_type_is_in_the_class_of_its_groups_first_type() {
+        let groups = Groups::new([vec![9, 3, 5], vec![4], vec![8, 1]]).unwrap();
+        assert_eq!(
+            groups.classes,
+            [(1, 8), (3, 9), (4, 4), (5, 9), (8, 8), (9, 9)]
+        );
+        assert!(groups.is_grouped(5) && !groups.is_grouped(4) && !groups.is_grouped(2));
+        let many = Groups::new((1..=100_000).map(|kind| [kind])).unwrap();
+        assert!(many.is_trivial());
+        assert_eq!(many.class(77_777), 77_777);
     }
 }

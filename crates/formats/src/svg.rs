@@ -41,6 +41,50 @@ const COLOURS: [&str; 8] = [
     "#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#e377c2", "#8c564b",
 ];
 
+/// The most bytes of SVG that one thing [`drawn`] counts takes, on a
+/// board of at most 16,384 cells (the server's default picture limit) with
+/// at most 10,000 queries: a tile labelled with a ten-digit number, 260
+/// bytes; a query with one segment, about 450 for two; one that does not
+/// connect, about 680 for three; each further segment, about 11. Bigger
+/// boards and batches have longer coordinates and query numbers.
+pub const MAX_BYTES_EACH: usize = 260;
+
+/// The most bytes of SVG besides what [`drawn`] counts: the header, the
+/// ring, the board's background and the legend's at most 51 lines.
+pub const MAX_BYTES_BESIDES: usize = 10_240;
+
+/// The least a query counts in [`drawn`]: itself and one segment.
+pub const LEAST_A_QUERY: usize = 2;
+
+/// How much a picture draws, the measure of its size: one for each cell of
+/// the board and one for each query, and for each query one more for each
+/// segment of its path, or two for its end marks when it does not connect.
+/// `svg` writes at most [`MAX_BYTES_BESIDES`] bytes plus
+/// [`MAX_BYTES_EACH`] for each.
+///
+/// ```
+/// use linkpath_formats::svg;
+/// use linkpath_engine::{solve, Board, Point, Preset, Query, Stop};
+/// let board = Board::from_rows(&["X X", "Y.X"]).unwrap();
+/// let queries = [
+///     Query::new(Point::new(0, 0), Point::new(2, 0)),
+///     Query::new(Point::new(0, 0), Point::new(0, 1)),
+/// ];
+/// let answers = solve(&board, &Preset::Lianliankan.rules(), &queries, &Stop::never()).unwrap();
+/// // 6 cells; a query of one segment; one that does not connect.
+/// assert_eq!(svg::drawn(&board, &answers), 6 + 2 + 3);
+/// ```
+pub fn drawn(board: &Board, answers: &[Answer]) -> usize {
+    let queries: usize = answers
+        .iter()
+        .map(|answer| match answer {
+            Answer::Connected(path) => 1 + path.segments as usize,
+            Answer::NotConnected(_) => 3,
+        })
+        .sum();
+    board.cells().len() + queries
+}
+
 /// How a cell's tile type is written on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Labels {

@@ -207,8 +207,10 @@ pub struct Config {
     #[arg(long, env = "LINKPATH_MAX_MOVES", default_value_t = 10_000, value_parser = at_least_one::<usize>)]
     pub max_moves: usize,
 
-    /// Most cells of a board `/v1/render` draws (413 beyond): a picture
-    /// takes about 180 bytes a cell, so the default keeps it near 3 MB; at
+    /// Most cells, queries and path segments `/v1/render` draws (413
+    /// beyond; a query counts one, and one a segment, or two for its end
+    /// marks when it does not connect): at most 260 bytes of SVG each and
+    /// 10 KiB besides, so the default keeps a picture under 4.3 MB; at
     /// least 1.
     #[arg(long, env = "LINKPATH_MAX_RENDER_CELLS", default_value_t = 16_384, value_parser = at_least_one::<usize>)]
     pub max_render_cells: usize,

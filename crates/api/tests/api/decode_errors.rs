@@ -251,3 +251,138 @@ fn null_is_an_absent_field_and_a_null_max_segments_no_limit() {
     .unwrap();
     assert_eq!(request.rules.max_segments, None);
 }
+
+/// The status and error body `request`'s bytes are refused with.
+fn refusal_of_bytes(request: &[u8]) -> (u16, String) {
+    match SolveRequest::decode(request, &Limits::default()) {
+        Ok(decoded) => panic!("{request:?} was accepted: {decoded:?}"),
+        Err(e) => (e.status(), body(&e)),
+    }
+}
+
+#[test]
+fn what_serde_json_refuses_inside_a_string_or_number_is_400_naming_it_and_where() {
+    check(&[
+        (
+            r#"{"board": ["\ud800"], "queries": []}"#,
+            400,
+            r#"{"error":{"code":"malformed_json","message":"the body is not valid JSON: \\ud800 is half of a UTF-16 surrogate pair, expected both halves at line 1 column 13"}}"#,
+        ),
+        (
+            r#"{"board": ["X\uDC00"], "queries": []}"#,
+            400,
+            r#"{"error":{"code":"malformed_json","message":"the body is not valid JSON: \\uDC00 is half of a UTF-16 surrogate pair, expected both halves at line 1 column 14"}}"#,
+        ),
+        (
+            r#"{"board": ["\ud800\u0041"], "queries": []}"#,
+            400,
+            r#"{"error":{"code":"malformed_json","message":"the body is not valid JSON: \\ud800 is half of a UTF-16 surrogate pair, expected both halves at line 1 column 13"}}"#,
+        ),
+        (
+            "{\"board\": [\"XX\"],\n \"rules\": {\"max_segments\": 1e400}, \"queries\": []}",
+            400,
+            r#"{"error":{"code":"malformed_json","message":"the body is not valid JSON: the number 1e400 is out of range at line 2 column 28"}}"#,
+        ),
+        (
+            &format!(
+                r#"{{"board": ["XX"], "queries": [{{"from": [1{}, 0], "to": [0, 0]}}]}}"#,
+                "0".repeat(400)
+            ),
+            400,
+            r#"{"error":{"code":"malformed_json","message":"the body is not valid JSON: the number 100000000000000000000000… is out of range at line 1 column 41"}}"#,
+        ),
+        // Found past a mistake the decode stopped at: the body is not JSON
+        // whatever else is wrong with it.
+        (
+            r#"{"board": 7, "queries": [], "rules": "\udfff"}"#,
+            400,
+            r#"{"error":{"code":"malformed_json","message":"the body is not valid JSON: \\udfff is half of a UTF-16 surrogate pair, expected both halves at line 1 column 39"}}"#,
+        ),
+        (
+            r#"["\ud800"]"#,
+            400,
+            r#"{"error":{"code":"malformed_json","message":"the body is not valid JSON: \\ud800 is half of a UTF-16 surrogate pair, expected both halves at line 1 column 3"}}"#,
+        ),
+        // The earlier of a mistake of structure and one of a token.
+        (
+            r#"{"board" ["XX"], "rules": {"max_segments": 1e999}}"#,
+            400,
+            r#"{"error":{"code":"malformed_json","message":"the body is not valid JSON: expected `:` at line 1 column 10"}}"#,
+        ),
+        (
+            r#"{"board": ["\udc00"] "queries": []}"#,
+            400,
+            r#"{"error":{"code":"malformed_json","message":"the body is not valid JSON: \\udc00 is half of a UTF-16 surrogate pair, expected both halves at line 1 column 13"}}"#,
+        ),
+    ]);
+    let over = format!(
+        r#"{{"board": ["{}"], "queries": [], "rules": "\ud800"}}"#,
+        "X".repeat(2000)
+    );
+    let limits = Limits {
+        max_cells: 1000,
+        ..Limits::default()
+    };
+    let refused = SolveRequest::decode(over.as_bytes(), &limits).unwrap_err();
+    assert_eq!(
+        body(&refused),
+        r#"{"error":{"code":"malformed_json","message":"the body is not valid JSON: \\ud800 is half of a UTF-16 surrogate pair, expected both halves at line 1 column 2042"}}"#
+    );
+    for (request, expected) in [
+        (
+            &b"{\"board\": [\"X\xffX\"], \"queries\": []}"[..],
+            r#"{"error":{"code":"malformed_json","message":"the body is not valid JSON: byte 0xFF is not UTF-8 at line 1 column 14"}}"#,
+        ),
+        (
+            b"{\"board\": [\"XX\"], \n\"queries\": [\xc3]}",
+            r#"{"error":{"code":"malformed_json","message":"the body is not valid JSON: byte 0xC3 is not UTF-8 at line 2 column 13"}}"#,
+        ),
+    ] {
+        assert_eq!(refusal_of_bytes(request), (400, expected.to_owned()));
+    }
+    // Both halves of a pair, and numbers as small as they come, are JSON.
+    let decode = |request: &str| SolveRequest::decode(request.as_bytes(), &Limits::default());
+    let request = decode(r#"{"board": ["\ud83d\ude00\uD83D\uDE00"], "queries": [{"from": [1e-400, 0], "to": [1, 0]}]}"#).unwrap();
+    assert_eq!(request.board.cells(), [0x1F600, 0x1F600]);
+    assert_eq!(request.queries[0].from, linkpath_engine::Point::new(0, 0));
+}
+
+#[test]
+fn a_control_character_in_a_text_row_is_refused_naming_its_row_and_column() {
+    check(&[
+        (
+            r#"{"board": ["XXX", "X\tX"], "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_board","message":"row 1 has U+0009, a control character, at column 1, expected a tile character, or space or . for empty","field":"board[1][1]"}}"#,
+        ),
+        (
+            r#"{"board": ["A\u0000A"], "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_board","message":"row 0 has U+0000, a control character, at column 1, expected a tile character, or space or . for empty","field":"board[0][1]"}}"#,
+        ),
+        (
+            r#"{"board": ["AA\u007f"], "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_board","message":"row 0 has U+007F, a control character, at column 2, expected a tile character, or space or . for empty","field":"board[0][2]"}}"#,
+        ),
+        // Columns count characters, not bytes.
+        (
+            r#"{"board": ["éé\u0085"], "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_board","message":"row 0 has U+0085, a control character, at column 2, expected a tile character, or space or . for empty","field":"board[0][2]"}}"#,
+        ),
+        (
+            r#"{"board": ["X.X"], "rules": {"match": {"groups": ["XY", "\n"]}}, "queries": []}"#,
+            422,
+            r#"{"error":{"code":"invalid_rules","message":"\"\\n\" is a control character, expected tile characters","field":"rules.match.groups[1]"}}"#,
+        ),
+    ]);
+    // Other invisible characters that are no control character are tiles,
+    // as any character is.
+    let request = SolveRequest::decode(
+        "{\"board\": [\"\u{a0}\u{3000}\"], \"queries\": []}".as_bytes(),
+        &Limits::default(),
+    )
+    .unwrap();
+    assert_eq!(request.board.cells(), [0xA0, 0x3000]);
+}

@@ -109,3 +109,48 @@ fn errors_are_those_of_solve() {
         assert_eq!(body(&rendered), body(&solved), "{request}");
     }
 }
+
+#[test]
+fn queries_count_in_the_picture_limit_with_their_segments() {
+    let refusal = |request: &Value| {
+        let text = request.to_string();
+        let e = render_body(text.as_bytes(), &Limits::default(), &Stop::never()).unwrap_err();
+        (e.status(), body(&e))
+    };
+    // 128 x 127 cells and 2,000 queries: refused before the search.
+    let queries: Vec<Value> = (0..2000)
+        .map(|i| json!({"from": [i % 128, 0], "to": [i % 128, 1]}))
+        .collect();
+    assert_eq!(
+        refusal(&json!({"board": vec!["X".repeat(128); 127], "queries": queries})),
+        (
+            413,
+            r#"{"error":{"code":"too_large","message":"the picture would draw 16256 cells and 2000 queries of a segment or more, at least 20256 in all, over the limit of 16384 (LINKPATH_MAX_RENDER_CELLS)","field":"queries"}}"#.to_owned()
+        )
+    );
+    // 2 x 8190 cells and two queries fit if each path is one segment; one
+    // goes round the ring in three.
+    let board = vec!["AB"; 8190];
+    let round = json!({"from": [0, 0], "to": [0, 8189]});
+    let beside = json!({"from": [1, 0], "to": [1, 1]});
+    assert_eq!(
+        refusal(&json!({"board": board, "rules": "shisen-sho", "queries": [round, beside]})),
+        (
+            413,
+            r#"{"error":{"code":"too_large","message":"the picture would draw 16380 cells, 2 queries, 4 path segments and 0 end marks, 16386 in all, over the limit of 16384 (LINKPATH_MAX_RENDER_CELLS)","field":"queries"}}"#.to_owned()
+        )
+    );
+    let below = json!({"from": [0, 0], "to": [0, 1]});
+    let picture =
+        render(&json!({"board": board, "rules": "shisen-sho", "queries": [below, beside]}));
+    assert_eq!(picture.matches(r#"<g class="query connected""#).count(), 2);
+    // A query that does not connect counts its two end marks.
+    let apart = json!({"from": [0, 0], "to": [1, 0]});
+    assert_eq!(
+        refusal(&json!({"board": board, "rules": "shisen-sho", "queries": [apart, beside]})),
+        (
+            413,
+            r#"{"error":{"code":"too_large","message":"the picture would draw 16380 cells, 2 queries, 1 path segment and 2 end marks, 16385 in all, over the limit of 16384 (LINKPATH_MAX_RENDER_CELLS)","field":"queries"}}"#.to_owned()
+        )
+    );
+}

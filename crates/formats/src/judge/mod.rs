@@ -122,6 +122,15 @@ fn mahjong_board(
                 )));
             }
         }
+        if let Some(column) = control_column(row) {
+            let c = row.chars().nth(column).expect("the column is in the row");
+            return Err(input.error(format!(
+                "row {} has U+{:04X}, a control character, at column {}, expected a tile character, or a space for empty",
+                y + 1,
+                u32::from(c),
+                column + 1
+            )));
+        }
         rows.push(row);
     }
     // The rows are checked: fill the cells, a big board's on every core
@@ -164,6 +173,18 @@ fn mahjong_board(
         answered(pair + 1, answer);
     }
     Ok(true)
+}
+
+/// The column (from 0, in characters) of the first control character of
+/// a Mahjong row: a tab or the like is no tile anyone can see, and would
+/// be read as a tile type of its own. A line's `\r` is gone already.
+fn control_column(row: &str) -> Option<usize> {
+    // Most rows are printable ASCII: one pass over the bytes. A C1 control
+    // (U+0080 to U+009F) starts with 0xC2.
+    if !row.bytes().any(|b| b.is_ascii_control() || b == 0xC2) {
+        return None;
+    }
+    row.chars().position(char::is_control)
 }
 
 /// A board header's two sizes; `None` at the end of the input or at the

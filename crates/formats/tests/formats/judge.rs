@@ -123,6 +123,30 @@ fn error_messages_say_what_was_expected() {
 }
 
 #[test]
+fn a_control_character_in_a_row_is_refused_naming_its_row_and_column() {
+    let message = |input: &str| {
+        run(Format::Mahjong, input.as_bytes())
+            .unwrap_err()
+            .to_string()
+    };
+    // The sample with a tab for a space: read as a tile, it blocked the
+    // first pair's path (0, not 4).
+    let tabbed = MAHJONG_SAMPLE.replacen("X   X", "X\t  X", 1);
+    assert_eq!(
+        message(&tabbed),
+        "line 3: row 2 has U+0009, a control character, at column 2, expected a tile character, or a space for empty"
+    );
+    assert_eq!(
+        message("3 1\néé\u{1b}\n0 0 0 0\n"),
+        "line 2: row 1 has U+001B, a control character, at column 3, expected a tile character, or a space for empty"
+    );
+    // A line's carriage return is its line break, and other invisible
+    // characters are tiles as any character is: the pair goes round.
+    let input = "3 1\nX\u{a0}X\r\n1 1 3 1\n0 0 0 0\n";
+    assert_eq!(run(Format::Mahjong, input.as_bytes()).unwrap(), "3\n");
+}
+
+#[test]
 fn a_row_is_counted_in_characters_not_bytes() {
     // Each tile is two bytes: the row fits its three columns.
     let input = "3 2\né é\n é \n1 1 3 1\n1 1 2 2\n0 0 0 0\n";

@@ -270,3 +270,70 @@ fn small_boards_are_full_size_and_large_ones_scaled() {
         assert!(width >= CELL / 10.0, "{width}");
     }
 }
+
+/// Whether `svg` is within the bound [`svg::drawn`] documents for what it
+/// draws.
+fn within_bound(svg: &str, drawn: usize) -> bool {
+    svg.len() <= svg::MAX_BYTES_BESIDES + svg::MAX_BYTES_EACH * drawn
+}
+
+#[test]
+fn a_picture_at_the_default_limit_is_within_its_documented_bytes() {
+    // Cells: the most digits for coordinates (3 x 5461) and for labels
+    // (ten-digit numbers). The last tile's element is the largest there is.
+    let (w, h) = (3, 5461);
+    let cells: Vec<u32> = (0..w * h).map(|i| u32::MAX - i as u32).collect();
+    let board = Board::new(w, h, cells).unwrap();
+    let rules = Preset::ShisenSho.rules();
+    let picture = svg::svg(&board, Labels::Numbers, &rules, &[], &[]);
+    assert_eq!(svg::drawn(&board, &[]), 16_383);
+    assert!(within_bound(&picture, 16_383), "{} bytes", picture.len());
+    let largest = picture
+        .lines()
+        .filter(|line| line.starts_with(r#"<g class="tile">"#))
+        .map(|line| line.len() + 1)
+        .max();
+    assert_eq!(largest, Some(svg::MAX_BYTES_EACH));
+
+    // Queries: as many as fit beside 15,000 such cells, with the longest
+    // coordinates and query numbers, a full legend, and the ring. Fifty
+    // pairs do not connect (two tiles of other types), the rest are
+    // neighbours of one type.
+    let (w, h) = (3, 5000);
+    let cells: Vec<u32> = (0..w * h)
+        .map(|i| match i % w {
+            2 => u32::MAX - i as u32,
+            _ => u32::MAX - (i - i % w) as u32,
+        })
+        .collect();
+    let board = Board::new(w, h, cells).unwrap();
+    let far = |y: usize, x: i32| Point::new(x, (h - 1 - y) as i32);
+    let mut queries: Vec<Query> = (0..50).map(|y| Query::new(far(y, 2), far(y, 1))).collect();
+    queries.extend((0..617).map(|y| Query::new(far(y, 0), far(y, 1))));
+    let answers = solve(&board, &rules, &queries, &Stop::never()).unwrap();
+    assert_eq!(
+        answers.iter().filter(|a| a.segments() == Some(1)).count(),
+        617
+    );
+    let picture = svg::svg(&board, Labels::Numbers, &rules, &queries, &answers);
+    assert_eq!(svg::drawn(&board, &answers), 16_384);
+    assert!(within_bound(&picture, 16_384), "{} bytes", picture.len());
+    assert_eq!(picture.matches(r#"<text class="legend""#).count(), 51);
+}
+
+#[test]
+fn a_path_counts_its_segments() {
+    // Two pairs round the ring, three segments each; one pair of the same
+    // cell, which does not connect; nine cells.
+    let board = rows(&["AXA", "XXX", "BXB"]);
+    let queries = [([0, 0], [2, 0]), ([0, 2], [2, 2]), ([1, 1], [1, 1])];
+    let rules = Preset::ShisenSho.rules();
+    let queries: Vec<Query> = queries
+        .iter()
+        .map(|&([fx, fy], [tx, ty])| Query::new(Point::new(fx, fy), Point::new(tx, ty)))
+        .collect();
+    let answers = solve(&board, &rules, &queries, &Stop::never()).unwrap();
+    let segments: Vec<_> = answers.iter().map(|a| a.segments()).collect();
+    assert_eq!(segments, [Some(3), Some(3), None]);
+    assert_eq!(svg::drawn(&board, &answers), 9 + (1 + 3) + (1 + 3) + 3);
+}

@@ -6,7 +6,7 @@
 
 use crate::support::{
     Reply, bounded, call, config, endless_curling, get, mahjong_sample, mahjong_sample_results,
-    router, solve, solve_request,
+    post_request, router, solve, solve_request,
 };
 use axum::body::Body;
 use axum::http::Request;
@@ -60,6 +60,94 @@ async fn broken_json_is_400_malformed_json() {
         names(&message, &["not valid JSON"]);
         assert_eq!(field, None, "{body:?}");
     }
+}
+
+/// Every route that takes a JSON body, and the rest of a body for it
+/// after its `rules`.
+const JSON_ROUTES: [(&str, &str); 7] = [
+    ("/v1/solve", r#", "board": ["XX"], "queries": []}"#),
+    ("/v1/render", r#", "board": ["XX"], "queries": []}"#),
+    ("/v1/moves", r#", "board": ["XX"]}"#),
+    ("/v1/play", r#", "board": ["XX"], "moves": []}"#),
+    ("/v1/clear", r#", "board": ["XX"]}"#),
+    ("/v1/deal", r#", "width": 2, "height": 2, "types": 1}"#),
+    ("/v1/shuffle", r#", "board": ["XX"]}"#),
+];
+
+#[tokio::test]
+async fn what_json_forbids_in_a_string_or_number_is_400_on_every_route() {
+    let app = router(config());
+    let cases: [(&[u8], &str); 4] = [
+        (
+            br#"{"rules": "\ud800""#,
+            r"\ud800 is half of a UTF-16 surrogate pair, expected both halves at line 1 column 12",
+        ),
+        (
+            br#"{"rules": "\uDC00""#,
+            r"\uDC00 is half of a UTF-16 surrogate pair, expected both halves at line 1 column 12",
+        ),
+        (
+            b"{\"rules\": \"mah\xffjong\"",
+            "byte 0xFF is not UTF-8 at line 1 column 15",
+        ),
+        (
+            br#"{"rules": {"max_segments": 1e400}"#,
+            "the number 1e400 is out of range at line 1 column 28",
+        ),
+    ];
+    for (route, rest) in JSON_ROUTES {
+        for (start, what) in cases {
+            let body = [start, rest.as_bytes()].concat();
+            let reply = call(&app, post_request(route, body)).await;
+            let (message, field) = reply.error(400, "malformed_json");
+            assert_eq!(
+                (message, field),
+                (format!("the body is not valid JSON: {what}"), None),
+                "{route} {}",
+                String::from_utf8_lossy(start)
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_control_character_in_a_text_row_is_422_on_every_board_route() {
+    let app = router(config());
+    // Every route that takes a board: all but `/v1/deal`.
+    for (route, rest) in JSON_ROUTES
+        .into_iter()
+        .filter(|&(route, _)| route != "/v1/deal")
+    {
+        let body =
+            format!(r#"{{"rules": "mahjong"{rest}"#).replace(r#"["XX"]"#, r#"["XX", "X\tX"]"#);
+        let reply = call(&app, post_request(route, body)).await;
+        let (message, field) = reply.error(422, "invalid_board");
+        assert_eq!(
+            (message.as_str(), field.as_deref()),
+            (
+                "row 1 has U+0009, a control character, at column 1, expected a tile character, or space or . for empty",
+                Some("board[1][1]")
+            ),
+            "{route}"
+        );
+    }
+    // Nor does a deal lay one.
+    let reply = call(
+        &app,
+        post_request(
+            "/v1/deal",
+            r#"{"width": 2, "height": 2, "types": 1, "alphabet": "\t"}"#,
+        ),
+    )
+    .await;
+    let (message, field) = reply.error(422, "invalid_request");
+    assert_eq!(
+        (message.as_str(), field.as_deref()),
+        (
+            r#"`alphabet` has "\t" at 0, a control character, expected tile characters"#,
+            Some("alphabet")
+        )
+    );
 }
 
 #[tokio::test]

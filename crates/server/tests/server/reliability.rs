@@ -846,7 +846,7 @@ async fn a_nul_in_a_text_row_is_refused_and_minus_zero_is_zero() {
         assert_eq!(
             (message.as_str(), field.as_deref()),
             (
-                "U+0000 is not a cell, expected a tile character, or space or . for empty",
+                "row 0 has U+0000, a control character, at column 1, expected a tile character, or space or . for empty",
                 Some("board[0][1]")
             )
         );
