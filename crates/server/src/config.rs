@@ -109,8 +109,8 @@ pub struct Config {
     /// Bytes that request bodies being read or worked on (counted twice:
     /// the body and its decoded form) and answers not yet written may hold
     /// at once. A body that does not fit waits `--memory-wait-ms`, then
-    /// gets 503 (default: half the memory limit of the process's cgroup,
-    /// or 256 MiB without one).
+    /// gets 503 (default: a quarter of the memory limit of the process's
+    /// cgroup, or 256 MiB without one).
     #[arg(long, env = "LINKPATH_MEMORY_BUDGET_BYTES", value_parser = at_least_one::<usize>)]
     pub memory_budget_bytes: Option<usize>,
 

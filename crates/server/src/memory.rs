@@ -3,8 +3,8 @@
 //! against one limit, as Envoy's overload manager and nginx's buffer
 //! limits bound what clients can make a proxy hold.
 //!
-//! A request body must fit before it is read: it waits briefly for room,
-//! then gets 503 with `Retry-After`. An answer is counted as it leaves the
+//! A request body is counted as it arrives; bytes that do not fit wait
+//! briefly for room, then the request gets 503 with `Retry-After`. An answer is counted as it leaves the
 //! handler and stays counted until the socket has written it or the
 //! connection is closed. It is counted even past the limit (its work is
 //! done, and throwing it away would waste it), and while the budget is over
@@ -153,13 +153,14 @@ impl Drop for Reservation {
     }
 }
 
-/// The default budget: half the memory limit of the process's cgroup when
-/// it has one (the rest is the runtime, the solvers' working memory and the
-/// allocator's slack), as the JVM and Go runtimes size their heaps from it;
-/// 256 MiB otherwise.
+/// The default budget: a quarter of the memory limit of the process's
+/// cgroup when it has one, as the JVM sizes its heap from it; the rest is
+/// for what the budget does not count: each solver's working memory (up to
+/// about 100 MiB for a million cells), the runtime, and the pages the
+/// allocator has not given back yet. 256 MiB without a limit.
 pub fn default_budget() -> usize {
     cgroup_memory_limit().map_or(DEFAULT_BUDGET, |limit| {
-        usize::try_from(limit / 2).unwrap_or(usize::MAX)
+        usize::try_from(limit / 4).unwrap_or(usize::MAX)
     })
 }
 
