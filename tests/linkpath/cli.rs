@@ -2,11 +2,11 @@
 //! sample files, redirected and piped input, malformed and hostile input
 //! with exit code 2, and `linkpath render` drawing what `/v1/render` draws.
 
+use crate::support::run;
 use linkpath_api::Limits;
 use linkpath_api::render::render_body;
 use linkpath_engine::Stop;
 use serde_json::json;
-use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -20,17 +20,9 @@ fn linkpath() -> Command {
 /// Runs `linkpath judge FORMAT` with `input` on stdin: exit code, stdout,
 /// stderr.
 fn judge_binary(format: &str, input: &[u8]) -> (i32, String, String) {
-    let mut child = linkpath()
-        .args(["judge", format])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    stdin.write_all(input).expect("the binary reads its input");
-    drop(stdin);
-    let out = child.wait_with_output().expect("the binary ends");
+    let mut judge = linkpath();
+    judge.args(["judge", format]);
+    let out = run(judge, input);
     (
         out.status.code().expect("exited, not killed by a signal"),
         String::from_utf8(out.stdout).expect("UTF-8 stdout"),
@@ -159,17 +151,9 @@ fn a_control_character_in_a_board_is_refused_with_exit_code_2() {
     // A request's text rows likewise, to `linkpath solve` and `render`.
     let request = json!({"board": ["X\tX", "XXX"], "queries": [{"from": [0, 0], "to": [2, 0]}]});
     for command in ["solve", "render"] {
-        let mut child = linkpath()
-            .args([command, "-"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the binary starts");
-        let mut stdin = child.stdin.take().expect("piped stdin");
-        stdin.write_all(request.to_string().as_bytes()).unwrap();
-        drop(stdin);
-        let out = child.wait_with_output().expect("the binary ends");
+        let mut invocation = linkpath();
+        invocation.args([command, "-"]);
+        let out = run(invocation, request.to_string().as_bytes());
         assert_eq!(out.status.code(), Some(2), "{command}");
         assert_eq!(
             String::from_utf8(out.stderr).unwrap(),

@@ -2,9 +2,10 @@
 //! (from `Content-Length` before reading, and while reading), the time a
 //! client may take to send it, and the process's memory budget.
 //!
-//! A body is not read while every solver slot is busy: it gets 503 from its
-//! head alone. Its slot is taken once it is read, so a client that sends
-//! slowly holds no solver. What has arrived is counted in the memory budget
+//! A large body is not read while every solver slot is busy: it gets 503
+//! from its head alone (a small one is read first, so that its connection
+//! stays open for the next request). The slot is taken once the body is
+//! read, so a client that sends slowly holds no solver. What has arrived is counted in the memory budget
 //! twice, the bytes and their decoded form, as it arrives (a client holds
 //! only what it has really sent), until the request is answered; a body
 //! whose next bytes do not fit waits briefly for room, then gets 503.
@@ -21,6 +22,11 @@ use std::ops::Deref;
 /// The bytes counted in the memory budget for each byte of body: the body
 /// itself and what decoding it holds at most.
 pub const COUNTED_PER_BODY_BYTE: usize = 2;
+
+/// Bodies up to this size, about what the kernel holds for a connection
+/// before the server reads, are read even when every solver slot is busy:
+/// answering before reading would close the connection.
+const READ_FIRST_BYTES: usize = 64 * 1024;
 
 /// The raw bytes of a body that claims to be JSON, read within the limits,
 /// with the memory they are counted under until this is dropped.
@@ -67,8 +73,10 @@ impl FromRequest<AppState> for JsonBody {
         {
             return Err(too_large(format!("{length} bytes"), max));
         }
-        state.any_solver_slot()?;
         let expected = declared.map_or(0, |length| length as usize);
+        if declared.is_none() || expected > READ_FIRST_BYTES {
+            state.any_solver_slot()?;
+        }
         let (bytes, memory) =
             tokio::time::timeout(state.body_timeout, read(request, expected, state))
                 .await

@@ -94,15 +94,16 @@ pub struct Config {
     pub max_connections: usize,
 
     /// Slowest rate, in bytes a second, at which a client may send a
-    /// request's headers and body once it has taken `--receive-grace-ms`;
-    /// a slower connection is closed, as nginx's and Envoy's timeouts
-    /// between reads do (0: no minimum). At the connection cap, when no
-    /// connection is idle, the slowest sender is closed to make room.
+    /// request's headers and body, measured over periods of
+    /// `--receive-grace-ms`; a slower connection is closed, as nginx's and
+    /// Envoy's timeouts between reads do (0: no minimum). At the connection
+    /// cap, when no connection is idle, the slowest sender is closed to
+    /// make room.
     #[arg(long, env = "LINKPATH_MIN_RECEIVE_RATE", default_value_t = 1024)]
     pub min_receive_rate: u64,
 
-    /// Time a request's headers, then its body, may take before the
-    /// minimum receive rate applies, in milliseconds.
+    /// The period over which the receive rate is measured, in
+    /// milliseconds: the first check comes after it.
     #[arg(long, env = "LINKPATH_RECEIVE_GRACE_MS", default_value_t = 2_000)]
     pub receive_grace_ms: u64,
 

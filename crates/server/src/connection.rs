@@ -227,9 +227,10 @@ impl Connections {
         }
     }
 
-    /// Cuts every connection that has sent its request's headers, or its
-    /// body, for longer than the grace at under the minimum rate. The
-    /// server calls this a few times a second.
+    /// Cuts every connection that, sending its request's headers or body,
+    /// received under the minimum rate over the last grace period; the
+    /// periods follow one another, so a burst does not pay for a stall
+    /// after it. The server calls this a few times a second.
     pub(super) fn cut_slow_senders(&self) {
         if self.rate.min == 0 {
             return;
@@ -237,12 +238,17 @@ impl Connections {
         let now = Instant::now();
         let open = self.open();
         for link in open.links.values() {
-            if let Some((elapsed, rate)) = link.receive_rate(now)
-                && elapsed >= self.rate.grace
-                && rate < self.rate.min as f64
-            {
+            let Some((elapsed, rate)) = link.receive_rate(now) else {
+                continue;
+            };
+            if elapsed < self.rate.grace {
+                continue;
+            }
+            if rate < self.rate.min as f64 {
                 tracing::debug!(client = %link.client, rate, "cutting a connection sending under the minimum rate");
                 link.cut(Cut::TooSlow);
+            } else {
+                link.next_period(now);
             }
         }
     }
@@ -385,6 +391,15 @@ impl Link {
 
     fn start_receiving(&self) {
         *self.receiving_lock() = Some((Instant::now(), self.received.load(Ordering::Relaxed)));
+    }
+
+    /// Starts the next period over which the rate is measured, if the
+    /// request is still arriving.
+    fn next_period(&self, now: Instant) {
+        let mut receiving = self.receiving_lock();
+        if receiving.is_some() {
+            *receiving = Some((now, self.received.load(Ordering::Relaxed)));
+        }
     }
 
     fn stop_receiving(&self) {

@@ -172,6 +172,8 @@ pub async fn run_with_admin(
             }
         }
     };
+    // Slow senders are watched while the server accepts; after that the
+    // drain timeout bounds them.
     tokio::select! {
         () = accept => {}
         () = watch_senders => {}
