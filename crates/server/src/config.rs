@@ -97,8 +97,8 @@ pub struct Config {
     /// request's headers and body, measured over periods of
     /// `--receive-grace-ms`; a slower connection is closed, as nginx's and
     /// Envoy's timeouts between reads do (0: no minimum). At the connection
-    /// cap, when no connection is idle, the slowest sender is closed to
-    /// make room.
+    /// cap, when no connection is idle, the senders under that rate are
+    /// closed to make room.
     #[arg(long, env = "LINKPATH_MIN_RECEIVE_RATE", default_value_t = 1024)]
     pub min_receive_rate: u64,
 

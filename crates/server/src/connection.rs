@@ -12,7 +12,7 @@
 //! A connection is receiving while a request's headers or body arrive. One
 //! that sends slower than the minimum rate, once past its grace, is cut
 //! (closed at once, its request dropped); at the cap, when none is idle,
-//! the slowest sender under that rate is cut to make room.
+//! every sender under that rate is cut to make room.
 //!
 //! An answer's bytes are counted in the memory budget from the moment it
 //! leaves the handler until the socket has written them all, or the
@@ -154,7 +154,7 @@ impl Connections {
             self.shared.waiting.store(true, Ordering::SeqCst);
             went_idle.as_mut().enable();
             if !self.close_longest_idle() {
-                self.cut_slowest_sender();
+                self.cut_senders_under_rate();
             }
             let permit = tokio::select! {
                 biased;
@@ -205,25 +205,24 @@ impl Connections {
         false
     }
 
-    /// Cuts the connection sending its request the slowest, if it has been
-    /// watched long enough and sends under the minimum rate.
-    fn cut_slowest_sender(&self) {
+    /// Cuts every connection sending its request under the minimum rate,
+    /// once watched long enough: at the cap they forgo the rest of their
+    /// grace, and the clients queued behind them get their room at once
+    /// rather than one at a time.
+    fn cut_senders_under_rate(&self) {
         if self.rate.min == 0 {
             return;
         }
         let now = Instant::now();
         let open = self.open();
-        let slowest = open
-            .links
-            .values()
-            .filter_map(|link| {
-                let (elapsed, rate) = link.receive_rate(now)?;
-                (elapsed >= MEASURED_FOR && rate < self.rate.min as f64).then_some((rate, link))
-            })
-            .min_by(|a, b| a.0.total_cmp(&b.0));
-        if let Some((rate, link)) = slowest {
-            tracing::debug!(client = %link.client, rate, "cutting the slowest sender to make room");
-            link.cut(Cut::Room);
+        for link in open.links.values() {
+            if let Some((elapsed, rate)) = link.receive_rate(now)
+                && elapsed >= MEASURED_FOR
+                && rate < self.rate.min as f64
+            {
+                tracing::debug!(client = %link.client, rate, "cutting a slow sender to make room");
+                link.cut(Cut::Room);
+            }
         }
     }
 
@@ -277,6 +276,7 @@ impl Connections {
             unwritten: Mutex::new(None),
             unwritten_until: AtomicU64::new(0),
             cut: Notify::new(),
+            is_cut: AtomicBool::new(false),
             shared: self.shared.clone(),
         });
         // Connected and silent: idle until its first byte.
@@ -355,6 +355,7 @@ pub(super) struct Link {
     unwritten_until: AtomicU64,
     /// Asked to close at once, request or not.
     cut: Notify,
+    is_cut: AtomicBool,
     shared: Arc<Shared>,
 }
 
@@ -363,7 +364,7 @@ pub(super) struct Link {
 enum Cut {
     /// It sent under the minimum rate past its grace.
     TooSlow,
-    /// The slowest sender, to make room at the cap.
+    /// A sender under the minimum rate, to make room at the cap.
     Room,
 }
 
@@ -407,6 +408,10 @@ impl Link {
     }
 
     fn cut(&self, why: Cut) {
+        // Once: the connection closes at its next poll.
+        if self.is_cut.swap(true, Ordering::AcqRel) {
+            return;
+        }
         super::metrics::record_cut(match why {
             Cut::TooSlow => "too_slow",
             Cut::Room => "room",

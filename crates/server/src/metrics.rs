@@ -60,8 +60,8 @@ pub const MEMORY_HELD: &str = "linkpath_memory_held_bytes";
 pub const CONNECTIONS_CUT: &str = "linkpath_connections_cut_total";
 
 /// Why a connection was closed in the middle of a request: it sent under
-/// the minimum rate past its grace (`too_slow`), or it was the slowest
-/// sender when a new client needed room at the cap (`room`).
+/// the minimum rate over a period (`too_slow`), or under that rate when a
+/// new client needed room at the cap (`room`).
 pub const CUTS: [&str; 2] = ["too_slow", "room"];
 
 /// The upper bounds of every `_seconds` histogram's buckets. They reach past

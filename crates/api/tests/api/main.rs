@@ -1,10 +1,11 @@
 //! The API's tests, one module a topic, driven through `linkpath_api`
 //! with no HTTP: the decoder's errors with their exact bodies, the decoder
-//! fuzzed, `/v1/render`'s work against `/v1/solve`'s, and matching groups
-//! on every route against a brute-force reference.
+//! fuzzed, `/v1/render`'s work against `/v1/solve`'s, matching groups on
+//! every route against a brute-force reference, and what decoding holds.
 
 mod decode_errors;
 mod decode_fuzz;
 mod groups;
+mod memory;
 mod render;
 mod support;
