@@ -166,10 +166,10 @@ fn serve(config: Config) -> Result<ExitCode, Failure> {
         .build()
         .map_err(|e| format!("starting the runtime: {e}"))?;
     let result = runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(config.listen).await?;
+        let listener = linkpath_server::server::bind(config.listen, config.listen_backlog)?;
         let admin = match config.admin_listen {
             Some(address) => {
-                let admin = tokio::net::TcpListener::bind(address).await?;
+                let admin = linkpath_server::server::bind(address, config.listen_backlog)?;
                 tracing::info!(listen = %admin.local_addr()?, "admin listener for /healthz, /readyz and /metrics");
                 Some(admin)
             }

@@ -121,6 +121,10 @@ const REFUSED: &[(Given, &str)] = &[
         "--memory-budget-bytes (LINKPATH_MEMORY_BUDGET_BYTES) is 1000000: expected at least 1200000, twice --max-body-bytes (LINKPATH_MAX_BODY_BYTES), so that the largest body fits",
     ),
     (
+        Given::Env(&[("LINKPATH_LISTEN_BACKLOG", "0")]),
+        "--listen-backlog (LINKPATH_LISTEN_BACKLOG) is \"0\": expected at least 1",
+    ),
+    (
         Given::Flags(&["--admin-max-connections", "0"]),
         "--admin-max-connections (LINKPATH_ADMIN_MAX_CONNECTIONS) is \"0\": expected at least 1",
     ),

@@ -93,6 +93,14 @@ pub struct Config {
     #[arg(long, env = "LINKPATH_MAX_CONNECTIONS", default_value_t = 1024, value_parser = at_least_one::<usize>)]
     pub max_connections: usize,
 
+    /// Connections the kernel holds for the server to accept, beyond the
+    /// open ones; at least 1, and at most the kernel's
+    /// `net.core.somaxconn`. When the queue is full, the kernel drops new
+    /// connections' first packet and their clients try again a second
+    /// later.
+    #[arg(long, env = "LINKPATH_LISTEN_BACKLOG", default_value_t = 4096, value_parser = at_least_one::<u32>)]
+    pub listen_backlog: u32,
+
     /// Slowest rate, in bytes a second, at which a client may send a
     /// request's headers and body, measured over periods of
     /// `--receive-grace-ms`; a slower connection is closed, as nginx's and

@@ -38,7 +38,7 @@ const GIVE_WAY: Duration = Duration::from_millis(250);
 
 /// How long a sender is watched before its rate can make it give way at
 /// the cap: long enough that one packet's worth is not taken for a rate.
-const MEASURED_FOR: Duration = Duration::from_millis(250);
+const MEASURED_FOR: Duration = Duration::from_millis(100);
 
 /// The slowest a request may be sent, and after how long that applies.
 #[derive(Clone, Copy, Debug)]

@@ -343,6 +343,20 @@ fn too_many_connections(limit: usize) -> Vec<u8> {
     answer
 }
 
+/// A listener on `address` whose accept queue holds `backlog`
+/// connections (tokio's `TcpListener::bind` holds 1,024).
+pub fn bind(address: SocketAddr, backlog: u32) -> std::io::Result<TcpListener> {
+    let socket = match address {
+        SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+        SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+    };
+    // As tokio's bind does: a restarted server takes its port at once.
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(address)?;
+    socket.listen(backlog)
+}
+
 /// Resolves on Ctrl-C or SIGTERM.
 pub async fn shutdown_signal() {
     let ctrl_c = async {
