@@ -56,7 +56,11 @@ async fn trickle(stream: &mut TcpStream, bytes: &[u8], every: Duration) -> bool 
 async fn a_body_that_does_not_fit_the_memory_budget_waits_then_gets_503() {
     let server = Server::start(Config {
         memory_budget_bytes: Some(1 << 20),
-        memory_wait_ms: 50,
+        // Long enough that the first body, should a probe hold room for a
+        // moment, still gets all of its share.
+        memory_wait_ms: 1_000,
+        // The first body stalls on purpose: it is not cut for it here.
+        receive_grace_ms: 600_000,
         ..config()
     })
     .await;
