@@ -5,10 +5,11 @@
 //!
 //! A small reader for the parts of Markdown and shell the documents use,
 //! with tests of its own that show it catches what it is for; the
-//! README's picture, drawn again from its request; and the README's `curl`
-//! examples sent to the binary, each answered as the README shows.
+//! README's picture, drawn again from its request; the README's `curl`
+//! examples sent to the binary, each answered as the README shows; and its
+//! configuration table, which is `linkpath serve --help`.
 
-use crate::support::Process;
+use crate::support::{Process, linkpath, run};
 use linkpath_api::Limits;
 use linkpath_api::render::render_body;
 use linkpath_engine::Stop;
@@ -872,4 +873,94 @@ fn shell_words_keep_quoted_bodies_whole() {
             vec!["next", "line"],
         ]
     );
+}
+
+/// Each setting of `linkpath serve --help`: flag, variable and default
+/// (if it has one).
+fn settings_of_help(help: &str) -> Vec<(String, String, Option<String>)> {
+    let mut settings = Vec::new();
+    let mut lines = help.lines().peekable();
+    while let Some(line) = lines.next() {
+        let Some(flag) = line.trim().strip_prefix("--") else {
+            continue;
+        };
+        let flag = format!("--{}", flag.split_whitespace().next().unwrap_or(""));
+        let Some(text) = lines.next() else {
+            break;
+        };
+        let Some(variable) = text
+            .split("[env: ")
+            .nth(1)
+            .and_then(|rest| rest.split(['=', ']']).next())
+        else {
+            continue;
+        };
+        let default = text
+            .split("[default: ")
+            .nth(1)
+            .and_then(|rest| rest.split(']').next())
+            .map(str::to_owned);
+        settings.push((flag, variable.to_owned(), default));
+    }
+    settings
+}
+
+/// The README's configuration table: variable, flag and default cells of
+/// the rows with a flag, backticks taken off.
+fn settings_of_readme(readme: &str) -> Vec<(String, String, String)> {
+    let section = readme
+        .split("\n## Configuration\n")
+        .nth(1)
+        .expect("a Configuration section")
+        .split("\n## ")
+        .next()
+        .unwrap_or("");
+    section
+        .lines()
+        .filter_map(|line| {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            if cells.len() < 5 || !cells[2].starts_with("`--") {
+                return None;
+            }
+            let bare = |cell: &str| cell.replace('`', "");
+            Some((bare(cells[1]), bare(cells[2]), bare(cells[3])))
+        })
+        .collect()
+}
+
+#[test]
+fn the_configuration_table_is_serve_help() {
+    let mut help = linkpath();
+    help.args(["serve", "--help"]);
+    let help = String::from_utf8(run(help, b"").stdout).expect("UTF-8 help");
+    let from_help = settings_of_help(&help);
+    assert!(from_help.len() > 20, "{from_help:?}");
+    let readme = fs::read_to_string(root().join("README.md")).expect("README.md");
+    let table = settings_of_readme(&readme);
+    let mut missing = Vec::new();
+    for (flag, variable, default) in &from_help {
+        match table.iter().find(|(_, f, _)| f == flag) {
+            None => missing.push(format!("{flag} ({variable}) is not in the table")),
+            Some((v, _, _)) if v != variable => {
+                missing.push(format!("{flag}: the table says {v}, --help {variable}"));
+            }
+            Some((_, _, shown)) => {
+                if let Some(default) = default
+                    && !shown.contains(default.as_str())
+                {
+                    missing.push(format!(
+                        "{flag}: the table's default {shown:?}, --help's {default}"
+                    ));
+                }
+            }
+        }
+    }
+    for (variable, flag, _) in &table {
+        if !from_help.iter().any(|(f, _, _)| f == flag) {
+            missing.push(format!(
+                "{flag} ({variable}) is in the table, not in --help"
+            ));
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
