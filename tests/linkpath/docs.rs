@@ -1,13 +1,15 @@
 //! The documents a user reads on a fresh clone: every relative link in the
 //! top-level Markdown files and in `docs/` resolves inside the repository
 //! (and its `#anchor` names a heading, where it points into Markdown), and
-//! the files the README's shell commands read exist.
+//! the files that the shell commands of the README and of `docs/` read
+//! exist.
 //!
 //! A small reader for the parts of Markdown and shell the documents use,
 //! with tests of its own that show it catches what it is for; the
-//! README's picture, drawn again from its request; the README's `curl`
-//! examples sent to the binary, each answered as the README shows; and its
-//! configuration table, which is `linkpath serve --help`.
+//! README's picture, drawn again from its request; the `curl` examples of
+//! the README and of `docs/` sent to the binary, each answered as shown;
+//! and the configuration table of `docs/operations.md`, which is
+//! `linkpath serve --help`.
 
 use crate::support::{Process, linkpath, run};
 use linkpath_api::Limits;
@@ -49,6 +51,19 @@ fn documents(root: &Path) -> Vec<PathBuf> {
         .collect();
     found.sort();
     found
+}
+
+/// The documents whose commands and examples are checked: the README and
+/// everything under `docs/`, each with its text.
+fn readme_and_docs(root: &Path) -> Vec<(PathBuf, String)> {
+    documents(root)
+        .into_iter()
+        .filter(|doc| doc == Path::new("README.md") || doc.starts_with("docs"))
+        .map(|doc| {
+            let text = fs::read_to_string(root.join(&doc)).expect("a readable document");
+            (doc, text)
+        })
+        .collect()
 }
 
 /// A fence line's marker (the run of backticks or tildes), if it is one.
@@ -537,26 +552,45 @@ fn every_relative_link_resolves_inside_the_repository() {
 #[test]
 fn the_readmes_commands_read_files_that_exist() {
     let root = root();
-    let readme = fs::read_to_string(root.join("README.md")).expect("README.md");
+    let docs = readme_and_docs(&root);
+    for expected in ["README.md", "docs/game-client.md", "docs/operations.md"] {
+        assert!(
+            docs.iter().any(|(doc, _)| doc == Path::new(expected)),
+            "{expected} is not among the documents checked"
+        );
+    }
     let exists = |p: &Path| root.join(p).exists();
-    let missing = missing_files(&readme, &exists);
+    let missing: Vec<String> = docs
+        .iter()
+        .flat_map(|(doc, text)| {
+            missing_files(text, &exists)
+                .into_iter()
+                .map(move |m| format!("{}: {m}", doc.display()))
+        })
+        .collect();
     assert!(
         missing.is_empty(),
-        "README commands read files that do not exist:\n{}",
+        "commands read files that do not exist:\n{}",
         missing.join("\n")
     );
     // The reader sees the commands that read files.
     let top_level = |first: &str| exists(Path::new(first));
-    let read: Vec<String> = code_blocks(&readme)
-        .into_iter()
+    let read: Vec<String> = docs
+        .iter()
+        .flat_map(|(_, text)| code_blocks(text))
         .filter(|(info, _)| info == "sh")
         .flat_map(|(_, body)| commands(&body))
         .flat_map(|words| files_read(&words, &top_level))
         .collect();
-    for expected in ["docs/render.json", "tests/e2e/"] {
+    for expected in [
+        "docs/render.json",
+        "tests/e2e/",
+        "tests/data/http/mahjong_sample.json",
+        "scripts/container-test.sh",
+    ] {
         assert!(
             read.iter().any(|f| f == expected),
-            "{expected} not seen among the files README commands read: {read:?}"
+            "{expected} not seen among the files the commands read: {read:?}"
         );
     }
 }
@@ -650,12 +684,25 @@ fn steady(actual: &mut Value, shown: &Value) {
 
 #[tokio::test]
 async fn the_readmes_answers_are_real() {
-    let readme = fs::read_to_string(root().join("README.md")).expect("README.md");
-    let examples = curl_examples(&readme);
-    assert!(examples.len() >= 5, "{examples:?}");
+    let docs = readme_and_docs(&root());
+    let examples: Vec<(&Path, Example)> = docs
+        .iter()
+        .flat_map(|(doc, text)| {
+            curl_examples(text)
+                .into_iter()
+                .map(move |e| (doc.as_path(), e))
+        })
+        .collect();
+    for (doc, at_least) in [("README.md", 3), ("docs/game-client.md", 10)] {
+        let found = examples
+            .iter()
+            .filter(|(d, _)| *d == Path::new(doc))
+            .count();
+        assert!(found >= at_least, "{found} examples in {doc}: {examples:?}");
+    }
     let server = Process::serve("readme", &[]).await;
     let mut wrong = Vec::new();
-    for example in &examples {
+    for (doc, example) in &examples {
         let body: Value = serde_json::from_str(&example.body)
             .unwrap_or_else(|e| panic!("{}: the body is not JSON: {e}", example.path));
         let reply = server.post(&example.path, &body).await;
@@ -669,14 +716,17 @@ async fn the_readmes_answers_are_real() {
         steady(&mut actual, &shown);
         if actual != shown || reply.status != status {
             wrong.push(format!(
-                "{} {}\n  shown: {status} {shown}\n  real:  {} {actual}",
-                example.path, example.body, reply.status
+                "{}: {} {}\n  shown: {status} {shown}\n  real:  {} {actual}",
+                doc.display(),
+                example.path,
+                example.body,
+                reply.status
             ));
         }
     }
     assert!(
         wrong.is_empty(),
-        "README answers that are not real:\n{}",
+        "answers shown that are not real:\n{}",
         wrong.join("\n")
     );
 }
@@ -905,10 +955,10 @@ fn settings_of_help(help: &str) -> Vec<(String, String, Option<String>)> {
     settings
 }
 
-/// The README's configuration table: variable, flag and default cells of
-/// the rows with a flag, backticks taken off.
-fn settings_of_readme(readme: &str) -> Vec<(String, String, String)> {
-    let section = readme
+/// The configuration table of `docs/operations.md`: variable, flag and
+/// default cells of the rows with a flag, backticks taken off.
+fn settings_of_operations(operations: &str) -> Vec<(String, String, String)> {
+    let section = operations
         .split("\n## Configuration\n")
         .nth(1)
         .expect("a Configuration section")
@@ -935,8 +985,9 @@ fn the_configuration_table_is_serve_help() {
     let help = String::from_utf8(run(help, b"").stdout).expect("UTF-8 help");
     let from_help = settings_of_help(&help);
     assert!(from_help.len() > 20, "{from_help:?}");
-    let readme = fs::read_to_string(root().join("README.md")).expect("README.md");
-    let table = settings_of_readme(&readme);
+    let operations =
+        fs::read_to_string(root().join("docs/operations.md")).expect("docs/operations.md");
+    let table = settings_of_operations(&operations);
     let mut missing = Vec::new();
     for (flag, variable, default) in &from_help {
         match table.iter().find(|(_, f, _)| f == flag) {
