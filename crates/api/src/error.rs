@@ -295,6 +295,15 @@ impl Work {
     }
 }
 
+/// "1 tile", "3 tiles": how a message counts things.
+pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,7 @@
 //! of the board and each query's path.
 
 use crate::board::BoardEncoding;
-use crate::error::{ApiError, ErrorCode, Work};
+use crate::error::{ApiError, ErrorCode, Work, count};
 use crate::limits::Limits;
 use crate::solve::SolveRequest;
 use linkpath_engine::{Answer, Solver, Stop};
@@ -66,15 +66,6 @@ pub fn picture(request: &SolveRequest, max_drawn: usize, stop: &Stop) -> Result<
         &request.queries,
         &answers,
     ))
-}
-
-/// "1 cell", "3 cells".
-fn count(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
-    }
 }
 
 /// The 413 of a picture that would draw `what`, ending with how many in

@@ -1,0 +1,405 @@
+//! `/v1/deal`: a new board that can be cleared under the rules sent, with
+//! a sequence that clears it and what it is like to play. Most of the
+//! route is reading the request: the board's size, the tile types and
+//! their copies, and the characters that write them.
+
+use super::settings::Settings;
+use crate::board::{BoardEncoding, BoardRows, Tile, WireBoard};
+use crate::decode::decode;
+use crate::error::{ApiError, ErrorCode, Work, count};
+use crate::limits::Limits;
+use crate::wire::{Gravity, Move, WireRules, name};
+use linkpath_engine::game::{self, DealError, Difficulty};
+use linkpath_engine::{EMPTY, Stop};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// The tile types of a dealt text board, in order: type `n` is the `n`-th.
+pub const TEXT_TILES: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/// The body of `/v1/deal`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DealRequest {
+    /// Columns, from 1.
+    #[schema(minimum = 1)]
+    pub width: u64,
+    /// Rows, from 1.
+    #[schema(minimum = 1)]
+    pub height: u64,
+    /// Tile types, from 1 (at most 62 with text rows).
+    #[schema(minimum = 1)]
+    pub types: u64,
+    /// Tiles of each type, from 1; 4 when absent. Even, unless matching
+    /// groups pair the types: then each group's dealt types must hold an
+    /// even number of tiles in all (four flowers of one copy each).
+    #[serde(default)]
+    #[schema(minimum = 1)]
+    pub copies: Option<u64>,
+    /// The rules the deal must be clearable under; mahjong when absent.
+    #[serde(default)]
+    pub rules: Option<WireRules>,
+    /// Where tiles fall after each removal; none when absent.
+    #[serde(default, deserialize_with = "name")]
+    pub gravity: Option<Gravity>,
+    /// Whether every line settles after each removal, as on the other game
+    /// routes; false when absent. When true the tiles are laid on the
+    /// gravity side (bottom rows for down, top rows for up, left or right
+    /// columns), so the board dealt has no floating tile; otherwise they
+    /// fill the bottom rows whatever the gravity.
+    #[serde(default)]
+    pub settle: Option<bool>,
+    /// The same seed deals the same board; 0 when absent.
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// The form of the dealt board; text when absent.
+    #[serde(default, deserialize_with = "name")]
+    pub encoding: Option<BoardEncoding>,
+    /// How hard the deal is to play; easy when absent.
+    #[serde(default, deserialize_with = "name")]
+    pub difficulty: Option<DifficultyName>,
+    /// The characters to deal as tile types, in order: type `n` is the
+    /// `n`-th character (a Unicode scalar value, such as the Mahjong tiles
+    /// U+1F000 to U+1F02B); distinct, none of them space, `.` or U+0000
+    /// (which text rows read as empty), and at least `types` of them. Text
+    /// rows only. `A` to `Z`, `a` to `z`, `0` to `9` when absent.
+    #[serde(default)]
+    #[schema(min_length = 1)]
+    pub alphabet: Option<String>,
+    /// Whether the answer has `moves`, a sequence that clears the board (a
+    /// game that only deals can leave it out); true when absent.
+    #[serde(default)]
+    pub include_moves: Option<bool>,
+}
+
+/// How hard a deal is to play, by how it picks the partner of each
+/// removal (BENCHMARKS.md measures each level).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(as = Difficulty)]
+pub enum DifficultyName {
+    /// Partners at random: many moves open, most random playouts clear it.
+    #[default]
+    Easy,
+    /// The farthest partner at every removal, and of four such deals the
+    /// one with the fewest moves open.
+    Medium,
+    /// Random placements repaired until the solver or a playout clears
+    /// them (two tiles' types swapped where play is stuck), the one
+    /// random playouts clear least often.
+    Hard,
+}
+
+impl From<DifficultyName> for Difficulty {
+    fn from(name: DifficultyName) -> Difficulty {
+        match name {
+            DifficultyName::Easy => Difficulty::Easy,
+            DifficultyName::Medium => Difficulty::Medium,
+            DifficultyName::Hard => Difficulty::Hard,
+        }
+    }
+}
+
+/// A board that can be cleared, and a sequence that clears it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DealResponse {
+    #[schema(value_type = WireBoard)]
+    pub board: BoardRows,
+    /// A sequence that clears the board; present unless `include_moves`
+    /// was false.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub moves: Option<Vec<Move>>,
+    pub stats: DealStats,
+}
+
+/// What the deal is like to play, measured on the board dealt.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DealStats {
+    /// The moves open at the start, counted up to 100,000.
+    pub moves_open: usize,
+    /// Random playouts made (a uniformly random legal move at each step,
+    /// never a shuffle, seeded by `seed`): 32, or 0 on a board of more
+    /// than 1,024 tiles.
+    pub playouts: u32,
+    /// How many of them cleared the board.
+    pub playouts_cleared: u32,
+}
+
+pub fn deal(body: &[u8], limits: &Limits, stop: &Stop) -> Result<DealResponse, ApiError> {
+    let request: DealRequest = decode(body, limits)?;
+    let (width, height) = size(&request, limits)?;
+    let copies = copies(&request, width, height)?;
+    let encoding = request.encoding.unwrap_or_default();
+    let kinds = kinds(&request, encoding, copies)?;
+    let settings = Settings::read(
+        encoding,
+        request.rules,
+        request.gravity,
+        request.settle,
+        limits,
+    )?;
+    let seed = request.seed.unwrap_or(0);
+    let difficulty = request.difficulty.unwrap_or_default().into();
+    // Dealt on the classes; then each class's cells get its types, each
+    // type its copies.
+    let classes = even_classes(&settings, &kinds, copies)?;
+    let (board, sequence, stats) = game::deal_measured(
+        width,
+        height,
+        &classes,
+        &settings.rules,
+        settings.fall,
+        difficulty,
+        seed,
+        stop,
+    )
+    .map_err(|e| deal_refused(e, encoding))?;
+    let board = if settings.groups.is_trivial() {
+        board
+    } else {
+        let tiles = kinds
+            .iter()
+            .flat_map(|&(kind, copies)| std::iter::repeat_n(kind, copies));
+        settings
+            .groups
+            .assign(&board, tiles, seed, stop)
+            .map_err(Work::Deal.interrupted())?
+    };
+    Ok(DealResponse {
+        board: BoardRows::new(&board, encoding),
+        moves: request
+            .include_moves
+            .unwrap_or(true)
+            .then(|| sequence.into_iter().map(Move::bare).collect()),
+        stats: DealStats {
+            moves_open: stats.moves_open,
+            playouts: stats.playouts,
+            playouts_cleared: stats.cleared,
+        },
+    })
+}
+
+/// The board's width and height, each within the server's limit on a
+/// side, and their cells within its limit on cells.
+fn size(request: &DealRequest, limits: &Limits) -> Result<(usize, usize), ApiError> {
+    let width = dimension(request.width, "width", limits)?;
+    let height = dimension(request.height, "height", limits)?;
+    let cells = width * height;
+    if cells > limits.max_cells {
+        return Err(ApiError::new(
+            ErrorCode::TooLarge,
+            format!(
+                "the board would have {cells} cells, over the limit of {}",
+                limits.max_cells
+            ),
+        )
+        .at("width"));
+    }
+    Ok((width, height))
+}
+
+fn dimension(value: u64, name: &str, limits: &Limits) -> Result<usize, ApiError> {
+    if value == 0 {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!("`{name}` is 0, expected an integer of at least 1"),
+        )
+        .at(name));
+    }
+    let value = usize::try_from(value).unwrap_or(usize::MAX);
+    if value > limits.max_side {
+        return Err(ApiError::new(
+            ErrorCode::TooLarge,
+            format!("`{name}` is {value}, over the limit of {}", limits.max_side),
+        )
+        .at(name));
+    }
+    Ok(value)
+}
+
+/// The copies of each type: even unless groups were sent (they are then
+/// checked class by class), and with `types` of them no more tiles than
+/// the board has cells.
+fn copies(request: &DealRequest, width: usize, height: usize) -> Result<u64, ApiError> {
+    let types = request.types;
+    if types == 0 {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            "`types` is 0, expected the number of tile types, at least 1",
+        )
+        .at("types"));
+    }
+    let copies = request.copies.unwrap_or(4);
+    let grouped = request.rules.as_ref().is_some_and(|r| r.groups.is_some());
+    if copies == 0 || (copies % 2 != 0 && !grouped) {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!("`copies` is {copies}, expected an even integer of at least 2"),
+        )
+        .at("copies"));
+    }
+    let cells = width * height;
+    let tiles = types.saturating_mul(copies);
+    if tiles > cells as u64 {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!(
+                "{types} types x {copies} copies are {tiles} tiles, more than the {width} x {height} board's {cells} cells"
+            ),
+        )
+        .at("types"));
+    }
+    Ok(copies)
+}
+
+/// The tile types to deal, as `encoding` writes them (the characters of
+/// the alphabet on text rows, 1 to `types` on number rows), each with its
+/// copies.
+fn kinds(
+    request: &DealRequest,
+    encoding: BoardEncoding,
+    copies: u64,
+) -> Result<Vec<(u32, usize)>, ApiError> {
+    let types = request.types;
+    let alphabet = match (&request.alphabet, encoding) {
+        (Some(_), BoardEncoding::Numbers) => {
+            return Err(ApiError::new(
+                ErrorCode::InvalidRequest,
+                "`alphabet` is for text rows, expected no `alphabet` with \"encoding\": \"numbers\" (tile types are then 1 to `types`)",
+            )
+            .at("alphabet"));
+        }
+        (Some(alphabet), BoardEncoding::Text) => tile_characters(alphabet)?,
+        (None, _) => TEXT_TILES.chars().collect(),
+    };
+    if encoding == BoardEncoding::Text && types > alphabet.len() as u64 {
+        let message = match request.alphabet {
+            Some(_) => format!(
+                "{types} types are more than the {} characters of `alphabet`, expected at most {}",
+                alphabet.len(),
+                alphabet.len()
+            ),
+            None => format!(
+                "{types} types do not fit text rows (at most {}), use \"encoding\": \"numbers\" or a longer `alphabet`",
+                TEXT_TILES.len()
+            ),
+        };
+        return Err(ApiError::new(ErrorCode::InvalidRequest, message).at("types"));
+    }
+    Ok((0..types as usize)
+        .map(|i| {
+            let kind = match encoding {
+                BoardEncoding::Text => u32::from(alphabet[i]),
+                BoardEncoding::Numbers => i as u32 + 1,
+            };
+            (kind, copies as usize)
+        })
+        .collect())
+}
+
+/// The matching classes of `kinds`, each with its tiles. An odd `copies`
+/// deals when groups pair the types: each class needs an even number of
+/// tiles.
+fn even_classes(
+    settings: &Settings,
+    kinds: &[(u32, usize)],
+    copies: u64,
+) -> Result<Vec<(u32, usize)>, ApiError> {
+    let classes = settings.groups.class_counts(kinds);
+    let Some(&(class, tiles)) = classes.iter().find(|&&(_, n)| n % 2 != 0) else {
+        return Ok(classes);
+    };
+    let tile = Tile::new(class, settings.encoding);
+    let message = if settings.groups.is_grouped(class) {
+        format!(
+            "`copies` is {copies} and the group of {tile} has {} in all, an odd number, expected an even `copies` or groups of an even number of the dealt types",
+            count(tiles, "tile", "tiles")
+        )
+    } else {
+        format!(
+            "`copies` is {copies} and type {tile} is in no group, expected an even `copies` or every dealt type in a group"
+        )
+    };
+    Err(ApiError::new(ErrorCode::InvalidRequest, message).at("copies"))
+}
+
+/// The characters of `alphabet`, each a tile type: distinct, none read as
+/// an empty cell.
+fn tile_characters(alphabet: &str) -> Result<Vec<char>, ApiError> {
+    let refused =
+        |message: String| ApiError::new(ErrorCode::InvalidRequest, message).at("alphabet");
+    let characters: Vec<char> = alphabet.chars().collect();
+    if characters.is_empty() {
+        return Err(refused(
+            "`alphabet` is empty, expected the characters of the tile types".into(),
+        ));
+    }
+    let mut first = std::collections::HashMap::with_capacity(characters.len());
+    for (i, &c) in characters.iter().enumerate() {
+        let written = Tile::Text(c.to_string());
+        if linkpath_engine::tile_of_char(c) == EMPTY {
+            return Err(refused(format!(
+                "`alphabet` has {written} at {i}, which text rows read as an empty cell, expected tile characters"
+            )));
+        }
+        if c.is_control() {
+            return Err(refused(format!(
+                "`alphabet` has {written} at {i}, a control character, expected tile characters"
+            )));
+        }
+        if let Some(earlier) = first.insert(c, i) {
+            return Err(refused(format!(
+                "`alphabet` has {written} at {earlier} and {i}, expected distinct characters"
+            )));
+        }
+    }
+    Ok(characters)
+}
+
+/// The error of a deal the engine refused, naming tiles as `encoding`
+/// writes them.
+fn deal_refused(e: DealError, encoding: BoardEncoding) -> ApiError {
+    match e {
+        DealError::Interrupted(e) => Work::Deal.stopped(e),
+        // `copies` is checked above; kept for a message that names the tile.
+        DealError::OddCopies { kind, copies } => ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!(
+                "type {} has {}, expected an even number",
+                Tile::new(kind, encoding),
+                count(copies, "copy", "copies")
+            ),
+        )
+        .at("copies"),
+        other => ApiError::new(ErrorCode::InvalidRequest, other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deal_errors_name_tiles_as_written() {
+        let odd = |kind, copies| DealError::OddCopies { kind, copies };
+        let message = |e, encoding| {
+            let e = deal_refused(e, encoding);
+            assert_eq!(e.field.as_deref(), Some("copies"));
+            e.message
+        };
+        assert_eq!(
+            message(odd(u32::from('B'), 1), BoardEncoding::Text),
+            "type \"B\" has 1 copy, expected an even number"
+        );
+        assert_eq!(
+            message(odd(0x1F000, 3), BoardEncoding::Text),
+            "type \"\u{1F000}\" has 3 copies, expected an even number"
+        );
+        assert_eq!(
+            message(odd(66, 3), BoardEncoding::Numbers),
+            "type 66 has 3 copies, expected an even number"
+        );
+    }
+}
