@@ -507,8 +507,7 @@ pub fn clear(
     let options = ClearOptions {
         budget: Some(started + budget),
         max_states,
-        settle: fall.settle,
-        ..ClearOptions::for_gravity(fall.gravity)
+        ..ClearOptions::for_fall(fall)
     };
     let found =
         game::clear_with(&board, &rules, &options, stop).map_err(Work::Clear.interrupted())?;
@@ -780,10 +779,17 @@ pub fn deal(body: &[u8], limits: &Limits, stop: &Stop) -> Result<DealResponse, A
         };
         return Err(ApiError::new(ErrorCode::InvalidRequest, message).at("copies"));
     }
-    let (board, sequence, stats) = game::deal_measured(
-        width, height, &classes, &rules, fall, difficulty, seed, stop,
-    )
-    .map_err(|e| deal_refused(e, encoding))?;
+    let deal = game::Deal {
+        width,
+        height,
+        tiles: &classes,
+        rules,
+        fall,
+        difficulty,
+        seed,
+    };
+    let (board, sequence, stats) =
+        game::deal_measured(&deal, stop).map_err(|e| deal_refused(e, encoding))?;
     let board = if groups.is_trivial() {
         board
     } else {

@@ -83,9 +83,8 @@ pub enum Decided {
 /// How to search; the defaults are what the service uses.
 #[derive(Clone, Copy, Debug)]
 pub struct ClearOptions {
-    pub gravity: Gravity,
-    /// Every line settles after each removal ([`Fall::settle`]).
-    pub settle: bool,
+    /// Where tiles fall, and whether every line settles after each removal.
+    pub fall: Fall,
     /// When to give up with [`Clearing::Unknown`].
     pub budget: Option<Instant>,
     /// The most states to search before giving up with
@@ -116,13 +115,14 @@ pub struct ClearOptions {
 }
 
 impl ClearOptions {
-    /// The service's options for `gravity`. The move order measured better
+    /// The service's options for `fall`. The move order measured better
     /// without gravity and worse with it (BENCHMARKS.md), so with gravity
     /// moves are tried in reading order.
-    pub fn for_gravity(gravity: Gravity) -> Self {
+    pub fn for_fall(fall: impl Into<Fall>) -> Self {
+        let fall = fall.into();
         ClearOptions {
-            gravity,
-            ordering: gravity == Gravity::None,
+            fall,
+            ordering: fall.gravity == Gravity::None,
             ..ClearOptions::default()
         }
     }
@@ -131,8 +131,7 @@ impl ClearOptions {
 impl Default for ClearOptions {
     fn default() -> Self {
         ClearOptions {
-            gravity: Gravity::None,
-            settle: false,
+            fall: Fall::default(),
             budget: None,
             max_states: None,
             pruning: true,
@@ -156,11 +155,9 @@ pub fn clear(
     budget: Option<Instant>,
     stop: &Stop,
 ) -> Result<Outcome, Interrupted> {
-    let Fall { gravity, settle } = fall.into();
     let options = ClearOptions {
-        settle,
         budget,
-        ..ClearOptions::for_gravity(gravity)
+        ..ClearOptions::for_fall(fall)
     };
     clear_with(board, rules, &options, stop)
 }
@@ -240,7 +237,7 @@ fn clear_within(
     let budgeted = options.budget.map_or(*stop, |b| stop.sooner(b));
     let out_of_budget = || options.budget.is_some_and(|b| Instant::now() >= b);
     if options.pairing
-        && options.gravity == Gravity::None
+        && options.fall.gravity == Gravity::None
         && rules.matching == Match::Same
         && most_copies.unwrap_or(0) <= MAX_COPIES
     {
@@ -286,8 +283,8 @@ fn clear_within(
         path_budget,
         states: 0,
         kinds: types.len(),
-        line_key: (options.gravity != Gravity::None)
-            .then(|| LineKey::new(board.cells(), board.width(), options.gravity)),
+        line_key: (options.fall.gravity != Gravity::None)
+            .then(|| LineKey::new(board.cells(), board.width(), options.fall.gravity)),
         links: (options.links
             && rules.matching == Match::Same
             && most_copies.unwrap_or(0) <= MAX_COPIES)
@@ -299,7 +296,7 @@ fn clear_within(
     };
     let mut sequence = Vec::new();
     let mut cells = board.cells().to_vec();
-    let restarts = options.restarts && options.gravity != Gravity::None;
+    let restarts = options.restarts && options.fall.gravity != Gravity::None;
     let found = loop {
         search.limit = restarts.then(|| RESTART_STATES << search.round.min(40));
         search.round_states = 0;
@@ -392,11 +389,11 @@ impl Frame {
 
 impl Search<'_, '_> {
     fn fall(&self) -> Fall {
-        Fall::new(self.options.gravity, self.options.settle)
+        Fall::new(self.options.fall.gravity, self.options.fall.settle)
     }
 
     fn key(&self, cells: &[u32]) -> Vec<u64> {
-        if self.options.gravity == Gravity::None {
+        if self.options.fall.gravity == Gravity::None {
             let mut bits = vec![0u64; cells.len().div_ceil(64)];
             for (i, &c) in cells.iter().enumerate() {
                 if c != EMPTY {
@@ -423,7 +420,7 @@ impl Search<'_, '_> {
 
     fn same_rules_pruning(&self) -> bool {
         self.options.pruning
-            && self.options.gravity == Gravity::None
+            && self.options.fall.gravity == Gravity::None
             && self.rules.matching == Match::Same
     }
 
@@ -1034,7 +1031,7 @@ mod tests {
             for preset in [Preset::ShisenSho, Preset::Lianliankan, Preset::Mahjong] {
                 for gravity in [Gravity::None, Gravity::Down] {
                     let options = ClearOptions {
-                        gravity,
+                        fall: gravity.into(),
                         ..ClearOptions::default()
                     };
                     let rules = preset.rules();

@@ -526,7 +526,7 @@ fn clear_agrees_with_every_order_tried_on_small_boards() {
                 }
                 // The partner search, an option of its own, likewise.
                 let options = game::ClearOptions {
-                    gravity,
+                    fall: gravity.into(),
                     pairing: true,
                     ..game::ClearOptions::default()
                 };
@@ -713,17 +713,16 @@ fn deals_at_every_difficulty_replay_and_measure_their_board() {
                 let rules = preset.rules();
                 for seed in 0..6 {
                     let deal = || {
-                        game::deal_measured(
-                            6,
-                            5,
-                            &tiles,
-                            &rules,
-                            gravity,
+                        let deal = game::Deal {
+                            width: 6,
+                            height: 5,
+                            tiles: &tiles,
+                            rules,
+                            fall: gravity.into(),
                             difficulty,
                             seed,
-                            &Stop::never(),
-                        )
-                        .unwrap()
+                        };
+                        game::deal_measured(&deal, &Stop::never()).unwrap()
                     };
                     let (board, sequence, stats) = deal();
                     assert_eq!(counts(&board), tiles.iter().copied().collect());
