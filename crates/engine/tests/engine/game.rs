@@ -165,15 +165,10 @@ fn a_blocked_pair_is_found_dead_without_searching_the_rest() {
 }
 
 /// Plays `sequence` and asserts the board ends empty.
-fn assert_clears(
-    board: &Board,
-    rules: &Rules,
-    gravity: impl Into<Fall>,
-    sequence: &[(Point, Point)],
-) {
-    let gravity = gravity.into();
-    let played = game::play(board, rules, gravity, sequence, &Stop::never()).unwrap();
-    assert_eq!(played.stopped, None, "{board:?} {gravity:?}");
+fn assert_clears(board: &Board, rules: &Rules, fall: impl Into<Fall>, sequence: &[(Point, Point)]) {
+    let fall = fall.into();
+    let played = game::play(board, rules, fall, sequence, &Stop::never()).unwrap();
+    assert_eq!(played.stopped, None, "{board:?} {fall:?}");
     assert!(game::cleared(&played.board), "{:?}", played.board);
     assert_eq!(played.steps.len(), sequence.len());
 }
