@@ -19,6 +19,7 @@
 mod clear;
 mod deal;
 mod gravity;
+mod layers;
 mod link;
 mod moves;
 mod pairing;

@@ -32,30 +32,10 @@ impl Search<'_, '_> {
         for (i, &c) in only.iter().enumerate().filter(|&(_, &c)| c != EMPTY) {
             by_type.entry(c).or_default().push(i);
         }
-        let mut pairs: Vec<Vec<usize>> = by_type.into_values().collect();
+        let pairs = by_type.into_values().map(|t| (t[0], t[1])).collect();
         let mut links = Links::new(self.width, &only, &self.rules);
         let mut work = 0;
-        loop {
-            let before = pairs.len();
-            let mut i = 0;
-            while i < pairs.len() {
-                self.stop.tick(&mut work)?;
-                let (a, b) = (pairs[i][0], pairs[i][1]);
-                if links.connected(a, b) {
-                    links.set_open(a, true);
-                    links.set_open(b, true);
-                    pairs.swap_remove(i);
-                } else {
-                    i += 1;
-                }
-            }
-            if pairs.is_empty() {
-                return Ok(false);
-            }
-            if pairs.len() == before {
-                return Ok(true);
-            }
-        }
+        Ok(!links.clears_greedily(pairs, self.stop, &mut work)?)
     }
 
     /// The first removal of a type whose tiles all pair off

@@ -222,34 +222,10 @@ impl Search<'_, '_> {
             next[c as usize] += 1;
         }
         let links = self.links.as_mut().expect("links in use");
-        links.reset(cells);
-        let mut pairs = Vec::new();
-        let width = self.width;
-        let neighbours = |a: usize, b: usize| {
-            let (lo, hi) = (a.min(b), a.max(b));
-            hi - lo == width || (hi - lo == 1 && hi % width != 0)
-        };
-        for kind in start.windows(2).map(|w| &tiles[w[0]..w[1]]) {
-            for (i, &a) in kind.iter().enumerate() {
-                let leaves = links.can_leave(a as usize);
-                for &b in &kind[i + 1..] {
-                    self.stop.tick(&mut self.work)?;
-                    // Most tiles of a full board are shut in: a cheap test
-                    // before the paths.
-                    let (a, b) = (a as usize, b as usize);
-                    let possible = leaves && links.can_leave(b) || neighbours(a, b);
-                    if possible && links.connected(a, b) {
-                        pairs.push((a, b));
-                        // The same bound as the explorer's list.
-                        if pairs.len() > MAX_PAIRS {
-                            return Err(Halt::Budget);
-                        }
-                    }
-                }
-            }
-        }
-        pairs.sort_unstable();
-        Ok(pairs)
+        // The same bound as the explorer's list.
+        links
+            .pairs(cells, &tiles, MAX_PAIRS, self.stop, &mut self.work)?
+            .ok_or(Halt::Budget)
     }
 
     pub(super) fn point(&self, index: usize) -> Point {

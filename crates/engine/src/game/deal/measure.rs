@@ -64,7 +64,7 @@ pub(super) struct MoveLister {
     rules: Rules,
     links: Option<Links>,
     /// Scratch: the tiles of a state by type.
-    tiles: Vec<(u32, usize, bool)>,
+    tiles: Vec<u32>,
     work: u32,
 }
 
@@ -100,32 +100,13 @@ impl MoveLister {
             let board = Board::new(self.width, self.height, cells.to_vec()).expect("same size");
             return moves::pairs(&board, self.rules, Some(MOVES_OPEN_LIMIT), stop);
         };
-        links.reset(cells);
-        // The tiles of each type in reading order, each with whether a
-        // path can leave it: two tiles that are not neighbours are joined
-        // only when both can.
+        // The tiles of each type in reading order.
         self.tiles.clear();
-        self.tiles.extend(
-            (0..cells.len())
-                .filter(|&i| cells[i] != EMPTY)
-                .map(|i| (cells[i], i, links.can_leave(i))),
-        );
-        self.tiles.sort_unstable_by_key(|&(kind, i, _)| (kind, i));
-        let width = self.width;
-        let neighbours = |a: usize, b: usize| b - a == width || (b - a == 1 && b % width != 0);
-        let mut pairs = Vec::new();
-        for kind in self.tiles.chunk_by(|a, b| a.0 == b.0) {
-            for (i, &(_, a, a_leaves)) in kind.iter().enumerate() {
-                for &(_, b, b_leaves) in &kind[i + 1..] {
-                    stop.tick(&mut self.work)?;
-                    if ((a_leaves && b_leaves) || neighbours(a, b)) && links.connected(a, b) {
-                        pairs.push((a, b));
-                    }
-                }
-            }
-        }
-        pairs.sort_unstable();
-        Ok(pairs)
+        self.tiles
+            .extend((0..cells.len() as u32).filter(|&i| cells[i as usize] != EMPTY));
+        self.tiles.sort_unstable_by_key(|&i| (cells[i as usize], i));
+        let pairs = links.pairs(cells, &self.tiles, usize::MAX, stop, &mut self.work)?;
+        Ok(pairs.expect("no bound on the pairs"))
     }
 }
 
