@@ -11,6 +11,7 @@ use crate::stop::{Interrupted, Stop};
 /// How many runs ahead of its growth a frontier run's crossings are fetched.
 const AHEAD: usize = 8;
 
+/// One side of the bidirectional search: the runs it reached, their hop
 /// counts from its end, and its current frontier.
 struct Side {
     /// Which of the two `seen` bits of [`Marks`] are this side's.
