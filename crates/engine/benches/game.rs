@@ -200,7 +200,7 @@ fn clear_table() {
                 let board = dealt(18, 8, 36, gravity, 1000 + seed);
                 let started = Instant::now();
                 let options = ClearOptions {
-                    gravity,
+                    fall: gravity.into(),
                     budget: Some(started + Duration::from_secs(1)),
                     ordering,
                     ..ClearOptions::default()
@@ -254,7 +254,7 @@ fn clear_random_table() {
             let board = random_board(18, 8, 144, 36, 7000 + seed);
             let started = Instant::now();
             let options = ClearOptions {
-                gravity,
+                fall: gravity.into(),
                 budget: Some(started + Duration::from_secs(1)),
                 pruning,
                 ordering,

@@ -140,7 +140,7 @@ fn main() {
             let board = (set.board)(seed);
             let started = Instant::now();
             let mut options = ClearOptions {
-                gravity: set.gravity,
+                fall: set.gravity.into(),
                 budget: Some(started + budget),
                 max_states,
                 ordering: set.gravity == Gravity::None,

@@ -100,17 +100,17 @@ fn main() {
                     let mut times = Vec::new();
                     for seed in 0..deals {
                         let started = Instant::now();
-                        let (_, _, stats) = game::deal_measured(
+                        let deal = game::Deal {
                             width,
                             height,
-                            &tiles,
-                            &rules,
-                            gravity,
+                            tiles: &tiles,
+                            rules,
+                            fall: gravity.into(),
                             difficulty,
                             seed,
-                            &Stop::never(),
-                        )
-                        .expect("a deal");
+                        };
+                        let (_, _, stats) =
+                            game::deal_measured(&deal, &Stop::never()).expect("a deal");
                         measured.push(stats);
                         times.push(started.elapsed());
                     }

@@ -158,8 +158,7 @@ pub fn clear(
     let options = ClearOptions {
         budget: Some(started + budget),
         max_states,
-        settle: fall.settle,
-        ..ClearOptions::for_gravity(fall.gravity)
+        ..ClearOptions::for_fall(fall)
     };
     let found =
         game::clear_with(&board, &rules, &options, stop).map_err(Work::Clear.interrupted())?;

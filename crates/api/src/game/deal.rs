@@ -145,17 +145,17 @@ pub fn deal(body: &[u8], limits: &Limits, stop: &Stop) -> Result<DealResponse, A
     // Dealt on the classes; then each class's cells get its types, each
     // type its copies.
     let classes = even_classes(&settings, &kinds, copies)?;
-    let (board, sequence, stats) = game::deal_measured(
+    let deal = game::Deal {
         width,
         height,
-        &classes,
-        &settings.rules,
-        settings.fall,
+        tiles: &classes,
+        rules: settings.rules.clone(),
+        fall: settings.fall,
         difficulty,
         seed,
-        stop,
-    )
-    .map_err(|e| deal_refused(e, encoding))?;
+    };
+    let (board, sequence, stats) =
+        game::deal_measured(&deal, stop).map_err(|e| deal_refused(e, encoding))?;
     let board = if settings.groups.is_trivial() {
         board
     } else {

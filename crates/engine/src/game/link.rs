@@ -5,17 +5,16 @@
 //! column, the row again, or along the column, the row, the column again
 //! (each part possibly of length zero). So a pair is checked by walking
 //! the open runs beside its two tiles and the lines between them, in time
-//! linear in the board's sides. More segments (or no limit) take a
-//! breadth-first search by layers of segments, as [`super::moves`]
-//! explores.
+//! linear in the board's sides. More segments (or no limit) take the
+//! breadth-first search by layers of segments ([`super::layers`]) that
+//! [`super::moves`] explores with.
 
-use crate::{EMPTY, Rules};
+use super::layers::Layers;
+use crate::{EMPTY, Interrupted, Rules, Stop};
 
 /// Cells of padding on each side: the ring around the board (open when the
 /// rules let paths leave the board) and a closed ring beyond it.
 const PAD: usize = 2;
-
-const UNSET: u32 = u32::MAX;
 
 pub(crate) struct Links {
     max_segments: Option<u32>,
@@ -23,10 +22,7 @@ pub(crate) struct Links {
     width: usize,
     padded: usize,
     open: Vec<bool>,
-    dist: Vec<u32>,
-    touched: Vec<usize>,
-    layer: Vec<usize>,
-    next: Vec<usize>,
+    layers: Layers,
 }
 
 impl Links {
@@ -40,10 +36,7 @@ impl Links {
             width,
             padded,
             open: vec![false; size],
-            dist: Vec::new(),
-            touched: Vec::new(),
-            layer: Vec::new(),
-            next: Vec::new(),
+            layers: Layers::new(padded),
         };
         let rows = height + 2 * PAD;
         for y in 1..rows - 1 {
@@ -94,6 +87,77 @@ impl Links {
         }
     }
 
+    /// The pairs of tiles of one type in `cells` that can be joined now,
+    /// in lexicographic order: `tiles` holds every tile of `cells` (board
+    /// indices) by type, each type's in reading order. `None` once more
+    /// than `most` are found.
+    pub fn pairs(
+        &mut self,
+        cells: &[u32],
+        tiles: &[u32],
+        most: usize,
+        stop: &Stop,
+        work: &mut u32,
+    ) -> Result<Option<Vec<(usize, usize)>>, Interrupted> {
+        self.reset(cells);
+        let width = self.width;
+        let neighbours = |a: usize, b: usize| b - a == width || (b - a == 1 && b % width != 0);
+        let mut pairs = Vec::new();
+        for kind in tiles.chunk_by(|&a, &b| cells[a as usize] == cells[b as usize]) {
+            for (i, &a) in kind.iter().enumerate() {
+                let a = a as usize;
+                let leaves = self.can_leave(a);
+                for &b in &kind[i + 1..] {
+                    stop.tick(work)?;
+                    // Most tiles of a full board are shut in: a cheap test
+                    // before the paths.
+                    let b = b as usize;
+                    let possible = leaves && self.can_leave(b) || neighbours(a, b);
+                    if possible && self.connected(a, b) {
+                        pairs.push((a, b));
+                        if pairs.len() > most {
+                            return Ok(None);
+                        }
+                    }
+                }
+            }
+        }
+        pairs.sort_unstable();
+        Ok(Some(pairs))
+    }
+
+    /// Whether every pair of `pairs` can be removed, one after another,
+    /// on this grid: tried greedily, each pair that can be joined opening
+    /// its two cells, which is exact because removals only open cells.
+    pub fn clears_greedily(
+        &mut self,
+        mut pairs: Vec<(usize, usize)>,
+        stop: &Stop,
+        work: &mut u32,
+    ) -> Result<bool, Interrupted> {
+        loop {
+            let before = pairs.len();
+            let mut i = 0;
+            while i < pairs.len() {
+                stop.tick(work)?;
+                let (a, b) = pairs[i];
+                if self.connected(a, b) {
+                    self.set_open(a, true);
+                    self.set_open(b, true);
+                    pairs.swap_remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+            if pairs.is_empty() {
+                return Ok(true);
+            }
+            if pairs.len() == before {
+                return Ok(false);
+            }
+        }
+    }
+
     /// The two shapes of paths of at most three segments.
     fn shapes(&self, p: usize, q: usize, max: u32) -> bool {
         let w = self.padded;
@@ -141,54 +205,13 @@ impl Links {
         (lo, hi)
     }
 
-    /// Layers of segments from `p`, each open cell walking its four rays,
-    /// until a ray ends on `q`.
+    /// Layers of segments from `p` ([`Layers`]) until a ray ends on `q`.
     fn search(&mut self, p: usize, q: usize, max: u32) -> bool {
-        if self.dist.is_empty() {
-            self.dist = vec![UNSET; self.open.len()];
-        }
-        let w = self.padded as isize;
-        let steps = [1, w, -1, -w];
-        self.layer.clear();
-        self.layer.push(p);
-        self.dist[p] = 0;
-        self.touched.push(p);
-        let mut segments = 1;
-        let mut found = false;
-        'layers: while segments <= max && !self.layer.is_empty() {
-            self.next.clear();
-            for &cell in &self.layer {
-                for step in steps {
-                    let mut n = cell.wrapping_add_signed(step);
-                    loop {
-                        if !self.open[n] {
-                            if n == q {
-                                found = true;
-                                break 'layers;
-                            }
-                            break;
-                        }
-                        let d = self.dist[n];
-                        if d < segments {
-                            break;
-                        }
-                        if d == UNSET {
-                            self.dist[n] = segments;
-                            self.touched.push(n);
-                            self.next.push(n);
-                        }
-                        n = n.wrapping_add_signed(step);
-                    }
-                }
-            }
-            std::mem::swap(&mut self.layer, &mut self.next);
-            segments += 1;
-        }
-        for &cell in &self.touched {
-            self.dist[cell] = UNSET;
-        }
-        self.touched.clear();
-        found
+        let mut work = 0;
+        let found = self
+            .layers
+            .explore(&self.open, p, max, &Stop::never(), &mut work, |n| n == q);
+        found.expect("never stopped")
     }
 }
 

@@ -19,17 +19,20 @@
 mod clear;
 mod deal;
 mod gravity;
+mod layers;
 mod link;
 mod moves;
 mod pairing;
 pub mod rng;
+mod shuffle;
 
 pub use clear::{ClearOptions, Clearing, Decided, Outcome, clear, clear_with};
 pub use deal::{
-    DealError, DealStats, Difficulty, MOVES_OPEN_LIMIT, PLAYOUT_TILES, PLAYOUTS, ShuffleError,
-    deal, deal_measured, deal_with, relocation, shuffle, shuffle_solvable, stats,
+    Deal, DealError, DealStats, Difficulty, MOVES_OPEN_LIMIT, PLAYOUT_TILES, PLAYOUTS, deal,
+    deal_measured, deal_with, stats,
 };
 pub use gravity::{Fall, Gravity};
+pub use shuffle::{ShuffleError, relocation, shuffle, shuffle_solvable};
 
 use super::{
     Answer, Board, EMPTY, Interrupted, Match, Path, Point, Query, Reason, Rules, Solver, Stop,

@@ -2,14 +2,12 @@
 //! each tile instead of asking about every pair.
 //!
 //! With a turn limit, the exploration from a tile is a breadth-first search
-//! by layers of segments over cells: layer `s` holds the open cells first
-//! reached with `s` segments, and each of them walks its four rays, passing
-//! through cells of the same layer and stopping at a cell of an earlier one
-//! (whose own rays cover the rest of that line). A ray that ends on a tile
-//! reaches that tile with `s` segments. Without a limit, two tiles connect
+//! by layers of segments over cells ([`super::layers`]): a ray that ends on
+//! a tile reaches that tile. Without a limit, two tiles connect
 //! exactly when they are neighbours or both touch one region of open cells,
 //! so one flood fill serves every tile.
 
+use super::layers::Layers;
 use crate::grid::Grid;
 use crate::{Board, EMPTY, Interrupted, Match, Rules, Stop};
 use std::borrow::Cow;
@@ -23,10 +21,7 @@ pub(crate) struct Explorer<'b> {
     grid: Grid,
     /// Board index + 1 of the tile in each padded cell, 0 for none.
     tile: Vec<u32>,
-    dist: Vec<u32>,
-    touched: Vec<usize>,
-    layer: Vec<usize>,
-    next: Vec<usize>,
+    layers: Layers,
     marked: Vec<bool>,
     /// Without a turn limit: region label per padded cell, and the board
     /// indices of the tiles touching each region.
@@ -58,12 +53,9 @@ impl<'b> Explorer<'b> {
         Explorer {
             board,
             rules,
+            layers: Layers::new(grid.width),
             grid,
             tile,
-            dist: vec![UNSET; cells],
-            touched: Vec::new(),
-            layer: Vec::new(),
-            next: Vec::new(),
             marked: vec![false; cells],
             regions: None,
         }
@@ -98,62 +90,17 @@ impl<'b> Explorer<'b> {
         work: &mut u32,
     ) -> Result<Vec<usize>, Interrupted> {
         let start = self.padded(a);
-        let steps = self.grid.steps();
+        let (tile, marked) = (&self.tile, &mut self.marked);
         let mut hits = Vec::new();
-        self.layer.clear();
-        self.layer.push(start);
-        self.dist[start] = 0;
-        self.touched.push(start);
-        let mut segments = 1;
-        let result = loop {
-            if segments > max || self.layer.is_empty() {
-                break Ok(());
-            }
-            self.next.clear();
-            let mut interrupted = None;
-            for &cell in &self.layer {
-                if let Err(e) = stop.tick(work) {
-                    interrupted = Some(e);
-                    break;
+        let result = self
+            .layers
+            .explore(&self.grid.open, start, max, stop, work, |n| {
+                if tile[n] != 0 && n != start && !marked[n] {
+                    marked[n] = true;
+                    hits.push(n);
                 }
-                for step in steps {
-                    let mut n = cell.wrapping_add_signed(step);
-                    let from = n;
-                    loop {
-                        if !self.grid.open[n] {
-                            let t = self.tile[n];
-                            if t != 0 && n != start && !self.marked[n] {
-                                self.marked[n] = true;
-                                hits.push(n);
-                            }
-                            break;
-                        }
-                        let d = self.dist[n];
-                        if d < segments {
-                            break;
-                        }
-                        if d == UNSET {
-                            self.dist[n] = segments;
-                            self.touched.push(n);
-                            self.next.push(n);
-                        }
-                        n = n.wrapping_add_signed(step);
-                    }
-                    // A ray on a wide board walks far: count its cells too,
-                    // so the clock is read every few thousand cells walked.
-                    *work += (n.abs_diff(from) / step.unsigned_abs()) as u32;
-                }
-            }
-            if let Some(e) = interrupted {
-                break Err(e);
-            }
-            std::mem::swap(&mut self.layer, &mut self.next);
-            segments += 1;
-        };
-        for &cell in &self.touched {
-            self.dist[cell] = UNSET;
-        }
-        self.touched.clear();
+                false
+            });
         let hits = hits
             .into_iter()
             .map(|n| {
@@ -161,7 +108,7 @@ impl<'b> Explorer<'b> {
                 self.tile[n] as usize - 1
             })
             .collect();
-        result.map(|()| hits)
+        result.map(|_| hits)
     }
 
     fn reach_regions(

@@ -334,7 +334,7 @@ impl<'s, 'a> Pairing<'s, 'a> {
     /// Whether the chosen pairs still on the board cannot all be removed
     /// even with every unchosen tile gone.
     fn relaxed_fails(&mut self) -> Result<bool, Interrupted> {
-        let mut pairs: Vec<(u32, u32)> = Vec::new();
+        let mut pairs = Vec::new();
         self.relaxed.reset(&self.cells);
         for (a, &c) in self.cells.iter().enumerate() {
             if c == EMPTY {
@@ -344,30 +344,13 @@ impl<'s, 'a> Pairing<'s, 'a> {
             if b == NONE {
                 self.relaxed.set_open(a, true);
             } else if (a as u32) < b {
-                pairs.push((a as u32, b));
+                pairs.push((a, b as usize));
             }
         }
-        loop {
-            let before = pairs.len();
-            let mut i = 0;
-            while i < pairs.len() {
-                self.stop.tick(&mut self.work)?;
-                let (a, b) = pairs[i];
-                if self.relaxed.connected(a as usize, b as usize) {
-                    self.relaxed.set_open(a as usize, true);
-                    self.relaxed.set_open(b as usize, true);
-                    pairs.swap_remove(i);
-                } else {
-                    i += 1;
-                }
-            }
-            if pairs.is_empty() {
-                return Ok(false);
-            }
-            if pairs.len() == before {
-                return Ok(true);
-            }
-        }
+        let clears = self
+            .relaxed
+            .clears_greedily(pairs, self.stop, &mut self.work)?;
+        Ok(!clears)
     }
 
     /// The node's exact key: its tiles, then its chosen pairs.

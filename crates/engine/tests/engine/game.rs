@@ -165,15 +165,10 @@ fn a_blocked_pair_is_found_dead_without_searching_the_rest() {
 }
 
 /// Plays `sequence` and asserts the board ends empty.
-fn assert_clears(
-    board: &Board,
-    rules: &Rules,
-    gravity: impl Into<Fall>,
-    sequence: &[(Point, Point)],
-) {
-    let gravity = gravity.into();
-    let played = game::play(board, rules, gravity, sequence, &Stop::never()).unwrap();
-    assert_eq!(played.stopped, None, "{board:?} {gravity:?}");
+fn assert_clears(board: &Board, rules: &Rules, fall: impl Into<Fall>, sequence: &[(Point, Point)]) {
+    let fall = fall.into();
+    let played = game::play(board, rules, fall, sequence, &Stop::never()).unwrap();
+    assert_eq!(played.stopped, None, "{board:?} {fall:?}");
     assert!(game::cleared(&played.board), "{:?}", played.board);
     assert_eq!(played.steps.len(), sequence.len());
 }
@@ -526,7 +521,7 @@ fn clear_agrees_with_every_order_tried_on_small_boards() {
                 }
                 // The partner search, an option of its own, likewise.
                 let options = game::ClearOptions {
-                    gravity,
+                    fall: gravity.into(),
                     pairing: true,
                     ..game::ClearOptions::default()
                 };
@@ -713,17 +708,16 @@ fn deals_at_every_difficulty_replay_and_measure_their_board() {
                 let rules = preset.rules();
                 for seed in 0..6 {
                     let deal = || {
-                        game::deal_measured(
-                            6,
-                            5,
-                            &tiles,
-                            &rules,
-                            gravity,
+                        let deal = game::Deal {
+                            width: 6,
+                            height: 5,
+                            tiles: &tiles,
+                            rules,
+                            fall: gravity.into(),
                             difficulty,
                             seed,
-                            &Stop::never(),
-                        )
-                        .unwrap()
+                        };
+                        game::deal_measured(&deal, &Stop::never()).unwrap()
                     };
                     let (board, sequence, stats) = deal();
                     assert_eq!(counts(&board), tiles.iter().copied().collect());
