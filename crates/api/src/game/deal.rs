@@ -149,7 +149,7 @@ pub fn deal(body: &[u8], limits: &Limits, stop: &Stop) -> Result<DealResponse, A
         width,
         height,
         tiles: &classes,
-        rules: settings.rules.clone(),
+        rules: settings.rules,
         fall: settings.fall,
         difficulty,
         seed,
