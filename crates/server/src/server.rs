@@ -8,17 +8,20 @@
 //! [`super::connection`]), and probes and scrapes can have a listener of
 //! their own, which application traffic cannot fill.
 
-use super::connection::{Connections, Link, ReceiveRate};
+use super::connection::{Connections, Link, ReceiveRate, ResponseBody};
 use super::error::{ApiError, ErrorCode};
 use super::socket::{Bounds, Socket};
 use super::{AppState, app};
 use axum::extract::ConnectInfo;
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
+use hyper::service::HttpService;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
+use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, watch};
@@ -45,76 +48,230 @@ pub async fn run_with_admin(
 ) -> std::io::Result<()> {
     let config = state.config.clone();
     let admin = admin.map(|admin| tokio::spawn(serve_admin(admin, state.clone())));
-    let router = app(state.clone());
-    let connections = Connections::new(
-        config.max_connections,
-        config.max_connections_per_client,
-        ReceiveRate {
-            min: config.min_receive_rate,
-            grace: Duration::from_millis(config.receive_grace_ms),
-        },
-        state.memory.clone(),
+    let listener = Listener::new(listener, &state);
+    let upkeep = spawn_upkeep(&state);
+    listener.accept_until(shutdown).await;
+    state.begin_shutdown();
+    tracing::info!(
+        grace_ms = config.shutdown_grace_ms,
+        "shutting down: readiness is now 503"
     );
-    let too_many = too_many_connections(connections.per_client());
-    // Every connection holds a receiver; the sender's `closed` resolves
-    // once all of them have finished.
-    let (stop_connections, _) = watch::channel(());
-    let header_timeout = Duration::from_millis(config.header_timeout_ms.max(1));
-    let bounds = Bounds {
-        write_timeout: (config.write_timeout_ms > 0)
-            .then(|| Duration::from_millis(config.write_timeout_ms)),
-        linger: Duration::from_millis(config.linger_ms),
-        linger_bytes: config.linger_bytes,
-    };
-    let upkeep = tokio::spawn({
-        let handle = state.prometheus.clone();
-        let limiter = state.limiter.clone();
-        async move {
-            let mut tick = tokio::time::interval(Duration::from_secs(5));
-            loop {
-                tick.tick().await;
-                handle.run_upkeep();
-                if let Some(limiter) = &limiter {
-                    limiter.forget_idle();
-                }
+    // Keep taking connections for the grace period so that load balancers
+    // see the 503 on /readyz before the port closes.
+    listener
+        .accept_during_grace(Duration::from_millis(config.shutdown_grace_ms))
+        .await;
+    listener.drain(config.drain_timeout_ms).await;
+    upkeep.abort();
+    if let Some(admin) = admin {
+        admin.abort();
+    }
+    Ok(())
+}
+
+/// Every five seconds, the metrics' upkeep and the rate limiter's
+/// forgetting of idle clients.
+fn spawn_upkeep(state: &AppState) -> tokio::task::JoinHandle<()> {
+    let handle = state.prometheus.clone();
+    let limiter = state.limiter.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(5));
+        loop {
+            tick.tick().await;
+            handle.run_upkeep();
+            if let Some(limiter) = &limiter {
+                limiter.forget_idle();
             }
         }
-    });
+    })
+}
 
-    let serve_connection =
-        |stream: TcpStream, peer: SocketAddr, slot: Option<OwnedSemaphorePermit>| {
-            let _ = stream.set_nodelay(true);
-            let registration = connections.register(peer.ip(), slot);
-            let link = registration.link().clone();
-            let service = TowerToHyperService::new(
-                tower::ServiceBuilder::new()
-                    .map_request({
-                        let link = link.clone();
-                        move |request: axum::http::Request<Incoming>| link.request(request)
-                    })
-                    .map_response({
-                        let link = link.clone();
-                        move |response| link.response(response)
-                    })
-                    // The peer address, for the per-client rate limit.
-                    .layer(AddExtensionLayer::new(ConnectInfo(peer)))
-                    .service(router.clone()),
+/// The serve loop: takes connections from the listener, refuses a client
+/// over its limit and hands each admitted connection to [`drive`] on a task
+/// of its own.
+struct Listener {
+    listener: TcpListener,
+    connections: Connections,
+    router: axum::Router,
+    header_timeout: Duration,
+    bounds: Bounds,
+    /// Every connection holds a receiver; the sender's `closed` resolves
+    /// once all of them have finished.
+    stop_connections: watch::Sender<()>,
+    /// What a client over the per-client limit is sent.
+    too_many: Vec<u8>,
+}
+
+impl Listener {
+    fn new(listener: TcpListener, state: &AppState) -> Self {
+        let config = &state.config;
+        let router = app(state.clone());
+        let connections = Connections::new(
+            config.max_connections,
+            config.max_connections_per_client,
+            ReceiveRate {
+                min: config.min_receive_rate,
+                grace: Duration::from_millis(config.receive_grace_ms),
+            },
+            state.memory.clone(),
+        );
+        Listener {
+            listener,
+            too_many: too_many_connections(connections.per_client()),
+            connections,
+            router,
+            header_timeout: Duration::from_millis(config.header_timeout_ms.max(1)),
+            bounds: Bounds {
+                write_timeout: (config.write_timeout_ms > 0)
+                    .then(|| Duration::from_millis(config.write_timeout_ms)),
+                linger: Duration::from_millis(config.linger_ms),
+                linger_bytes: config.linger_bytes,
+            },
+            stop_connections: watch::channel(()).0,
+        }
+    }
+
+    /// Accepts until `shutdown` resolves.
+    async fn accept_until(&self, shutdown: impl Future<Output = ()>) {
+        // Slow senders are watched while the server accepts; after that the
+        // drain timeout bounds them.
+        tokio::select! {
+            () = self.accept(shutdown) => {}
+            () = self.watch_senders() => {}
+        }
+    }
+
+    async fn accept(&self, shutdown: impl Future<Output = ()>) {
+        tokio::pin!(shutdown);
+        loop {
+            let admitted = tokio::select! {
+                () = &mut shutdown => return,
+                admitted = self.next_admitted() => admitted,
+            };
+            let (stream, peer) = match admitted {
+                Ok(Some(admitted)) => admitted,
+                Ok(None) => continue,
+                Err(e) => {
+                    // Out of file descriptors and the like: back off
+                    // briefly.
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            };
+            // One client at a time waits here for room, in our memory as a
+            // socket only; the others wait in the kernel's backlog.
+            tokio::select! {
+                () = &mut shutdown => {
+                    self.serve(stream, peer, None);
+                    return;
+                }
+                slot = self.connections.slot() => match slot {
+                    Some(slot) => self.serve(stream, peer, Some(slot)),
+                    None => return,
+                },
+            }
+        }
+    }
+
+    async fn watch_senders(&self) {
+        let mut tick = tokio::time::interval(Duration::from_millis(250));
+        loop {
+            tick.tick().await;
+            self.connections.cut_slow_senders();
+        }
+    }
+
+    /// Accepts for `grace` more, serving only what finds a free slot.
+    async fn accept_during_grace(&self, grace: Duration) {
+        let grace = tokio::time::sleep(grace);
+        tokio::pin!(grace);
+        loop {
+            let admitted = tokio::select! {
+                () = &mut grace => return,
+                admitted = self.next_admitted() => admitted,
+            };
+            let Ok(Some((stream, peer))) = admitted else {
+                continue;
+            };
+            match self.connections.try_slot() {
+                Some(slot) => self.serve(stream, peer, Some(slot)),
+                // Full during the grace: closed unanswered, which a load
+                // balancer reads as not ready, as it should.
+                None => drop(stream),
+            }
+        }
+    }
+
+    /// Closes the listener, asks every connection to close and waits up to
+    /// `drain_ms` for them to finish.
+    async fn drain(self, drain_ms: u64) {
+        drop(self.listener);
+        self.stop_connections.send_replace(());
+        tokio::select! {
+            () = self.stop_connections.closed() => tracing::info!("every connection finished"),
+            () = tokio::time::sleep(Duration::from_millis(drain_ms)) => tracing::warn!(drain_ms, "drain timeout passed with connections still open"),
+        }
+    }
+
+    /// The next connection accepted, unless its client is over the
+    /// per-client limit: then it is refused, and there is none.
+    async fn next_admitted(&self) -> std::io::Result<Option<(TcpStream, SocketAddr)>> {
+        let (stream, peer) = self.listener.accept().await?;
+        if !self.connections.admits(peer.ip()) {
+            self.refuse(stream, peer);
+            return Ok(None);
+        }
+        Ok(Some((stream, peer)))
+    }
+
+    /// Serves `stream` on a task of its own, holding `slot` (none when the
+    /// shutdown came while it waited for one).
+    fn serve(&self, stream: TcpStream, peer: SocketAddr, slot: Option<OwnedSemaphorePermit>) {
+        let _ = stream.set_nodelay(true);
+        let registration = self.connections.register(peer.ip(), slot);
+        let link = registration.link().clone();
+        let connection = http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(self.header_timeout)
+            .serve_connection(
+                TokioIo::new(Socket::new(stream, link.clone(), self.bounds)),
+                self.service(peer, &link),
             );
-            let connection = http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(header_timeout)
-                .serve_connection(
-                    TokioIo::new(Socket::new(stream, link.clone(), bounds)),
-                    service,
-                );
-            let stop = stop_connections.subscribe();
-            tokio::spawn(async move {
-                drive(connection, &link, stop).await;
-                drop(registration);
-            });
-        };
+        let stop = self.stop_connections.subscribe();
+        tokio::spawn(async move {
+            drive(connection, &link, stop).await;
+            drop(registration);
+        });
+    }
 
-    let refuse = |stream: TcpStream, peer: SocketAddr| {
+    /// The router, with the connection's `link` watching its requests and
+    /// answers.
+    fn service(
+        &self,
+        peer: SocketAddr,
+        link: &Arc<Link>,
+    ) -> impl HttpService<Incoming, ResBody = ResponseBody, Error = Infallible, Future: Send>
+    + Send
+    + use<> {
+        TowerToHyperService::new(
+            tower::ServiceBuilder::new()
+                .map_request({
+                    let link = link.clone();
+                    move |request: axum::http::Request<Incoming>| link.request(request)
+                })
+                .map_response({
+                    let link = link.clone();
+                    move |response| link.response(response)
+                })
+                // The peer address, for the per-client rate limit.
+                .layer(AddExtensionLayer::new(ConnectInfo(peer)))
+                .service(self.router.clone()),
+        )
+    }
+
+    /// Answers a client over the per-client limit with 429 and closes.
+    fn refuse(&self, stream: TcpStream, peer: SocketAddr) {
         tracing::debug!(client = %peer.ip(), "refused a connection over the per-client limit");
         super::metrics::record_rejection(ErrorCode::RateLimited);
         // Best effort and never waiting: what the client already sent is
@@ -128,95 +285,8 @@ pub async fn run_with_admin(
                 break;
             }
         }
-        let _ = stream.try_write(&too_many);
-    };
-
-    let watch_senders = async {
-        let mut tick = tokio::time::interval(Duration::from_millis(250));
-        loop {
-            tick.tick().await;
-            connections.cut_slow_senders();
-        }
-    };
-    let accept = async {
-        tokio::pin!(shutdown);
-        loop {
-            let (stream, peer) = tokio::select! {
-                () = &mut shutdown => return,
-                accepted = listener.accept() => match accepted {
-                    Ok(accepted) => accepted,
-                    Err(e) => {
-                        // Out of file descriptors and the like: back off
-                        // briefly.
-                        tracing::warn!(error = %e, "accept failed");
-                        tokio::time::sleep(Duration::from_millis(50)).await;
-                        continue;
-                    }
-                },
-            };
-            if !connections.admits(peer.ip()) {
-                refuse(stream, peer);
-                continue;
-            }
-            // One client at a time waits here for room, in our memory as a
-            // socket only; the others wait in the kernel's backlog.
-            tokio::select! {
-                () = &mut shutdown => {
-                    serve_connection(stream, peer, None);
-                    return;
-                }
-                slot = connections.slot() => match slot {
-                    Some(slot) => serve_connection(stream, peer, Some(slot)),
-                    None => return,
-                },
-            }
-        }
-    };
-    // Slow senders are watched while the server accepts; after that the
-    // drain timeout bounds them.
-    tokio::select! {
-        () = accept => {}
-        () = watch_senders => {}
+        let _ = stream.try_write(&self.too_many);
     }
-    state.begin_shutdown();
-    tracing::info!(
-        grace_ms = config.shutdown_grace_ms,
-        "shutting down: readiness is now 503"
-    );
-    // Keep taking connections for the grace period so that load balancers
-    // see the 503 on /readyz before the port closes.
-    let grace = tokio::time::sleep(Duration::from_millis(config.shutdown_grace_ms));
-    tokio::pin!(grace);
-    loop {
-        tokio::select! {
-            () = &mut grace => break,
-            accepted = listener.accept() => {
-                if let Ok((stream, peer)) = accepted {
-                    if !connections.admits(peer.ip()) {
-                        refuse(stream, peer);
-                    } else if let Some(slot) = connections.try_slot() {
-                        serve_connection(stream, peer, Some(slot));
-                    } else {
-                        // Full during the grace: closed unanswered, which a
-                        // load balancer reads as not ready, as it should.
-                        drop(stream);
-                    }
-                }
-            }
-        }
-    }
-    drop(listener);
-    stop_connections.send_replace(());
-    let drain = Duration::from_millis(config.drain_timeout_ms);
-    tokio::select! {
-        () = stop_connections.closed() => tracing::info!("every connection finished"),
-        () = tokio::time::sleep(drain) => tracing::warn!(drain_ms = config.drain_timeout_ms, "drain timeout passed with connections still open"),
-    }
-    upkeep.abort();
-    if let Some(admin) = admin {
-        admin.abort();
-    }
-    Ok(())
 }
 
 /// The admin listener: the probes and the metrics, on at most
