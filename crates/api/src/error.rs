@@ -14,9 +14,15 @@ use utoipa::ToSchema;
 ///
 /// - `not_found`: 404
 ///
+/// - `game_not_found`: 404
+///
 /// - `method_not_allowed`: 405
 ///
 /// - `request_timeout`: 408
+///
+/// - `illegal_move`, `action_refused`, `game_over`: 409
+///
+/// - `version_mismatch`: 412
 ///
 /// - `too_large`: 413
 ///
@@ -28,7 +34,7 @@ use utoipa::ToSchema;
 ///
 /// - `invalid_query`: 422
 ///
-/// - `invalid_request`: 422
+/// - `invalid_request`, `idempotency_key_reused`: 422
 ///
 /// - `rate_limited`: 429 (only when `LINKPATH_RATE_LIMIT_PER_SECOND` or
 ///   `LINKPATH_MAX_CONNECTIONS_PER_CLIENT` is set)
@@ -37,7 +43,7 @@ use utoipa::ToSchema;
 ///
 /// - `not_implemented`: 501 (a `Transfer-Encoding` other than `chunked`)
 ///
-/// - `overloaded`: 503
+/// - `overloaded`, `store_full`, `store_unavailable`: 503
 ///
 /// - `deadline_exceeded`: 504
 #[derive(
@@ -60,10 +66,22 @@ pub enum ErrorCode {
     Unauthorized,
     /// 404 Not Found: no such route.
     NotFound,
+    /// 404: no game with this id, or it expired.
+    GameNotFound,
     /// 405 Method Not Allowed.
     MethodNotAllowed,
     /// 408 Request Timeout: the body arrived too slowly.
     RequestTimeout,
+    /// 409 Conflict: a move the game's rules refuse; `reason` says why,
+    /// as `/v1/solve` names it, or `off_board`.
+    IllegalMove,
+    /// 409: an action that does not apply to the game now (paused,
+    /// nothing to undo, no move to hint, ...).
+    ActionRefused,
+    /// 409: the game is finished (won, out of time or resigned).
+    GameOver,
+    /// 412 Precondition Failed: `If-Match` names another version.
+    VersionMismatch,
     /// 413 Payload Too Large: body, cells or queries over a limit.
     TooLarge,
     /// 415 Unsupported Media Type: not `application/json`.
@@ -77,6 +95,8 @@ pub enum ErrorCode {
     InvalidQuery,
     /// 422: any other well-formed but wrong request.
     InvalidRequest,
+    /// 422: an `Idempotency-Key` used before with another request.
+    IdempotencyKeyReused,
     /// 429 Too Many Requests: the client's rate limit.
     RateLimited,
     /// 500: a bug; details are logged, never sent.
@@ -85,6 +105,10 @@ pub enum ErrorCode {
     NotImplemented,
     /// 503 Service Unavailable: every solver slot is busy.
     Overloaded,
+    /// 503: the store holds as many games as this server allows.
+    StoreFull,
+    /// 503: the store did not answer in time or failed; nothing changed.
+    StoreUnavailable,
     /// 504 Gateway Timeout: the solve passed its deadline.
     DeadlineExceeded,
 }
@@ -100,19 +124,22 @@ impl ErrorCode {
         match self {
             ErrorCode::MalformedJson => 400,
             ErrorCode::Unauthorized => 401,
-            ErrorCode::NotFound => 404,
+            ErrorCode::NotFound | ErrorCode::GameNotFound => 404,
             ErrorCode::MethodNotAllowed => 405,
             ErrorCode::RequestTimeout => 408,
+            ErrorCode::IllegalMove | ErrorCode::ActionRefused | ErrorCode::GameOver => 409,
+            ErrorCode::VersionMismatch => 412,
             ErrorCode::TooLarge => 413,
             ErrorCode::UnsupportedMediaType => 415,
             ErrorCode::InvalidBoard
             | ErrorCode::InvalidRules
             | ErrorCode::InvalidQuery
-            | ErrorCode::InvalidRequest => 422,
+            | ErrorCode::InvalidRequest
+            | ErrorCode::IdempotencyKeyReused => 422,
             ErrorCode::RateLimited => 429,
             ErrorCode::Internal => 500,
             ErrorCode::NotImplemented => 501,
-            ErrorCode::Overloaded => 503,
+            ErrorCode::Overloaded | ErrorCode::StoreFull | ErrorCode::StoreUnavailable => 503,
             ErrorCode::DeadlineExceeded => 504,
         }
     }
@@ -125,6 +152,8 @@ pub struct ApiError {
     pub code: ErrorCode,
     pub message: String,
     pub field: Option<String>,
+    /// Why a move is illegal (`illegal_move`).
+    pub reason: Option<&'static str>,
     /// Seconds for `Retry-After` (503, 429).
     pub retry_after: Option<u64>,
 }
@@ -138,6 +167,7 @@ impl ApiError {
             code,
             message: cut(message, MESSAGE_CHARS),
             field: None,
+            reason: None,
             retry_after: None,
         }
     }
@@ -146,6 +176,11 @@ impl ApiError {
     /// (an unknown key) is cut like a quote.
     pub fn at(mut self, field: impl Into<String>) -> Self {
         self.field = Some(cut(field.into(), EXCERPT_CHARS + 40));
+        self
+    }
+
+    pub fn reason(mut self, reason: &'static str) -> Self {
+        self.reason = Some(reason);
         self
     }
 
@@ -165,6 +200,7 @@ impl ApiError {
                 code: self.code,
                 message: self.message.clone(),
                 field: self.field.clone(),
+                reason: self.reason,
             },
         }
     }
@@ -202,6 +238,12 @@ pub struct ErrorDetail {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub field: Option<String>,
+    /// Why a move is illegal: `no_path`, `type_mismatch`, `not_a_tile`,
+    /// `same_cell` (as `/v1/solve` names them) or `off_board`; present
+    /// with `illegal_move`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub reason: Option<&'static str>,
 }
 
 /// The most characters of the client's input an error quotes.

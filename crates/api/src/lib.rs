@@ -23,6 +23,7 @@ pub mod board;
 pub mod decode;
 pub mod error;
 pub mod game;
+pub mod games;
 pub mod limits;
 pub mod render;
 pub mod solve;

@@ -19,7 +19,7 @@ use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, SchemaType, T
 
 /// A cell `[x, y]`: `x` counts columns from the left, `y` rows from the
 /// top, both from 0.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(try_from = "Vec<serde_json::Number>")]
 pub struct Point(pub i64, pub i64);
 
@@ -150,7 +150,7 @@ pub fn within(list: &[Query], limits: &Limits, field: &str) -> Result<(), ApiErr
 }
 
 /// A move on the wire: the pair, and how it connects when that was asked.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct Move {
     pub from: Point,
     pub to: Point,
@@ -190,7 +190,7 @@ impl Move {
 }
 
 /// A tile that moved: gravity after a removal, or a shuffle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct Moved {
     /// The cell it left.
     pub from: Point,
@@ -817,7 +817,7 @@ fn not_a_tile_character(c: char) -> Option<String> {
 }
 
 /// Where tiles fall after a pair is removed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Gravity {
     /// Tiles stay where they are.

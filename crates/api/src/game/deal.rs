@@ -10,7 +10,7 @@ use crate::error::{ApiError, ErrorCode, Work, count};
 use crate::limits::Limits;
 use crate::wire::{Gravity, Move, WireRules, name};
 use linkpath_engine::game::{self, DealError, Difficulty};
-use linkpath_engine::{EMPTY, Stop};
+use linkpath_engine::{Board, EMPTY, Point, Stop};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -74,7 +74,7 @@ pub struct DealRequest {
 
 /// How hard a deal is to play, by how it picks the partner of each
 /// removal (BENCHMARKS.md measures each level).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 #[schema(as = Difficulty)]
 pub enum DifficultyName {
@@ -129,13 +129,41 @@ pub struct DealStats {
 
 pub fn deal(body: &[u8], limits: &Limits, stop: &Stop) -> Result<DealResponse, ApiError> {
     let request: DealRequest = decode(body, limits)?;
-    let (width, height) = size(&request, limits)?;
-    let copies = copies(&request, width, height)?;
+    let include_moves = request.include_moves.unwrap_or(true);
+    let Dealt {
+        board,
+        encoding,
+        sequence,
+        stats,
+    } = dealt(&request, limits, stop)?;
+    Ok(DealResponse {
+        board: BoardRows::new(&board, encoding),
+        moves: include_moves.then(|| sequence.into_iter().map(Move::bare).collect()),
+        stats: DealStats {
+            moves_open: stats.moves_open,
+            playouts: stats.playouts,
+            playouts_cleared: stats.cleared,
+        },
+    })
+}
+
+/// A board dealt, with a sequence that clears it and its measures.
+pub(crate) struct Dealt {
+    pub board: Board,
+    pub encoding: BoardEncoding,
+    pub sequence: Vec<(Point, Point)>,
+    pub stats: game::DealStats,
+}
+
+/// Deals the board `request` asks for: `/v1/deal`, and a new game.
+pub(crate) fn dealt(request: &DealRequest, limits: &Limits, stop: &Stop) -> Result<Dealt, ApiError> {
+    let (width, height) = size(request, limits)?;
+    let copies = copies(request, width, height)?;
     let encoding = request.encoding.unwrap_or_default();
-    let kinds = kinds(&request, encoding, copies)?;
+    let kinds = kinds(request, encoding, copies)?;
     let settings = Settings::read(
         encoding,
-        request.rules,
+        request.rules.clone(),
         request.gravity,
         request.settle,
         limits,
@@ -167,17 +195,11 @@ pub fn deal(body: &[u8], limits: &Limits, stop: &Stop) -> Result<DealResponse, A
             .assign(&board, tiles, seed, stop)
             .map_err(Work::Deal.interrupted())?
     };
-    Ok(DealResponse {
-        board: BoardRows::new(&board, encoding),
-        moves: request
-            .include_moves
-            .unwrap_or(true)
-            .then(|| sequence.into_iter().map(Move::bare).collect()),
-        stats: DealStats {
-            moves_open: stats.moves_open,
-            playouts: stats.playouts,
-            playouts_cleared: stats.cleared,
-        },
+    Ok(Dealt {
+        board,
+        encoding,
+        sequence,
+        stats,
     })
 }
 

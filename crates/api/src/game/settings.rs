@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 /// How a game is played: the rules, the matching groups and where tiles
 /// fall, for a board whose rows are written in `encoding`.
-pub(super) struct Settings {
+pub(crate) struct Settings {
     pub encoding: BoardEncoding,
     /// The routes play on the class board ([`Groups`]) and answer with the
     /// real one where they answer with a board.

@@ -8,7 +8,7 @@ use crate::error::{ApiError, ErrorCode, Work, count};
 use crate::limits::Limits;
 use crate::wire::{Gravity, Move, Moved, WireRules, name};
 use linkpath_engine::game::{self, ShuffleError};
-use linkpath_engine::{EMPTY, Stop};
+use linkpath_engine::{Board, EMPTY, Point, Stop};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use utoipa::ToSchema;
@@ -79,12 +79,31 @@ pub fn shuffle(body: &[u8], limits: &Limits, stop: &Stop) -> Result<ShuffleRespo
         request.settle,
         limits,
     )?;
+    let seed = request.seed.unwrap_or(0);
+    let solvable = request.solvable.unwrap_or(false);
+    let (shuffled, sequence) = shuffled(&board, &settings, seed, solvable, Work::Shuffle, stop)?;
+    Ok(ShuffleResponse {
+        moved: Moved::list(&game::relocation(&board, &shuffled)),
+        board: BoardRows::new(&shuffled, settings.encoding),
+        moves: sequence.map(|s| s.into_iter().map(Move::bare).collect()),
+    })
+}
+
+/// `board` shuffled by `seed`, with a sequence that clears it when it must
+/// be `solvable`: `/v1/shuffle`, and a game's shuffle.
+pub(crate) fn shuffled(
+    board: &Board,
+    settings: &Settings,
+    seed: u64,
+    solvable: bool,
+    work: Work,
+    stop: &Stop,
+) -> Result<(Board, Option<Vec<(Point, Point)>>), ApiError> {
     let groups = &settings.groups;
     let (encoding, rules, fall) = (settings.encoding, settings.rules, settings.fall);
-    let seed = request.seed.unwrap_or(0);
-    let classes = settings.classes(&board, Work::Shuffle, stop)?;
+    let classes = settings.classes(board, work, stop)?;
     let refused = |e: ShuffleError| match e {
-        ShuffleError::Interrupted(e) => Work::Shuffle.stopped(e),
+        ShuffleError::Interrupted(e) => work.stopped(e),
         ShuffleError::OddCopies { kind, copies } if groups.is_grouped(kind) => {
             odd_group(encoding, kind, copies)
         }
@@ -99,7 +118,7 @@ pub fn shuffle(body: &[u8], limits: &Limits, stop: &Stop) -> Result<ShuffleRespo
         .at("board"),
         other => ApiError::new(ErrorCode::InvalidRequest, other.to_string()).at("board"),
     };
-    let (shuffled, sequence) = if request.solvable.unwrap_or(false) {
+    let (shuffled, sequence) = if solvable {
         let (b, s) = game::shuffle_solvable(&classes, &rules, fall, seed, stop).map_err(refused)?;
         (b, Some(s))
     } else {
@@ -116,12 +135,8 @@ pub fn shuffle(body: &[u8], limits: &Limits, stop: &Stop) -> Result<ShuffleRespo
             let tiles = board.cells().iter().copied().filter(|&c| c != EMPTY);
             groups
                 .assign(&shuffled, tiles, seed, stop)
-                .map_err(Work::Shuffle.interrupted())?
+                .map_err(work.interrupted())?
         }
     };
-    Ok(ShuffleResponse {
-        moved: Moved::list(&game::relocation(&board, &shuffled)),
-        board: BoardRows::new(&shuffled, encoding),
-        moves: sequence.map(|s| s.into_iter().map(Move::bare).collect()),
-    })
+    Ok((shuffled, sequence))
 }

@@ -5,6 +5,7 @@
 
 mod decode_errors;
 mod decode_fuzz;
+mod games;
 mod groups;
 mod memory;
 mod render;

@@ -1,0 +1,201 @@
+//! `POST /v1/games`: a game dealt as `/v1/deal` deals it, or on a board
+//! sent, with an optional time limit.
+
+use super::game::Game;
+use super::view::GameSettings;
+use crate::board::WireBoard;
+use crate::decode::decode;
+use crate::error::{ApiError, ErrorCode};
+use crate::game::{DealRequest, DifficultyName, Settings, dealt};
+use crate::limits::Limits;
+use crate::wire::{Gravity, WireRules, name};
+use linkpath_engine::Stop;
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+/// The body of `POST /v1/games`: the fields of `/v1/deal` (`width`,
+/// `height` and `types` at least), or a `board` to play on, and the
+/// settings of the game.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateGame {
+    /// The board to play on; the game is dealt when absent.
+    #[serde(default)]
+    #[schema(value_type = Option<WireBoard>, nullable = false)]
+    pub board: Option<WireBoard>,
+    /// Columns of the board dealt, from 1.
+    #[serde(default)]
+    #[schema(minimum = 1)]
+    pub width: Option<u64>,
+    /// Rows of the board dealt, from 1.
+    #[serde(default)]
+    #[schema(minimum = 1)]
+    pub height: Option<u64>,
+    /// Tile types dealt, from 1.
+    #[serde(default)]
+    #[schema(minimum = 1)]
+    pub types: Option<u64>,
+    /// Tiles of each type dealt; 4 when absent.
+    #[serde(default)]
+    #[schema(minimum = 1)]
+    pub copies: Option<u64>,
+    #[serde(default, deserialize_with = "name")]
+    pub difficulty: Option<DifficultyName>,
+    /// The same seed deals the same board; 0 when absent.
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// The characters dealt as tile types, as `/v1/deal` takes them.
+    #[serde(default)]
+    pub alphabet: Option<String>,
+    /// The form of the board dealt; text when absent.
+    #[serde(default, deserialize_with = "name")]
+    pub encoding: Option<crate::board::BoardEncoding>,
+    /// The rules; mahjong when absent. Slide (curling) has no game.
+    #[serde(default)]
+    pub rules: Option<WireRules>,
+    /// Where tiles fall after each removal; none when absent.
+    #[serde(default, deserialize_with = "name")]
+    pub gravity: Option<Gravity>,
+    /// Whether every line settles after each removal; false when absent.
+    #[serde(default)]
+    pub settle: Option<bool>,
+    /// Play time allowed, in milliseconds, from 1; none when absent.
+    #[serde(default)]
+    #[schema(minimum = 1)]
+    pub time_limit_ms: Option<u64>,
+}
+
+/// The fields that deal, named for the error when a board is sent too.
+const DEAL_FIELDS: [&str; 7] = [
+    "width",
+    "height",
+    "types",
+    "copies",
+    "difficulty",
+    "seed",
+    "alphabet",
+];
+
+/// A new game with id `id` from the body of `POST /v1/games`, its clock
+/// started at `now_ms`.
+pub fn create(
+    body: &[u8],
+    id: String,
+    now_ms: u64,
+    limits: &Limits,
+    stop: &Stop,
+) -> Result<Game, ApiError> {
+    let request: CreateGame = decode(body, limits)?;
+    // The rules are kept as sent, and read again from that on each action.
+    let raw_rules = match request.rules {
+        Some(_) => serde_json::from_slice::<serde_json::Value>(body)
+            .ok()
+            .and_then(|mut v| v.get_mut("rules").map(serde_json::Value::take)),
+        None => None,
+    };
+    if request.time_limit_ms == Some(0) {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            "`time_limit_ms` is 0, expected at least 1 (or no field for no limit)",
+        )
+        .at("time_limit_ms"));
+    }
+    let (board, settings) = match request.board {
+        Some(board) => {
+            let given = [
+                request.width.is_some(),
+                request.height.is_some(),
+                request.types.is_some(),
+                request.copies.is_some(),
+                request.difficulty.is_some(),
+                request.seed.is_some(),
+                request.alphabet.is_some(),
+            ];
+            if let Some(i) = given.iter().position(|&g| g) {
+                let field = DEAL_FIELDS[i];
+                return Err(ApiError::new(
+                    ErrorCode::InvalidRequest,
+                    format!("`{field}` deals a board and `board` was sent, expected one or the other"),
+                )
+                .at(field));
+            }
+            if request.encoding.is_some_and(|e| e != board.encoding) {
+                return Err(ApiError::new(
+                    ErrorCode::InvalidRequest,
+                    "`encoding` differs from the form of `board`, expected no `encoding` with a board (its rows say it)",
+                )
+                .at("encoding"));
+            }
+            let encoding = board.encoding;
+            let (board, _) = Settings::with_board(
+                board,
+                request.rules,
+                request.gravity,
+                request.settle,
+                limits,
+            )?;
+            let settings = GameSettings {
+                width: board.width(),
+                height: board.height(),
+                encoding,
+                types: None,
+                copies: None,
+                difficulty: None,
+                seed: None,
+                alphabet: None,
+                rules: raw_rules,
+                gravity: request.gravity.unwrap_or_default(),
+                settle: request.settle.unwrap_or(false),
+                time_limit_ms: request.time_limit_ms,
+            };
+            (board, settings)
+        }
+        None => {
+            let missing = [
+                ("width", request.width),
+                ("height", request.height),
+                ("types", request.types),
+            ]
+            .into_iter()
+            .find(|(_, v)| v.is_none());
+            if let Some((field, _)) = missing {
+                return Err(ApiError::new(
+                    ErrorCode::InvalidRequest,
+                    format!("`{field}` is missing, expected `board` or the fields that deal one: `width`, `height` and `types`"),
+                )
+                .at(field));
+            }
+            let deal = DealRequest {
+                width: request.width.unwrap_or_default(),
+                height: request.height.unwrap_or_default(),
+                types: request.types.unwrap_or_default(),
+                copies: request.copies,
+                rules: request.rules,
+                gravity: request.gravity,
+                settle: request.settle,
+                seed: request.seed,
+                encoding: request.encoding,
+                difficulty: request.difficulty,
+                alphabet: request.alphabet.clone(),
+                include_moves: Some(false),
+            };
+            let board = dealt(&deal, limits, stop)?.board;
+            let settings = GameSettings {
+                width: board.width(),
+                height: board.height(),
+                encoding: request.encoding.unwrap_or_default(),
+                types: request.types,
+                copies: request.copies,
+                difficulty: request.difficulty,
+                seed: request.seed,
+                alphabet: request.alphabet,
+                rules: raw_rules,
+                gravity: request.gravity.unwrap_or_default(),
+                settle: request.settle.unwrap_or(false),
+                time_limit_ms: request.time_limit_ms,
+            };
+            (board, settings)
+        }
+    };
+    Game::new(id, settings, &board, now_ms, limits, stop)
+}

@@ -1,0 +1,737 @@
+//! A game as the store keeps it, and the actions that change it. Every
+//! action either changes the game and adds one to its version, or is
+//! refused with the game untouched: each works on the caller's copy only
+//! once every check has passed.
+
+use super::score::score;
+use super::view::GameSettings;
+use crate::error::{ApiError, ErrorCode, Work};
+use crate::game::{Settings, shuffled};
+use crate::limits::Limits;
+use crate::wire::{Move, Moved, Point};
+use linkpath_engine::game::{self as engine, Gravity};
+use linkpath_engine::{Answer, Board, EMPTY, Query, Solver, Stop};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// Where a game stands. `stuck` has tiles left and no move; a shuffle or
+/// an undo plays on. `won`, `out_of_time` and `resigned` are finished:
+/// no action applies to them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = GameStatus)]
+pub enum Status {
+    Playing,
+    Paused,
+    Stuck,
+    Won,
+    OutOfTime,
+    Resigned,
+}
+
+impl Status {
+    pub fn finished(self) -> bool {
+        matches!(self, Status::Won | Status::OutOfTime | Status::Resigned)
+    }
+
+    /// The wire name, also a metrics label.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Playing => "playing",
+            Status::Paused => "paused",
+            Status::Stuck => "stuck",
+            Status::Won => "won",
+            Status::OutOfTime => "out_of_time",
+            Status::Resigned => "resigned",
+        }
+    }
+}
+
+/// The help a player took; any of it makes the game unranked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct Assists {
+    pub hints: u32,
+    pub undos: u32,
+    pub shuffles: u32,
+}
+
+impl Assists {
+    pub fn any(&self) -> bool {
+        self.hints + self.undos + self.shuffles > 0
+    }
+}
+
+/// The server's clock of a game: the play time before `since_ms`, and
+/// when the clock last started if it runs (paused and finished games
+/// keep it stopped).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clock {
+    pub elapsed_ms: u64,
+    pub since_ms: Option<u64>,
+}
+
+impl Clock {
+    /// Play time at `now_ms`.
+    pub fn at(&self, now_ms: u64) -> u64 {
+        self.elapsed_ms + self.since_ms.map_or(0, |s| now_ms.saturating_sub(s))
+    }
+
+    fn stop(&mut self, now_ms: u64) {
+        self.elapsed_ms = self.at(now_ms);
+        self.since_ms = None;
+    }
+
+    fn start(&mut self, now_ms: u64) {
+        self.since_ms = Some(now_ms);
+    }
+}
+
+/// One change of the board, kept so that undo takes it back and redo
+/// makes it again without judging anything anew.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Change {
+    /// A pair removed (its two tiles, as they were), then the tiles that
+    /// fell.
+    Move {
+        from: Point,
+        to: Point,
+        tiles: [u32; 2],
+        moved: Vec<Moved>,
+    },
+    /// Every listed tile moved at once.
+    Shuffle { moved: Vec<Moved> },
+}
+
+/// An action on a game, as a client asks it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    Move { from: Point, to: Point },
+    Hint,
+    Undo,
+    Redo,
+    /// A clearable shuffle; a replay gives the tiles as they moved.
+    Shuffle { moved: Option<Vec<Moved>> },
+    Pause,
+    Resume,
+    Resign,
+}
+
+/// What changed a game: an action, or its time running out.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    ToSchema,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum ActionKind {
+    Create,
+    Move,
+    Hint,
+    Undo,
+    Redo,
+    Shuffle,
+    Pause,
+    Resume,
+    Resign,
+    OutOfTime,
+}
+
+impl ActionKind {
+    /// The wire name, also a metrics label.
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+}
+
+impl Action {
+    pub fn kind(&self) -> ActionKind {
+        match self {
+            Action::Move { .. } => ActionKind::Move,
+            Action::Hint => ActionKind::Hint,
+            Action::Undo => ActionKind::Undo,
+            Action::Redo => ActionKind::Redo,
+            Action::Shuffle { .. } => ActionKind::Shuffle,
+            Action::Pause => ActionKind::Pause,
+            Action::Resume => ActionKind::Resume,
+            Action::Resign => ActionKind::Resign,
+        }
+    }
+}
+
+/// The last change of a game, so that a client animates it from one
+/// answer: the pair a move removed (or an undo put back) with its path,
+/// the tiles that moved, the move a hint gives.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct Last {
+    pub action: ActionKind,
+    /// The version it made.
+    pub version: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub from: Option<Point>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub to: Option<Point>,
+    /// The corner points of the move's path, from `from` to `to`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub path: Option<Vec<Point>>,
+    /// The tiles that moved, all at once: those that fell after a move
+    /// (or rose back on undo), or a shuffle's.
+    #[serde(default)]
+    pub moved: Vec<Moved>,
+    /// The move a hint gives.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub hint: Option<Move>,
+}
+
+impl Last {
+    fn of(action: ActionKind, version: u64) -> Last {
+        Last {
+            action,
+            version,
+            from: None,
+            to: None,
+            path: None,
+            moved: Vec::new(),
+            hint: None,
+        }
+    }
+}
+
+/// An action kept for the game's replay, with the server's time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Logged {
+    pub action: ActionKind,
+    pub at_ms: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<Point>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<Point>,
+    /// A shuffle's tiles, as they moved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moved: Option<Vec<Moved>>,
+}
+
+/// What a server allows one game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameLimits {
+    /// Most actions a game keeps; past them every action is refused, so a
+    /// game's history, and what its store holds, stay bounded.
+    pub max_actions: usize,
+}
+
+/// A game as the store keeps it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Game {
+    pub id: String,
+    pub version: u64,
+    pub status: Status,
+    pub settings: GameSettings,
+    /// The board dealt, cell by cell in reading order.
+    pub dealt: Vec<u32>,
+    /// The board now.
+    pub cells: Vec<u32>,
+    /// The changes made, oldest first.
+    pub done: Vec<Change>,
+    /// The changes taken back, the next to redo last.
+    pub undone: Vec<Change>,
+    pub log: Vec<Logged>,
+    pub clock: Clock,
+    pub assists: Assists,
+    pub score: u64,
+    pub tiles_left: usize,
+    pub moves_open: usize,
+    pub created_at_ms: u64,
+    pub updated_at_ms: u64,
+    pub last: Option<Last>,
+}
+
+impl Game {
+    /// A new game on `board`, its clock started at `now_ms`.
+    pub(super) fn new(
+        id: String,
+        settings: GameSettings,
+        board: &Board,
+        now_ms: u64,
+        limits: &Limits,
+        stop: &Stop,
+    ) -> Result<Game, ApiError> {
+        let cells = board.cells().to_vec();
+        let mut game = Game {
+            id,
+            version: 0,
+            status: Status::Playing,
+            settings,
+            dealt: cells.clone(),
+            cells,
+            done: Vec::new(),
+            undone: Vec::new(),
+            log: vec![Logged {
+                action: ActionKind::Create,
+                at_ms: now_ms,
+                from: None,
+                to: None,
+                moved: None,
+            }],
+            clock: Clock {
+                elapsed_ms: 0,
+                since_ms: Some(now_ms),
+            },
+            assists: Assists::default(),
+            score: 0,
+            tiles_left: 0,
+            moves_open: 0,
+            created_at_ms: now_ms,
+            updated_at_ms: now_ms,
+            last: Some(Last::of(ActionKind::Create, 0)),
+        };
+        let play = game.play(limits)?;
+        game.settle(&play, now_ms, limits, stop)?;
+        Ok(game)
+    }
+
+    pub fn ranked(&self) -> bool {
+        !self.assists.any()
+    }
+
+    pub fn board(&self) -> Board {
+        let s = &self.settings;
+        Board::new(s.width, s.height, self.cells.clone()).expect("a stored game's size")
+    }
+
+    /// How this game is played, read again from its settings.
+    pub(super) fn play(&self, limits: &Limits) -> Result<Settings, ApiError> {
+        self.settings.read(limits)
+    }
+
+    /// Whether the time limit has passed by `now_ms` on a running clock:
+    /// the game then changes to `out_of_time`, at the moment it passed.
+    pub fn due(&self, now_ms: u64) -> Option<u64> {
+        let limit = self.settings.time_limit_ms?;
+        let since = self.clock.since_ms?;
+        if self.status.finished() || self.clock.at(now_ms) < limit {
+            return None;
+        }
+        Some(since + limit.saturating_sub(self.clock.elapsed_ms))
+    }
+
+    /// Ends the game as out of time if its limit has passed by `now_ms`;
+    /// whether it did.
+    pub fn expire(&mut self, now_ms: u64) -> bool {
+        let Some(at) = self.due(now_ms) else {
+            return false;
+        };
+        self.clock.stop(at);
+        self.status = Status::OutOfTime;
+        self.version += 1;
+        self.updated_at_ms = at;
+        self.last = Some(Last::of(ActionKind::OutOfTime, self.version));
+        self.log.push(Logged {
+            action: ActionKind::OutOfTime,
+            at_ms: at,
+            from: None,
+            to: None,
+            moved: None,
+        });
+        true
+    }
+
+    /// Applies `action` at `now_ms`, or refuses it and leaves the game as
+    /// it was. The caller ends a game out of time first ([`Game::expire`]).
+    pub fn act(
+        &mut self,
+        action: &Action,
+        now_ms: u64,
+        game_limits: &GameLimits,
+        limits: &Limits,
+        stop: &Stop,
+    ) -> Result<(), ApiError> {
+        if self.status.finished() {
+            return Err(ApiError::new(
+                ErrorCode::GameOver,
+                format!(
+                    "the game is {}, expected a game in play: nothing applies to a finished game",
+                    self.status.name()
+                ),
+            ));
+        }
+        if self.log.len() >= game_limits.max_actions {
+            return Err(refused(format!(
+                "the game has made {} actions, this server's limit for one game; start a new game",
+                self.log.len()
+            )));
+        }
+        let paused = self.status == Status::Paused;
+        match action {
+            Action::Pause | Action::Resume | Action::Resign => {}
+            _ if paused => {
+                return Err(refused(
+                    "the game is paused, expected `resume` first (or `resign`)".into(),
+                ));
+            }
+            _ => {}
+        }
+        let play = self.play(limits)?;
+        let mut next = self.clone();
+        next.version += 1;
+        let mut last = Last::of(action.kind(), next.version);
+        let mut logged = Logged {
+            action: action.kind(),
+            at_ms: now_ms,
+            from: None,
+            to: None,
+            moved: None,
+        };
+        match action {
+            Action::Move { from, to } => {
+                let change = next.judge(*from, *to, &play, &mut last, stop)?;
+                next.make(&change);
+                next.done.push(change);
+                next.undone.clear();
+                (logged.from, logged.to) = (Some(*from), Some(*to));
+            }
+            Action::Hint => {
+                let classes = play.classes(&next.board(), Work::Play, stop)?.into_owned();
+                let first = engine::moves(&classes, &play.rules, Some(1), stop)
+                    .map_err(Work::Moves.interrupted())?;
+                let Some(hint) = first.first() else {
+                    return Err(refused(
+                        "the board has no move to hint, expected a board with a move: shuffle or undo".into(),
+                    ));
+                };
+                last.hint = Some(Move::with_path(hint.from, hint.to, &hint.path, true));
+                next.assists.hints += 1;
+            }
+            Action::Undo => {
+                let Some(change) = next.done.pop() else {
+                    return Err(refused(
+                        "nothing to undo, expected a game with a move or a shuffle made".into(),
+                    ));
+                };
+                next.unmake(&change);
+                describe(&mut last, &change, false);
+                next.undone.push(change);
+                next.assists.undos += 1;
+            }
+            Action::Redo => {
+                let Some(change) = next.undone.pop() else {
+                    return Err(refused(
+                        "nothing to redo, expected an undo before".into(),
+                    ));
+                };
+                next.make(&change);
+                describe(&mut last, &change, true);
+                next.done.push(change);
+            }
+            Action::Shuffle { moved } => {
+                let board = next.board();
+                let moved = match moved {
+                    Some(moved) => {
+                        same_cells(&board, moved)?;
+                        moved.clone()
+                    }
+                    None => {
+                        let seed = shuffle_seed(&next.id, next.version);
+                        let (shuffled, _) =
+                            shuffled(&board, &play, seed, true, Work::Shuffle, stop)?;
+                        Moved::list(&engine::relocation(&board, &shuffled))
+                    }
+                };
+                let change = Change::Shuffle { moved };
+                next.make(&change);
+                describe(&mut last, &change, true);
+                if let Change::Shuffle { moved } = &change {
+                    logged.moved = Some(moved.clone());
+                }
+                next.done.push(change);
+                next.undone.clear();
+                next.assists.shuffles += 1;
+            }
+            Action::Pause => {
+                if paused {
+                    return Err(refused("the game is already paused".into()));
+                }
+                next.clock.stop(now_ms);
+                next.status = Status::Paused;
+            }
+            Action::Resume => {
+                if !paused {
+                    return Err(refused(format!(
+                        "the game is {}, expected a paused game to resume",
+                        self.status.name()
+                    )));
+                }
+                next.clock.start(now_ms);
+                next.status = Status::Playing;
+            }
+            Action::Resign => {
+                next.clock.stop(now_ms);
+                next.status = Status::Resigned;
+            }
+        }
+        next.last = Some(last);
+        next.log.push(logged);
+        next.updated_at_ms = now_ms;
+        if matches!(
+            action,
+            Action::Move { .. } | Action::Undo | Action::Redo | Action::Shuffle { .. }
+        ) {
+            next.settle(&play, now_ms, limits, stop)?;
+        }
+        *self = next;
+        Ok(())
+    }
+
+    /// Judges the move `from`-`to` on the board now, as `/v1/play` would,
+    /// without changing it: the change it makes, its path in `last`.
+    fn judge(
+        &self,
+        from: Point,
+        to: Point,
+        play: &Settings,
+        last: &mut Last,
+        stop: &Stop,
+    ) -> Result<Change, ApiError> {
+        let board = self.board();
+        let (Ok(a), Ok(b)) = (from.on(&board), to.on(&board)) else {
+            return Err(illegal(
+                "off_board",
+                format!(
+                    "the move [{}, {}] to [{}, {}] leaves the {} x {} board",
+                    from.0,
+                    from.1,
+                    to.0,
+                    to.1,
+                    board.width(),
+                    board.height()
+                ),
+            ));
+        };
+        let classes = play.classes(&board, Work::Play, stop)?;
+        let answer = Solver::new(&classes, play.rules)
+            .answer(Query::new(a, b), stop)
+            .map_err(Work::Play.interrupted())?;
+        let path = match answer {
+            Answer::Connected(path) => path,
+            Answer::NotConnected(reason) => {
+                return Err(illegal(
+                    reason.name(),
+                    format!(
+                        "the tiles at [{}, {}] and [{}, {}] cannot be removed: {}",
+                        from.0,
+                        from.1,
+                        to.0,
+                        to.1,
+                        reason.name()
+                    ),
+                ));
+            }
+        };
+        // The pair removed on the class board, where the tiles fall alike.
+        let played = engine::play(&classes, &play.rules, play.fall, &[(a, b)], stop)
+            .map_err(Work::Play.interrupted())?;
+        let moved = Moved::list(played.moved.first().map_or(&[][..], Vec::as_slice));
+        let cells = board.cells();
+        let w = board.width();
+        let tiles = [
+            cells[a.y as usize * w + a.x as usize],
+            cells[b.y as usize * w + b.x as usize],
+        ];
+        last.from = Some(from);
+        last.to = Some(to);
+        last.path = Some(path.corners.iter().copied().map(Point::from).collect());
+        last.moved = moved.clone();
+        Ok(Change::Move {
+            from,
+            to,
+            tiles,
+            moved,
+        })
+    }
+
+    /// Makes `change` on the board.
+    fn make(&mut self, change: &Change) {
+        let w = self.settings.width;
+        match change {
+            Change::Move {
+                from, to, moved, ..
+            } => {
+                self.cells[index(*from, w)] = EMPTY;
+                self.cells[index(*to, w)] = EMPTY;
+                relocate(&mut self.cells, w, moved, true);
+            }
+            Change::Shuffle { moved } => relocate(&mut self.cells, w, moved, true),
+        }
+    }
+
+    /// Takes `change` back.
+    fn unmake(&mut self, change: &Change) {
+        let w = self.settings.width;
+        match change {
+            Change::Move {
+                from,
+                to,
+                tiles,
+                moved,
+            } => {
+                relocate(&mut self.cells, w, moved, false);
+                self.cells[index(*from, w)] = tiles[0];
+                self.cells[index(*to, w)] = tiles[1];
+            }
+            Change::Shuffle { moved } => relocate(&mut self.cells, w, moved, false),
+        }
+    }
+
+    /// After the board changed: tiles left, moves open, the status, the
+    /// score, and the clock stopped on a win.
+    fn settle(
+        &mut self,
+        play: &Settings,
+        now_ms: u64,
+        limits: &Limits,
+        stop: &Stop,
+    ) -> Result<(), ApiError> {
+        let board = self.board();
+        self.tiles_left = self.cells.iter().filter(|&&c| c != EMPTY).count();
+        let classes = play.classes(&board, Work::Moves, stop)?;
+        self.moves_open = engine::moves_open(&classes, &play.rules, limits.max_moves, stop)
+            .map_err(Work::Moves.interrupted())?;
+        self.status = if self.tiles_left == 0 {
+            self.clock.stop(now_ms);
+            Status::Won
+        } else if self.moves_open == 0 {
+            Status::Stuck
+        } else {
+            Status::Playing
+        };
+        let removed = self.dealt.iter().filter(|&&c| c != EMPTY).count() - self.tiles_left;
+        let gravity = play.fall.gravity != Gravity::None;
+        self.score = score(removed, self.clock.at(now_ms), gravity);
+        Ok(())
+    }
+}
+
+/// The wire point's cell index; the point was checked on the board when
+/// the change was judged.
+fn index(point: Point, width: usize) -> usize {
+    point.1 as usize * width + point.0 as usize
+}
+
+/// Moves every listed tile at once (`forward`), or back.
+fn relocate(cells: &mut [u32], width: usize, moved: &[Moved], forward: bool) {
+    let ends = |m: &Moved| {
+        let (a, b) = (index(m.from, width), index(m.to, width));
+        if forward { (a, b) } else { (b, a) }
+    };
+    let carried: Vec<(usize, u32)> = moved
+        .iter()
+        .map(|m| {
+            let (a, b) = ends(m);
+            (b, cells[a])
+        })
+        .collect();
+    for m in moved {
+        cells[ends(m).0] = EMPTY;
+    }
+    for (b, tile) in carried {
+        cells[b] = tile;
+    }
+}
+
+/// `last` for a change made again (`forward`) or taken back.
+fn describe(last: &mut Last, change: &Change, forward: bool) {
+    match change {
+        Change::Move {
+            from, to, moved, ..
+        } => {
+            last.from = Some(*from);
+            last.to = Some(*to);
+            last.moved = if forward {
+                moved.clone()
+            } else {
+                moved
+                    .iter()
+                    .map(|m| Moved {
+                        from: m.to,
+                        to: m.from,
+                    })
+                    .collect()
+            };
+        }
+        Change::Shuffle { moved } => {
+            last.moved = if forward {
+                moved.clone()
+            } else {
+                moved
+                    .iter()
+                    .map(|m| Moved {
+                        from: m.to,
+                        to: m.from,
+                    })
+                    .collect()
+            };
+        }
+    }
+}
+
+/// Checks that `moved` shuffles `board`: tiles moved onto cells that held
+/// tiles, each cell left filled again, none twice.
+fn same_cells(board: &Board, moved: &[Moved]) -> Result<(), ApiError> {
+    let cells = board.cells();
+    let w = board.width();
+    let mut left = std::collections::HashSet::with_capacity(moved.len());
+    let mut filled = std::collections::HashSet::with_capacity(moved.len());
+    for m in moved {
+        for p in [m.from, m.to] {
+            let on = p.on(board).is_ok();
+            if !on || cells[index(p, w)] == EMPTY {
+                return Err(refused(format!(
+                    "the shuffle moves [{}, {}], which is not a tile, expected tiles moved onto tiles' cells",
+                    p.0, p.1
+                )));
+            }
+        }
+        if !left.insert(m.from) || !filled.insert(m.to) {
+            return Err(refused(
+                "the shuffle moves a tile from or onto one cell twice".into(),
+            ));
+        }
+    }
+    if left != filled {
+        return Err(refused(
+            "the shuffle leaves a cell empty, expected every cell it empties filled again".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// A shuffle's seed: the game's own and its version, so that a game
+/// shuffles differently each time and the same way in a replay.
+fn shuffle_seed(id: &str, version: u64) -> u64 {
+    // FNV-1a: stable across builds, unlike the standard library's hasher.
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in id.bytes().chain(version.to_le_bytes()) {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}
+
+fn refused(message: String) -> ApiError {
+    ApiError::new(ErrorCode::ActionRefused, message)
+}
+
+fn illegal(reason: &'static str, message: String) -> ApiError {
+    ApiError::new(ErrorCode::IllegalMove, message).reason(reason)
+}

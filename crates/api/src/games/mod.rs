@@ -1,0 +1,23 @@
+//! Games held by the server: a board dealt once, then changed only by the
+//! actions the server judges (a move, a hint, undo and redo, a shuffle,
+//! pause and resume, resigning), each counted in the game's version, with
+//! its clock, score and assists. Everything here is pure: the caller
+//! passes the time and keeps the game (see `linkpath-server`'s store).
+//!
+//! - [`create`]: a game dealt as `/v1/deal` deals, or on a board sent;
+//! - [`game`]: the game as stored, and the actions on it;
+//! - [`view`]: the game as answered;
+//! - [`replay`]: a game's actions, and checking them again;
+//! - [`score`]: the one scoring rule.
+
+mod create;
+mod game;
+mod replay;
+mod score;
+mod view;
+
+pub use create::{CreateGame, create};
+pub use game::{Action, ActionKind, Assists, Change, Clock, Game, GameLimits, Last, Status};
+pub use replay::{Replay, ReplayAction, ReplayCheck, check_replay};
+pub use score::score;
+pub use view::{GameSettings, GameView, rfc3339};

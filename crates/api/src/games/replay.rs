@@ -1,0 +1,231 @@
+//! A game's replay: the board dealt, the settings and every action with
+//! its time; and checking a replay again, action by action, with the same
+//! judge and clock as the game itself, so that a backend can audit a game
+//! a client kept.
+
+use super::game::{Action, ActionKind, Assists, Game, GameLimits, Logged, Status};
+use super::view::GameSettings;
+use crate::board::{BoardRows, WireBoard};
+use crate::decode::decode;
+use crate::error::{ApiError, ErrorCode};
+use crate::limits::Limits;
+use crate::wire::{Moved, Point};
+use linkpath_engine::Stop;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// One action of a replay, `after_ms` after the game was created.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayAction {
+    pub action: ActionKind,
+    pub after_ms: u64,
+    /// A move's first tile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub from: Option<Point>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub to: Option<Point>,
+    /// A shuffle's tiles, each moved at once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub moved: Option<Vec<Moved>>,
+}
+
+/// `GET /v1/games/{id}/replay`, and the body of `POST /v1/replays`.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Replay {
+    pub settings: GameSettings,
+    /// The board dealt.
+    #[schema(value_type = WireBoard)]
+    pub board: BoardRows,
+    /// Every action, in order; the game's creation is not one.
+    pub actions: Vec<ReplayAction>,
+}
+
+/// A replay as sent.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReplayRequest {
+    settings: GameSettings,
+    board: WireBoard,
+    actions: Vec<ReplayAction>,
+}
+
+impl Replay {
+    pub fn of(game: &Game) -> Replay {
+        let dealt = linkpath_engine::Board::new(
+            game.settings.width,
+            game.settings.height,
+            game.dealt.clone(),
+        )
+        .expect("a stored game's size");
+        Replay {
+            settings: game.settings.clone(),
+            board: BoardRows::new(&dealt, game.settings.encoding),
+            actions: game
+                .log
+                .iter()
+                .filter(|l| l.action != ActionKind::Create)
+                .map(|l| action_of(l, game.created_at_ms))
+                .collect(),
+        }
+    }
+}
+
+fn form(encoding: crate::board::BoardEncoding) -> &'static str {
+    match encoding {
+        crate::board::BoardEncoding::Text => "text",
+        crate::board::BoardEncoding::Numbers => "numbers",
+    }
+}
+
+fn action_of(logged: &Logged, created_at_ms: u64) -> ReplayAction {
+    ReplayAction {
+        action: logged.action,
+        after_ms: logged.at_ms.saturating_sub(created_at_ms),
+        from: logged.from,
+        to: logged.to,
+        moved: logged.moved.clone(),
+    }
+}
+
+/// What a replay comes to: the game after its last action.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct ReplayCheck {
+    pub status: Status,
+    pub version: u64,
+    pub score: u64,
+    /// Play time at the last action.
+    pub elapsed_ms: u64,
+    pub tiles_left: usize,
+    pub moves_open: usize,
+    pub assists: Assists,
+    pub ranked: bool,
+    #[schema(value_type = WireBoard)]
+    pub board: BoardRows,
+}
+
+/// Plays the replay of `body` again and answers where it ends; the first
+/// action the game would have refused is a 422 naming it.
+pub fn check_replay(
+    body: &[u8],
+    game_limits: &GameLimits,
+    limits: &Limits,
+    stop: &Stop,
+) -> Result<ReplayCheck, ApiError> {
+    let request: ReplayRequest = decode(body, limits)?;
+    let board = request.board.board;
+    let s = &request.settings;
+    if (s.width, s.height) != (board.width(), board.height())
+        || s.encoding != request.board.encoding
+    {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!(
+                "`board` is {} x {} {}, expected the {} x {} {} board of `settings`",
+                board.width(),
+                board.height(),
+                form(request.board.encoding),
+                s.width,
+                s.height,
+                form(s.encoding)
+            ),
+        )
+        .at("board"));
+    }
+    if request.actions.len() >= game_limits.max_actions {
+        return Err(ApiError::new(
+            ErrorCode::TooLarge,
+            format!(
+                "the replay has {} actions, over this server's limit of {} for one game",
+                request.actions.len(),
+                game_limits.max_actions - 1
+            ),
+        )
+        .at("actions"));
+    }
+    request.settings.read(limits)?;
+    let mut game = Game::new(
+        "replay".into(),
+        request.settings,
+        &board,
+        0,
+        limits,
+        stop,
+    )?;
+    let mut now = 0;
+    for (i, step) in request.actions.iter().enumerate() {
+        let field = format!("actions[{i}]");
+        let wrong = |message: String| {
+            ApiError::new(ErrorCode::InvalidRequest, message).at(field.clone())
+        };
+        if step.after_ms < now {
+            return Err(wrong(format!(
+                "`after_ms` is {}, before the action ahead of it at {now}, expected the actions in time order",
+                step.after_ms
+            )));
+        }
+        now = step.after_ms;
+        let ran_out = game.expire(now);
+        if step.action == ActionKind::OutOfTime {
+            if !ran_out || game.updated_at_ms != now {
+                return Err(wrong(format!(
+                    "the time limit did not pass at {now}, expected `out_of_time` when it passes"
+                )));
+            }
+            continue;
+        }
+        if ran_out {
+            return Err(wrong(format!(
+                "the time limit passed at {}, before this action, expected `out_of_time` there",
+                game.updated_at_ms
+            )));
+        }
+        let action = match (step.action, step.from, step.to) {
+            (ActionKind::Move, Some(from), Some(to)) => Action::Move { from, to },
+            (ActionKind::Move, _, _) => {
+                return Err(wrong("a move without `from` and `to`".into()));
+            }
+            (ActionKind::Hint, ..) => Action::Hint,
+            (ActionKind::Undo, ..) => Action::Undo,
+            (ActionKind::Redo, ..) => Action::Redo,
+            (ActionKind::Shuffle, ..) => match &step.moved {
+                Some(moved) => Action::Shuffle {
+                    moved: Some(moved.clone()),
+                },
+                None => return Err(wrong("a shuffle without `moved`".into())),
+            },
+            (ActionKind::Pause, ..) => Action::Pause,
+            (ActionKind::Resume, ..) => Action::Resume,
+            (ActionKind::Resign, ..) => Action::Resign,
+            (ActionKind::Create | ActionKind::OutOfTime, ..) => {
+                return Err(wrong(format!(
+                    "`{}` is not an action a player makes, expected move, hint, undo, redo, shuffle, pause, resume, resign or out_of_time",
+                    step.action.name()
+                )));
+            }
+        };
+        game.act(&action, now, game_limits, limits, stop)
+            .map_err(|e| {
+                let status = e.code;
+                ApiError::new(
+                    ErrorCode::InvalidRequest,
+                    format!("the game refuses this action ({}): {}", status.as_str(), e.message),
+                )
+                .at(field.clone())
+            })?;
+    }
+    Ok(ReplayCheck {
+        status: game.status,
+        version: game.version,
+        score: game.score,
+        elapsed_ms: game.clock.at(now),
+        tiles_left: game.tiles_left,
+        moves_open: game.moves_open,
+        assists: game.assists,
+        ranked: game.ranked(),
+        board: BoardRows::new(&game.board(), game.settings.encoding),
+    })
+}

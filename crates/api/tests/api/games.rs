@@ -1,0 +1,188 @@
+//! Held games without a server: each action on a small board with its
+//! exact board, version, clock, score and assists after it; refusals that
+//! change nothing; and a game's replay checked again to the same end.
+
+use linkpath_api::ErrorCode;
+use linkpath_api::games::{
+    Action, ActionKind, Game, GameLimits, GameView, Replay, Status, check_replay, create,
+};
+use linkpath_api::wire::Point;
+use linkpath_api::Limits;
+use linkpath_engine::Stop;
+use serde_json::json;
+
+const LIMITS: GameLimits = GameLimits { max_actions: 100 };
+
+fn new_game(body: serde_json::Value, now_ms: u64) -> Game {
+    create(
+        body.to_string().as_bytes(),
+        "g1".into(),
+        now_ms,
+        &Limits::default(),
+        &Stop::never(),
+    )
+    .expect("a game")
+}
+
+fn act(game: &mut Game, action: Action, now_ms: u64) -> Result<(), ErrorCode> {
+    game.act(&action, now_ms, &LIMITS, &Limits::default(), &Stop::never())
+        .map_err(|e| e.code)
+}
+
+fn step(from: (i64, i64), to: (i64, i64)) -> Action {
+    Action::Move {
+        from: Point(from.0, from.1),
+        to: Point(to.0, to.1),
+    }
+}
+
+fn rows(game: &Game) -> serde_json::Value {
+    let view = GameView::new(game, game.updated_at_ms, 0);
+    serde_json::to_value(view).expect("a view")["board"].clone()
+}
+
+#[test]
+fn a_game_is_won_move_by_move_on_the_servers_clock() {
+    let mut game = new_game(
+        json!({"board": ["A.A", "B.B"], "rules": "lianliankan"}),
+        1_000,
+    );
+    assert_eq!(game.version, 0);
+    assert_eq!(game.status, Status::Playing);
+    assert_eq!((game.tiles_left, game.moves_open), (4, 2));
+    act(&mut game, step((0, 0), (2, 0)), 3_000).unwrap();
+    assert_eq!(rows(&game), json!(["...", "B.B"]));
+    assert_eq!((game.version, game.tiles_left, game.moves_open), (1, 2, 1));
+    // 2 tiles in 2 s.
+    assert_eq!(game.score, 110);
+    let last = game.last.clone().unwrap();
+    assert_eq!(last.action, ActionKind::Move);
+    assert_eq!(last.path, Some(vec![Point(0, 0), Point(2, 0)]));
+    act(&mut game, Action::Pause, 4_000).unwrap();
+    assert_eq!(game.status, Status::Paused);
+    let paused = GameView::new(&game, 9_000, 0);
+    assert_eq!(paused.elapsed_ms, 3_000);
+    assert!(paused.board.is_none());
+    act(&mut game, Action::Resume, 10_000).unwrap();
+    act(&mut game, step((2, 1), (0, 1)), 11_000).unwrap();
+    assert_eq!(game.status, Status::Won);
+    assert_eq!(game.version, 4);
+    assert_eq!(game.clock.at(99_000), 4_000);
+    // 4 tiles in 4 s of play.
+    assert_eq!(game.score, 155);
+    assert!(game.ranked());
+    assert_eq!(
+        act(&mut game, step((0, 0), (2, 0)), 12_000),
+        Err(ErrorCode::GameOver)
+    );
+}
+
+#[test]
+fn illegal_moves_are_refused_with_their_reason_and_change_nothing() {
+    let game = new_game(
+        json!({"board": ["A.A", "B.B"], "rules": "lianliankan"}),
+        0,
+    );
+    for (from, to, reason) in [
+        ((0, 0), (0, 1), "type_mismatch"),
+        ((1, 0), (0, 0), "not_a_tile"),
+        ((0, 0), (0, 0), "same_cell"),
+        ((0, 0), (5, 5), "off_board"),
+    ] {
+        let mut tried = game.clone();
+        let e = tried
+            .act(&step(from, to), 10, &LIMITS, &Limits::default(), &Stop::never())
+            .unwrap_err();
+        assert_eq!((e.code, e.reason), (ErrorCode::IllegalMove, Some(reason)));
+        assert_eq!(tried, game);
+    }
+}
+
+#[test]
+fn undo_and_redo_restore_the_exact_boards_with_gravity() {
+    let mut game = new_game(
+        json!({"board": ["AB", "CA", "CB"], "rules": "mahjong", "gravity": "down"}),
+        0,
+    );
+    let dealt = rows(&game);
+    act(&mut game, step((0, 1), (0, 2)), 1_000).unwrap();
+    let after = rows(&game);
+    assert_eq!(after, json!([".B", ".A", "AB"]));
+    let last = game.last.clone().unwrap();
+    assert_eq!(last.moved.len(), 1);
+    act(&mut game, Action::Undo, 2_000).unwrap();
+    assert_eq!(rows(&game), dealt);
+    assert_eq!((game.assists.undos, game.ranked()), (1, false));
+    act(&mut game, Action::Redo, 3_000).unwrap();
+    assert_eq!(rows(&game), after);
+    assert_eq!(game.version, 3);
+    assert_eq!(act(&mut game, Action::Redo, 4_000), Err(ErrorCode::ActionRefused));
+    assert_eq!(game.version, 3);
+}
+
+#[test]
+fn a_hint_and_a_shuffle_are_assists() {
+    let mut game = new_game(
+        json!({"width": 6, "height": 4, "types": 6, "rules": "shisen-sho", "seed": 3}),
+        0,
+    );
+    act(&mut game, Action::Hint, 100).unwrap();
+    let hint = game.last.clone().unwrap().hint.expect("a hint");
+    assert!(hint.segments.is_some());
+    act(&mut game, Action::Shuffle { moved: None }, 200).unwrap();
+    assert_eq!(game.tiles_left, 24);
+    assert_eq!(
+        (game.assists.hints, game.assists.shuffles, game.ranked()),
+        (1, 1, false)
+    );
+}
+
+#[test]
+fn time_runs_out_at_the_moment_it_passes() {
+    let mut game = new_game(
+        json!({"board": ["A.A", "B.B"], "rules": "lianliankan", "time_limit_ms": 5_000}),
+        1_000,
+    );
+    assert!(!game.expire(5_999));
+    assert!(game.expire(9_000));
+    assert_eq!(game.status, Status::OutOfTime);
+    assert_eq!((game.updated_at_ms, game.clock.at(20_000)), (6_000, 5_000));
+    assert_eq!(game.version, 1);
+}
+
+#[test]
+fn a_replay_checks_again_to_the_same_game() {
+    let mut game = new_game(
+        json!({"board": ["AB", "CA", "CB"], "rules": "mahjong", "gravity": "down"}),
+        500,
+    );
+    act(&mut game, step((0, 1), (0, 2)), 1_500).unwrap();
+    act(&mut game, Action::Undo, 2_000).unwrap();
+    act(&mut game, Action::Shuffle { moved: None }, 2_500).unwrap();
+    act(&mut game, Action::Pause, 3_000).unwrap();
+    act(&mut game, Action::Resume, 4_000).unwrap();
+    let replay = serde_json::to_vec(&Replay::of(&game)).unwrap();
+    let check = check_replay(&replay, &LIMITS, &Limits::default(), &Stop::never()).unwrap();
+    assert_eq!(check.status, game.status);
+    assert_eq!(check.version, game.version);
+    assert_eq!(check.score, game.score);
+    assert_eq!(check.elapsed_ms, game.clock.at(4_000) - 0);
+    assert_eq!(check.assists, game.assists);
+    assert_eq!(json!(check.board), rows(&game));
+}
+
+#[test]
+fn a_replay_with_an_action_the_game_refuses_names_it() {
+    let game = new_game(json!({"board": ["A.A", "B.B"], "rules": "lianliankan"}), 0);
+    let mut replay = serde_json::to_value(Replay::of(&game)).unwrap();
+    replay["actions"] = json!([{"action": "move", "after_ms": 10, "from": [0, 0], "to": [0, 1]}]);
+    let e = check_replay(
+        replay.to_string().as_bytes(),
+        &LIMITS,
+        &Limits::default(),
+        &Stop::never(),
+    )
+    .unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidRequest);
+    assert_eq!(e.field.as_deref(), Some("actions[0]"));
+}
