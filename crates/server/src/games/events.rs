@@ -1,0 +1,241 @@
+//! `GET /v1/games/{id}/events`: the game as Server-Sent Events, what a
+//! browser's `EventSource` reads. The first event is the whole game, then
+//! one per change, each with `id:` its version (`Last-Event-ID` resumes
+//! after it), with keep-alive comments between; the stream ends with the
+//! game. Streams are bounded in all and per game, and a reader that falls
+//! more than a few events behind is dropped rather than buffered.
+
+use super::{Games, now_ms};
+use crate::AppState;
+use crate::error::HttpError;
+use crate::metrics;
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use linkpath_api::games::GameView;
+use linkpath_api::{ApiError, ErrorCode};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::broadcast;
+
+/// Events a reader may fall behind by before it is dropped.
+const BEHIND: usize = 16;
+
+/// The comment sent when nothing happened for this long, so proxies keep
+/// the stream open.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// One change as sent: its version and the game's JSON.
+#[derive(Clone)]
+struct Change {
+    version: u64,
+    json: Arc<str>,
+    finished: bool,
+    /// When the game's time limit passes (ms since the Unix epoch), if its
+    /// clock runs.
+    due_at_ms: Option<u64>,
+}
+
+/// The open streams, by game.
+pub struct Streams {
+    games: Mutex<HashMap<String, broadcast::Sender<Change>>>,
+    open: Mutex<usize>,
+    max: usize,
+    max_per_game: usize,
+}
+
+impl Streams {
+    pub fn new(max: usize, max_per_game: usize) -> Self {
+        metrics::record_streams_open(0);
+        Streams {
+            games: Mutex::new(HashMap::new()),
+            open: Mutex::new(0),
+            max,
+            max_per_game,
+        }
+    }
+
+    /// Sends the game to its readers, if it has any.
+    pub fn publish(&self, view: &GameView, due_at_ms: Option<u64>) {
+        let games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(sender) = games.get(&view.id) else {
+            return;
+        };
+        let Ok(json) = serde_json::to_string(view) else {
+            return;
+        };
+        let _ = sender.send(Change {
+            version: view.version,
+            json: json.into(),
+            finished: view.status.finished(),
+            due_at_ms,
+        });
+    }
+
+    /// A new reader of game `id`, within the bounds.
+    fn subscribe(self: &Arc<Self>, id: &str) -> Result<Reader, ApiError> {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        if *open >= self.max {
+            return Err(ApiError::new(
+                ErrorCode::Overloaded,
+                format!("all {} event streams are open, retry shortly", self.max),
+            )
+            .retry_after(5));
+        }
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        let sender = games
+            .entry(id.to_owned())
+            .or_insert_with(|| broadcast::channel(BEHIND).0);
+        if sender.receiver_count() >= self.max_per_game {
+            return Err(ApiError::new(
+                ErrorCode::Overloaded,
+                format!(
+                    "this game has {} event streams open, its limit; close one first",
+                    self.max_per_game
+                ),
+            )
+            .retry_after(5));
+        }
+        let receiver = sender.subscribe();
+        *open += 1;
+        metrics::record_streams_open(*open);
+        Ok(Reader {
+            streams: self.clone(),
+            id: id.to_owned(),
+            receiver,
+        })
+    }
+}
+
+/// One open stream; closing it frees its place.
+struct Reader {
+    streams: Arc<Streams>,
+    id: String,
+    receiver: broadcast::Receiver<Change>,
+}
+
+impl Drop for Reader {
+    fn drop(&mut self) {
+        let mut open = self.streams.open.lock().unwrap_or_else(|e| e.into_inner());
+        *open -= 1;
+        metrics::record_streams_open(*open);
+        let mut games = self.streams.games.lock().unwrap_or_else(|e| e.into_inner());
+        // This reader still counts: the last one leaving removes the game.
+        if games
+            .get(&self.id)
+            .is_some_and(|s| s.receiver_count() <= 1)
+        {
+            games.remove(&self.id);
+        }
+    }
+}
+
+/// The game's events.
+#[utoipa::path(get, path = "/v1/games/{id}/events", operation_id = "gameEvents", tag = "games",
+    params(("id" = String, Path, description = "The game's id"),
+        ("Last-Event-ID" = Option<String>, Header, description = "The last version read: the whole game is sent first only if it has changed since")),
+    responses(
+        (status = 200, description = "`text/event-stream`: the game (event `game`, `id` its version), then one event per change", content_type = "text/event-stream", body = String),
+        (status = 404, description = "No such game, or it expired", body = linkpath_api::error::ErrorBody),
+        (status = 503, description = "Too many streams open", body = linkpath_api::error::ErrorBody)))]
+pub(super) async fn stream(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, HttpError> {
+    let games: Arc<Games> = state.games.clone();
+    // Subscribed before reading, so no change falls between the two.
+    let reader = games.streams.clone().subscribe(&id)?;
+    let now = now_ms();
+    let (game, expires) = super::current(&state, &games, &id, now).await?;
+    let seen = headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    let view = GameView::new(&game, now, expires);
+    let first = (seen != Some(game.version)).then(|| Change {
+        version: game.version,
+        json: serde_json::to_string(&view).unwrap_or_default().into(),
+        finished: game.status.finished(),
+        due_at_ms: game.due(u64::MAX),
+    });
+    let finished = game.status.finished();
+    let watch = Watch {
+        state: state.clone(),
+        id,
+        reader,
+        first,
+        done: finished && seen == Some(game.version),
+        due: deadline(game.due(u64::MAX), now),
+        version: game.version,
+    };
+    let events = futures_util::stream::unfold(watch, Watch::next);
+    Ok(Sse::new(events)
+        .keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
+        .into_response())
+}
+
+/// A stream's state between events.
+struct Watch {
+    state: AppState,
+    id: String,
+    reader: Reader,
+    first: Option<Change>,
+    done: bool,
+    /// When the game's time limit passes, if its clock runs.
+    due: Option<tokio::time::Instant>,
+    version: u64,
+}
+
+impl Watch {
+    async fn next(mut self) -> Option<(Result<Event, std::convert::Infallible>, Watch)> {
+        if let Some(change) = self.first.take() {
+            self.done |= change.finished;
+            return Some((Ok(event(&change)), self));
+        }
+        loop {
+            if self.done {
+                return None;
+            }
+            let change = match self.due {
+                Some(due) => tokio::select! {
+                    change = self.reader.receiver.recv() => change,
+                    () = tokio::time::sleep_until(due) => {
+                        // The limit passed while the game is watched: end it
+                        // now; its change arrives as an event.
+                        self.due = None;
+                        let _ = super::current(&self.state, &self.state.games, &self.id, now_ms()).await;
+                        continue;
+                    }
+                },
+                None => self.reader.receiver.recv().await,
+            };
+            match change {
+                Ok(change) if change.version <= self.version => continue,
+                Ok(change) => {
+                    self.version = change.version;
+                    self.done = change.finished;
+                    self.due = deadline(change.due_at_ms, now_ms());
+                    return Some((Ok(event(&change)), self));
+                }
+                // Fallen behind, or the game's channel closed: the reader
+                // reconnects with Last-Event-ID and gets the game as it is.
+                Err(_) => return None,
+            }
+        }
+    }
+}
+
+/// The instant of `due_at_ms`, seen at `now`.
+fn deadline(due_at_ms: Option<u64>, now: u64) -> Option<tokio::time::Instant> {
+    due_at_ms.map(|at| tokio::time::Instant::now() + Duration::from_millis(at.saturating_sub(now)))
+}
+
+fn event(change: &Change) -> Event {
+    Event::default()
+        .event("game")
+        .id(change.version.to_string())
+        .data(&*change.json)
+}

@@ -1,0 +1,557 @@
+//! `/v1/games`: games the server holds. A client creates a game, then
+//! sends one POST per action; the server judges each with the engine of
+//! `/v1/play`, keeps the game in the store, and answers the whole game
+//! with its version as the `ETag`.
+//!
+//! Every change is a compare-and-set on the stored version: an action
+//! reads the game, works on a copy, and writes it only if nobody wrote
+//! first. Within this process one lock per game (of a fixed set, chosen
+//! by the id's hash) lines up the actions on a game, so the write rarely
+//! finds a newer version; when it does (another replica), the action is
+//! judged again on what was written. `If-Match` pins the version: a stale
+//! one is 412. An `Idempotency-Key` keeps a change's answer in the same
+//! write, so a retry is answered the first answer and applies nothing.
+
+mod events;
+mod keys;
+
+use super::AppState;
+use super::body::JsonBody;
+use super::error::HttpError;
+use super::metrics;
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use keys::{Key, kept_answer};
+use linkpath_api::games::{
+    Action, ActionKind, CreateGame, Game, GameLimits, GameView, Replay, ReplayCheck, Status,
+};
+use linkpath_api::wire::Point;
+use linkpath_api::{ApiError, ErrorCode, Work};
+use linkpath_store::{Expected, Outcome, Store, StoreError, StoredGame, Write};
+use serde::Deserialize;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use utoipa::ToSchema;
+
+pub use events::Streams;
+
+/// What the game routes share: the store, the live streams and the
+/// settings.
+pub struct Games {
+    pub store: Store,
+    pub streams: Streams,
+    pub limits: GameLimits,
+    /// How long a game nobody changes is kept.
+    pub idle: Duration,
+    /// How long an idempotency key's answer is kept.
+    pub key_ttl: Duration,
+    /// Lines up the actions on one game within this process.
+    locks: Vec<tokio::sync::Mutex<()>>,
+}
+
+/// How many locks games share; two games on one lock only wait for each
+/// other, they never conflict.
+const LOCKS: usize = 256;
+
+/// How many times an action is judged again after another replica wrote
+/// the game first, before a 503.
+const ATTEMPTS: usize = 8;
+
+impl Games {
+    pub fn new(store: Store, streams: Streams, limits: GameLimits, idle: Duration, key_ttl: Duration) -> Self {
+        Games {
+            store,
+            streams,
+            limits,
+            idle,
+            key_ttl,
+            locks: (0..LOCKS).map(|_| tokio::sync::Mutex::new(())).collect(),
+        }
+    }
+
+    fn lock(&self, id: &str) -> &tokio::sync::Mutex<()> {
+        &self.locks[keys::spread(id) % LOCKS]
+    }
+}
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/v1/games", post(create))
+        .route("/v1/games/{id}", get(show))
+        .route("/v1/games/{id}/moves", post(make_move))
+        .route("/v1/games/{id}/hint", post(hint))
+        .route("/v1/games/{id}/undo", post(undo))
+        .route("/v1/games/{id}/redo", post(redo))
+        .route("/v1/games/{id}/shuffle", post(shuffle))
+        .route("/v1/games/{id}/pause", post(pause))
+        .route("/v1/games/{id}/resume", post(resume))
+        .route("/v1/games/{id}/resign", post(resign))
+        .route("/v1/games/{id}/events", get(events::stream))
+        .route("/v1/games/{id}/replay", get(replay))
+        .route("/v1/replays", post(check_replay))
+}
+
+/// Milliseconds since the Unix epoch, the store's and the games' time.
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// A new id: 128 random bits, as 32 hex digits.
+fn new_id() -> Result<String, ApiError> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| {
+        tracing::error!(error = %e, "no random bytes for a game id");
+        ApiError::new(ErrorCode::StoreUnavailable, "no game id could be made, retry shortly")
+            .retry_after(1)
+    })?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// A store failure as the client sees it: 503 with `Retry-After`; the
+/// cause is logged, not sent.
+pub(crate) fn unavailable(e: StoreError) -> ApiError {
+    tracing::error!(error = %e, "the game store failed");
+    metrics::record_store_error();
+    ApiError::new(
+        ErrorCode::StoreUnavailable,
+        "the game store is unavailable; nothing was changed, retry shortly",
+    )
+    .retry_after(1)
+}
+
+fn not_found() -> ApiError {
+    ApiError::new(
+        ErrorCode::GameNotFound,
+        "no game with this id: it never existed, or it expired",
+    )
+}
+
+/// The stored game under `id`, read back.
+async fn load(games: &Games, id: &str, now: u64) -> Result<(Game, u64), ApiError> {
+    let started = Instant::now();
+    let stored = games.store.game(id, now).await;
+    metrics::record_store("read", started);
+    let stored = stored.map_err(unavailable)?.ok_or_else(not_found)?;
+    let game: Game = serde_json::from_slice(&stored.body).map_err(|e| {
+        unavailable(StoreError::Corrupted(format!("game {}…: {e}", keys::short(id))))
+    })?;
+    Ok((game, stored.expires_at_ms))
+}
+
+/// The game written at its new version; what the store made of it.
+async fn save(
+    games: &Games,
+    game: &Game,
+    expected: Expected,
+    key: Option<(String, linkpath_store::Kept)>,
+    now: u64,
+) -> Result<(Outcome, u64), ApiError> {
+    let expires_at_ms = now + games.idle.as_millis() as u64;
+    let body = serde_json::to_vec(game)
+        .map_err(|e| unavailable(StoreError::Corrupted(e.to_string())))?;
+    let write = Write {
+        id: game.id.clone(),
+        expected,
+        game: StoredGame {
+            version: game.version,
+            expires_at_ms,
+            body,
+        },
+        key,
+    };
+    let started = Instant::now();
+    let outcome = games.store.write(write, now).await;
+    metrics::record_store("write", started);
+    Ok((outcome.map_err(unavailable)?, expires_at_ms))
+}
+
+/// A game answered: its JSON, `ETag` its version.
+fn answer(status: StatusCode, view: &GameView) -> Result<Response, ApiError> {
+    let json = linkpath_api::encode(view)?;
+    Ok(respond(status, view.version, None, json))
+}
+
+fn respond(status: StatusCode, version: u64, location: Option<&str>, json: Vec<u8>) -> Response {
+    let mut response = (status, [(header::CONTENT_TYPE, "application/json")], json).into_response();
+    let headers = response.headers_mut();
+    if let Ok(etag) = HeaderValue::from_str(&format!("\"{version}\"")) {
+        headers.insert(header::ETAG, etag);
+    }
+    if let Some(location) = location.and_then(|l| HeaderValue::from_str(l).ok()) {
+        headers.insert(header::LOCATION, location);
+    }
+    response
+}
+
+/// Creates a game, dealt or on the board sent.
+#[utoipa::path(post, path = "/v1/games", operation_id = "createGame", tag = "games",
+    request_body(content = CreateGame, example = json!({"width": 18, "height": 8, "types": 36, "rules": "shisen-sho", "seed": 7, "time_limit_ms": 480000})),
+    params(("Idempotency-Key" = Option<String>, Header, description = "Answers a retry with the first answer; kept 24 h by default.")),
+    responses(
+        (status = 201, description = "The game, with `Location` and `ETag`", body = GameView),
+        (status = 503, description = "The store holds as many games as allowed, or is unavailable", body = linkpath_api::error::ErrorBody)))]
+async fn create(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: JsonBody,
+) -> Result<Response, HttpError> {
+    let games = state.games.clone();
+    let now = now_ms();
+    let key = Key::read(&headers, "POST", "/v1/games", &body)?;
+    if let Some(key) = &key
+        && let Some(response) = kept_answer(&games, key, now).await?
+    {
+        return Ok(response);
+    }
+    let id = new_id()?;
+    let permit = state.solver_slot()?;
+    let limits = state.limits.clone();
+    let game = state
+        .run_blocking(permit, Work::Deal, move |stop| {
+            linkpath_api::games::create(&body, id, now, &limits, stop)
+        })
+        .await?;
+    let location = format!("/v1/games/{}", game.id);
+    let view = GameView::new(&game, now, now + games.idle.as_millis() as u64);
+    let json = linkpath_api::encode(&view)?;
+    let kept = key.map(|k| k.keep(201, view.version, Some(&location), &json, now, games.key_ttl));
+    let (outcome, _) = save(&games, &game, Expected::Absent, kept, now).await?;
+    match outcome {
+        Outcome::Written => {
+            metrics::record_game_created();
+            Ok(respond(StatusCode::CREATED, view.version, Some(&location), json))
+        }
+        Outcome::Replayed(kept) => Ok(keys::replayed(&kept)?),
+        Outcome::Full => Err(ApiError::new(
+            ErrorCode::StoreFull,
+            "the server holds as many games as it allows; retry once idle games expire",
+        )
+        .retry_after(60)
+        .into()),
+        // A fresh 128-bit id is never taken.
+        Outcome::Stale { .. } => Err(ApiError::new(
+            ErrorCode::StoreUnavailable,
+            "the new game's id was taken; retry",
+        )
+        .retry_after(1)
+        .into()),
+    }
+}
+
+/// The game as it is now; a game whose time ran out is ended first.
+#[utoipa::path(get, path = "/v1/games/{id}", operation_id = "getGame", tag = "games",
+    params(("id" = String, Path, description = "The game's id")),
+    responses(
+        (status = 200, description = "The game, `ETag` its version", body = GameView),
+        (status = 404, description = "No such game, or it expired", body = linkpath_api::error::ErrorBody)))]
+async fn show(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, HttpError> {
+    let games = state.games.clone();
+    let now = now_ms();
+    let (game, expires) = current(&state, &games, &id, now).await?;
+    Ok(answer(StatusCode::OK, &GameView::new(&game, now, expires))?)
+}
+
+/// The game at `now`, its time limit applied (and written) if it passed.
+async fn current(
+    state: &AppState,
+    games: &Games,
+    id: &str,
+    now: u64,
+) -> Result<(Game, u64), ApiError> {
+    let _line = games.lock(id).lock().await;
+    for _ in 0..ATTEMPTS {
+        let (mut game, expires) = load(games, id, now).await?;
+        let version = game.version;
+        if !game.expire(now) {
+            return Ok((game, expires));
+        }
+        match save(games, &game, Expected::Version(version), None, now).await? {
+            (Outcome::Written, expires) => {
+                changed(games, &game, ActionKind::OutOfTime, now, expires);
+                return Ok((game, expires));
+            }
+            _ => continue,
+        }
+    }
+    Err(busy())
+}
+
+fn busy() -> ApiError {
+    ApiError::new(
+        ErrorCode::StoreUnavailable,
+        "the game changed under every attempt; retry shortly",
+    )
+    .retry_after(1)
+}
+
+/// After a change is stored: the metrics and the event stream.
+fn changed(games: &Games, game: &Game, kind: ActionKind, now: u64, expires: u64) {
+    if game.status.finished() {
+        metrics::record_game_finished(game.status.name());
+    }
+    metrics::record_game_action(kind.name(), "applied");
+    games.streams.publish(&GameView::new(game, now, expires), game.due(u64::MAX));
+}
+
+/// A move: two tiles to remove.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    pub from: Point,
+    pub to: Point,
+}
+
+/// Applies `action` to the game `id` and answers the game.
+async fn act(
+    state: AppState,
+    id: String,
+    headers: HeaderMap,
+    path: &'static str,
+    body: &[u8],
+    action: Action,
+) -> Result<Response, HttpError> {
+    let games = state.games.clone();
+    let now = now_ms();
+    let key = Key::read(&headers, "POST", &format!("{path}:{id}"), body)?;
+    if let Some(key) = &key
+        && let Some(response) = kept_answer(&games, key, now).await?
+    {
+        return Ok(response);
+    }
+    let pinned = if_match(&headers)?;
+    let kind = action.kind();
+    let _line = games.lock(&id).lock().await;
+    for _ in 0..ATTEMPTS {
+        let (game, _) = load(&games, &id, now).await?;
+        if let Some(pinned) = pinned
+            && pinned != game.version
+        {
+            metrics::record_game_action(kind.name(), "stale");
+            return Err(ApiError::new(
+                ErrorCode::VersionMismatch,
+                format!(
+                    "If-Match names version {pinned}, the game is at version {}: read it again",
+                    game.version
+                ),
+            )
+            .into());
+        }
+        let version = game.version;
+        let permit = state.solver_slot()?;
+        let limits = state.limits.clone();
+        let game_limits = games.limits;
+        let action = action.clone();
+        let (next, refused) = state
+            .run_blocking(permit, Work::Play, move |stop| {
+                let mut next = game;
+                let ran_out = next.expire(now);
+                let refused = next.act(&action, now, &game_limits, &limits, stop).err();
+                Ok(((ran_out || refused.is_none()).then_some(next), refused))
+            })
+            .await?;
+        let Some(next) = next else {
+            // Refused, and nothing changed: not even the version.
+            let refused = refused.expect("refused when unchanged");
+            metrics::record_game_action(kind.name(), refusal(&refused));
+            return Err(refused.into());
+        };
+        let view = GameView::new(&next, now, now + games.idle.as_millis() as u64);
+        let json = linkpath_api::encode(&view)?;
+        // Only a change the client asked for keeps its answer; a game that
+        // ran out of time on the way is stored without the key.
+        let kept = match (&refused, &key) {
+            (None, Some(k)) => Some(k.keep(200, view.version, None, &json, now, games.key_ttl)),
+            _ => None,
+        };
+        match save(&games, &next, Expected::Version(version), kept, now).await? {
+            (Outcome::Written, expires) => {
+                let applied = if refused.is_some() { ActionKind::OutOfTime } else { kind };
+                changed(&games, &next, applied, now, expires);
+                return match refused {
+                    Some(refused) => {
+                        metrics::record_game_action(kind.name(), refusal(&refused));
+                        Err(refused.into())
+                    }
+                    None => Ok(respond(StatusCode::OK, view.version, None, json)),
+                };
+            }
+            (Outcome::Replayed(kept), _) => return Ok(keys::replayed(&kept)?),
+            (Outcome::Stale { current: None }, _) => return Err(not_found().into()),
+            (Outcome::Stale { .. } | Outcome::Full, _) => {
+                if pinned.is_some() {
+                    return Err(ApiError::new(
+                        ErrorCode::VersionMismatch,
+                        "the game changed while this action was judged: read it again",
+                    )
+                    .into());
+                }
+                continue;
+            }
+        }
+    }
+    Err(busy().into())
+}
+
+/// The `outcome` label of a refused action.
+fn refusal(error: &ApiError) -> &'static str {
+    match error.code {
+        ErrorCode::IllegalMove => "illegal",
+        ErrorCode::GameOver => "finished",
+        ErrorCode::DeadlineExceeded => "deadline",
+        _ => "refused",
+    }
+}
+
+/// The version `If-Match` pins, if any: `"N"` (or `W/"N"`); `*` pins
+/// none.
+fn if_match(headers: &HeaderMap) -> Result<Option<u64>, ApiError> {
+    let Some(value) = headers.get(header::IF_MATCH) else {
+        return Ok(None);
+    };
+    let text = value.to_str().unwrap_or("").trim();
+    if text == "*" {
+        return Ok(None);
+    }
+    let tag = text.strip_prefix("W/").unwrap_or(text);
+    tag.strip_prefix('"')
+        .and_then(|t| t.strip_suffix('"'))
+        .and_then(|t| t.parse::<u64>().ok())
+        .map(Some)
+        .ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::InvalidRequest,
+                format!(
+                    "If-Match is {:?}, expected the game's ETag, a version in quotes such as \"3\"",
+                    linkpath_api::error::excerpt(text)
+                ),
+            )
+            .at("If-Match")
+        })
+}
+
+/// Removes two tiles, if the game's rules let them go.
+#[utoipa::path(post, path = "/v1/games/{id}/moves", operation_id = "moveTiles", tag = "games",
+    params(("id" = String, Path, description = "The game's id"),
+        ("If-Match" = Option<String>, Header, description = "The version the move is for; 412 when the game is at another"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Answers a retry with the first answer")),
+    request_body(content = MoveRequest, example = json!({"from": [0, 0], "to": [3, 0]})),
+    responses(
+        (status = 200, description = "The game after the move", body = GameView),
+        (status = 409, description = "An illegal move (`reason` says why), or a finished game", body = linkpath_api::error::ErrorBody),
+        (status = 412, description = "`If-Match` names another version", body = linkpath_api::error::ErrorBody)))]
+async fn make_move(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: JsonBody,
+) -> Result<Response, HttpError> {
+    let request: MoveRequest = linkpath_api::decode::decode(&body, &state.limits)?;
+    let action = Action::Move {
+        from: request.from,
+        to: request.to,
+    };
+    act(state, id, headers, "/v1/games/{id}/moves", &body, action).await
+}
+
+macro_rules! plain_action {
+    ($name:ident, $path:literal, $id:literal, $action:expr, $doc:literal, $ok:literal) => {
+        #[doc = $doc]
+        #[utoipa::path(post, path = $path, operation_id = $id, tag = "games",
+            params(("id" = String, Path, description = "The game's id"),
+                ("If-Match" = Option<String>, Header, description = "The version the action is for; 412 when the game is at another"),
+                ("Idempotency-Key" = Option<String>, Header, description = "Answers a retry with the first answer")),
+            responses(
+                (status = 200, description = $ok, body = GameView),
+                (status = 409, description = "The action does not apply now, or the game is finished", body = linkpath_api::error::ErrorBody),
+                (status = 412, description = "`If-Match` names another version", body = linkpath_api::error::ErrorBody)))]
+        async fn $name(
+            State(state): State<AppState>,
+            Path(id): Path<String>,
+            headers: HeaderMap,
+        ) -> Result<Response, HttpError> {
+            act(state, id, headers, $path, b"", $action).await
+        }
+    };
+}
+
+plain_action!(hint, "/v1/games/{id}/hint", "hint", Action::Hint,
+    "Shows a move (`last.hint`): the first `/v1/moves` lists. An assist.",
+    "The game with the hint in `last.hint`");
+plain_action!(undo, "/v1/games/{id}/undo", "undo", Action::Undo,
+    "Takes back the last move or shuffle. An assist.", "The game after the undo");
+plain_action!(redo, "/v1/games/{id}/redo", "redo", Action::Redo,
+    "Makes again the last change taken back.", "The game after the redo");
+plain_action!(shuffle, "/v1/games/{id}/shuffle", "shuffleGame", Action::Shuffle { moved: None },
+    "Shuffles the tiles left into a board that can be cleared. An assist.",
+    "The game after the shuffle, the tiles' moves in `last.moved`");
+plain_action!(pause, "/v1/games/{id}/pause", "pause", Action::Pause,
+    "Stops the clock; the board is hidden until `resume`.", "The paused game, without its board");
+plain_action!(resume, "/v1/games/{id}/resume", "resume", Action::Resume,
+    "Starts the clock again.", "The game in play");
+plain_action!(resign, "/v1/games/{id}/resign", "resign", Action::Resign,
+    "Ends the game.", "The resigned game");
+
+/// The dealt board, the settings and every action with its time.
+#[utoipa::path(get, path = "/v1/games/{id}/replay", operation_id = "getReplay", tag = "games",
+    params(("id" = String, Path, description = "The game's id")),
+    responses(
+        (status = 200, description = "The game's replay", body = Replay),
+        (status = 404, description = "No such game, or it expired", body = linkpath_api::error::ErrorBody)))]
+async fn replay(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, HttpError> {
+    let games = state.games.clone();
+    let now = now_ms();
+    let (game, _) = current(&state, &games, &id, now).await?;
+    let json = linkpath_api::encode(&Replay::of(&game))?;
+    Ok(respond(StatusCode::OK, game.version, None, json))
+}
+
+/// Plays a replay again and answers where it ends; stores nothing.
+#[utoipa::path(post, path = "/v1/replays", operation_id = "checkReplay", tag = "games",
+    request_body = Replay,
+    responses(
+        (status = 200, description = "The game the replay comes to", body = ReplayCheck),
+        (status = 422, description = "An action the game would have refused, named in `field`", body = linkpath_api::error::ErrorBody)))]
+async fn check_replay(State(state): State<AppState>, body: JsonBody) -> Result<Response, HttpError> {
+    let permit = state.solver_slot()?;
+    let limits = state.limits.clone();
+    let game_limits = state.games.limits;
+    let json = state
+        .run_blocking(permit, Work::Play, move |stop| {
+            let check = linkpath_api::games::check_replay(&body, &game_limits, &limits, stop)?;
+            linkpath_api::encode(&check)
+        })
+        .await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
+}
+
+/// Ends games whose clock ran out where nobody looks, and purges expired
+/// games and keys, until `shutdown`; every pass is bounded.
+pub async fn purge_loop(games: Arc<Games>, mut shutdown: tokio::sync::watch::Receiver<bool>) {
+    const EVERY: Duration = Duration::from_secs(30);
+    const AT_MOST: usize = 1_000;
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep(EVERY) => {}
+            _ = shutdown.changed() => return,
+        }
+        match games.store.purge(now_ms(), AT_MOST).await {
+            Ok(purged) => {
+                if purged.games > 0 || purged.keys > 0 {
+                    tracing::info!(games = purged.games, keys = purged.keys, "purged expired games");
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "purging expired games failed; next pass retries"),
+        }
+        if let Ok(stored) = games.store.games().await {
+            metrics::record_games_stored(stored);
+        }
+    }
+}
+
+/// The statuses a finished game ends in, for the metrics.
+pub const FINISHED: [Status; 3] = [Status::Won, Status::OutOfTime, Status::Resigned];
