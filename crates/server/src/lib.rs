@@ -178,6 +178,7 @@ pub fn app(state: AppState) -> Router {
         .merge(render::router())
         .merge(playground::router())
         .merge(health::router())
+        .merge(openapi::router())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .route_layer(middleware::from_fn(remember_route))
