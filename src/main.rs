@@ -282,7 +282,7 @@ fn solve(file: Option<PathBuf>, limits: &RequestLimits) -> Result<ExitCode, Fail
     let stop = Stop::never().with_deadline(Instant::now() + limits.solve_timeout());
     // `max_moves` and `max_render_cells` do not apply to a solve.
     let wire = limits.limits(1, 0);
-    match linkpath_api::solve::solve_body(&body, &wire, &stop) {
+    match linkpath_api::solve_body(&body, &wire, &stop) {
         Ok(mut json) => {
             json.push(b'\n');
             Ok(print(&json))
@@ -311,7 +311,7 @@ fn render(
     };
     let stop = Stop::never().with_deadline(Instant::now() + limits.solve_timeout());
     let wire = limits.limits(1, max_render_cells);
-    match linkpath_api::render::render_body(&body, &wire, &stop) {
+    match linkpath_api::render_body(&body, &wire, &stop) {
         Ok(svg) => Ok(print(svg.as_bytes())),
         Err(e) => {
             eprintln!("linkpath render: {e}");

@@ -3,8 +3,7 @@
 //! with exit code 2, and `linkpath render` drawing what `/v1/render` draws.
 
 use crate::support::run;
-use linkpath_api::Limits;
-use linkpath_api::render::render_body;
+use linkpath_api::{Limits, render_body};
 use linkpath_engine::Stop;
 use serde_json::json;
 use std::path::Path;

@@ -300,7 +300,7 @@ pub fn invalid_setting(error: &clap::Error, command: &clap::Command) -> Option<S
     } else {
         format!(
             "{setting} is {:?}: {expected}",
-            linkpath_api::error::excerpt(value)
+            linkpath_api::excerpt(value)
         )
     })
 }

@@ -33,7 +33,7 @@ use utoipa::OpenApi;
         super::health::metrics,
         openapi,
     ),
-    components(schemas(linkpath_api::error::ErrorBody))
+    components(schemas(linkpath_api::ErrorBody))
 )]
 struct Generated;
 

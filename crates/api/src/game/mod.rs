@@ -11,10 +11,10 @@ mod play;
 mod settings;
 mod shuffle;
 
-pub use clear::{ClearOutcome, ClearReason, ClearRequest, ClearResponse, DEFAULT_BUDGET_MS, clear};
-pub use deal::{DealRequest, DealResponse, DealStats, DifficultyName, TEXT_TILES, deal};
+pub use clear::{ClearOutcome, ClearRequest, ClearResponse, clear};
+pub use deal::{DealRequest, DealResponse, deal};
 pub use moves::{MovesRequest, MovesResponse, moves};
-pub use play::{PlayRequest, PlayResponse, StoppedAt, play};
+pub use play::{PlayRequest, PlayResponse, play};
 pub use shuffle::{ShuffleRequest, ShuffleResponse, shuffle};
 
 use crate::error::{ApiError, ErrorCode};

@@ -7,8 +7,7 @@
 //! refuses must say so properly: a 400, 413 or 422 error naming the field.
 
 use crate::support::mutate::{mutate, mutations};
-use linkpath_api::solve::SolveRequest;
-use linkpath_api::{ErrorCode, Limits};
+use linkpath_api::{ErrorCode, Limits, SolveRequest};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
