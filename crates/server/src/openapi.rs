@@ -48,11 +48,11 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
 #[utoipa::path(get, path = "/openapi.yaml", operation_id = "openapi", tag = "operations",
     responses((status = 200, description = "This document.", content_type = "application/yaml", body = serde_json::Value)))]
 async fn openapi() -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "application/yaml")], yaml())
+    ([(header::CONTENT_TYPE, "application/yaml")], openapi_yaml())
 }
 
 /// The document as YAML, built once.
-pub fn yaml() -> &'static str {
+pub fn openapi_yaml() -> &'static str {
     static YAML: LazyLock<String> = LazyLock::new(|| {
         serde_norway::to_string(&document()).expect("the OpenAPI document is plain data")
     });
@@ -78,7 +78,7 @@ fn json_errors(invalid: &str) -> [(&'static str, String); 11] {
 }
 
 /// The whole document.
-pub fn document() -> Value {
+fn document() -> Value {
     let generated = serde_json::to_value(Generated::openapi()).expect("plain data");
     let mut doc: Value = serde_norway::from_str(FRAME).expect("openapi/frame.yaml is YAML");
     let operations: Value =
