@@ -3,8 +3,7 @@
 use clap::{CommandFactory, Parser, Subcommand};
 use linkpath_engine::Stop;
 use linkpath_formats::judge::{self, Format};
-use linkpath_server::config::{self, RequestLimits};
-use linkpath_server::{AppState, Config, healthcheck};
+use linkpath_server::{AppState, Config, RequestLimits};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -56,7 +55,7 @@ enum Command {
         /// one, and one a segment, or two for its end marks when it does not
         /// connect): at most 260 bytes of SVG each, and 10 KiB besides; at
         /// least 1.
-        #[arg(long, env = "LINKPATH_MAX_RENDER_CELLS", default_value_t = 16_384, value_parser = config::at_least_one::<usize>)]
+        #[arg(long, env = "LINKPATH_MAX_RENDER_CELLS", default_value_t = 16_384, value_parser = linkpath_server::at_least_one::<usize>)]
         max_render_cells: usize,
     },
     /// Reads a judge input on stdin and prints the judge's expected output.
@@ -87,7 +86,7 @@ const USAGE: u8 = 2;
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => match config::invalid_setting(&e, &Cli::command()) {
+        Err(e) => match linkpath_server::invalid_setting(&e, &Cli::command()) {
             Some(message) => {
                 eprintln!("linkpath: {message}");
                 return ExitCode::from(USAGE);
@@ -118,7 +117,7 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
             max_render_cells,
         }) => render(file, &limits, max_render_cells),
         Some(Command::Judge { format }) => run_judge(format),
-        Some(Command::Openapi) => Ok(print(linkpath_server::openapi::yaml().as_bytes())),
+        Some(Command::Openapi) => Ok(print(linkpath_server::openapi_yaml().as_bytes())),
         Some(Command::Healthcheck { url, timeout_ms }) => {
             let url = url.unwrap_or_else(|| {
                 // The admin listener, when there is one: the main one may be
@@ -126,9 +125,9 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
                 let listen = std::env::var("LINKPATH_ADMIN_LISTEN")
                     .or_else(|_| std::env::var("LINKPATH_LISTEN"))
                     .unwrap_or_default();
-                healthcheck::default_url(&listen)
+                linkpath_server::healthcheck_url(&listen)
             });
-            match healthcheck::probe(&url, Duration::from_millis(timeout_ms)) {
+            match linkpath_server::healthcheck(&url, Duration::from_millis(timeout_ms)) {
                 Ok(()) => Ok(ExitCode::SUCCESS),
                 Err(e) => {
                     eprintln!("linkpath healthcheck: {e}");
@@ -166,10 +165,10 @@ fn serve(config: Config) -> Result<ExitCode, Failure> {
         .build()
         .map_err(|e| format!("starting the runtime: {e}"))?;
     let result = runtime.block_on(async {
-        let listener = linkpath_server::server::bind(config.listen, config.listen_backlog)?;
+        let listener = linkpath_server::bind(config.listen, config.listen_backlog)?;
         let admin = match config.admin_listen {
             Some(address) => {
-                let admin = linkpath_server::server::bind(address, config.listen_backlog)?;
+                let admin = linkpath_server::bind(address, config.listen_backlog)?;
                 tracing::info!(listen = %admin.local_addr()?, "admin listener for /healthz, /readyz and /metrics");
                 Some(admin)
             }
@@ -183,11 +182,11 @@ fn serve(config: Config) -> Result<ExitCode, Failure> {
             "linkpath serving"
         );
         let state = AppState::new(config);
-        linkpath_server::server::run_with_admin(
+        linkpath_server::run_with_admin(
             listener,
             admin,
             state,
-            linkpath_server::server::shutdown_signal(),
+            linkpath_server::shutdown_signal(),
         )
         .await
     });
@@ -282,7 +281,7 @@ fn solve(file: Option<PathBuf>, limits: &RequestLimits) -> Result<ExitCode, Fail
     let stop = Stop::never().with_deadline(Instant::now() + limits.solve_timeout());
     // `max_moves` and `max_render_cells` do not apply to a solve.
     let wire = limits.limits(1, 0);
-    match linkpath_api::solve::solve_body(&body, &wire, &stop) {
+    match linkpath_api::solve_body(&body, &wire, &stop) {
         Ok(mut json) => {
             json.push(b'\n');
             Ok(print(&json))
@@ -311,7 +310,7 @@ fn render(
     };
     let stop = Stop::never().with_deadline(Instant::now() + limits.solve_timeout());
     let wire = limits.limits(1, max_render_cells);
-    match linkpath_api::render::render_body(&body, &wire, &stop) {
+    match linkpath_api::render_body(&body, &wire, &stop) {
         Ok(svg) => Ok(print(svg.as_bytes())),
         Err(e) => {
             eprintln!("linkpath render: {e}");

@@ -3,15 +3,12 @@
 //! with exit code 2, and `linkpath render` drawing what `/v1/render` draws.
 
 use crate::support::run;
-use linkpath_api::Limits;
-use linkpath_api::render::render_body;
+use linkpath_api::{Limits, render_body};
 use linkpath_engine::Stop;
+use linkpath_testkit::MALFORMED;
 use serde_json::json;
 use std::path::Path;
 use std::process::{Command, Stdio};
-
-/// Each malformed input, its format and the line the error must name.
-const MALFORMED: &[(&str, &str, usize)] = include!("../data/malformed.rs");
 
 fn linkpath() -> Command {
     Command::new(env!("CARGO_BIN_EXE_linkpath"))

@@ -12,8 +12,7 @@
 //! `linkpath serve --help`.
 
 use crate::support::{Process, linkpath, run};
-use linkpath_api::Limits;
-use linkpath_api::render::render_body;
+use linkpath_api::{Limits, render_body};
 use linkpath_engine::Stop;
 use serde_json::Value;
 use std::collections::HashSet;

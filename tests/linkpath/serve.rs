@@ -12,7 +12,7 @@ use crate::support::{
     linkpath, mahjong_sample, mahjong_sample_results, parse, read_to_end, request_bytes, run,
     solve_bytes,
 };
-use linkpath_engine::game::rng::SplitMix64 as Rng;
+use linkpath_engine::SplitMix64 as Rng;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::process::{Command, Stdio};

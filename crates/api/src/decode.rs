@@ -21,7 +21,7 @@ struct Context {
 }
 
 /// Decodes a request body of type `T` within `limits`.
-pub fn decode<T: DeserializeOwned>(body: &[u8], limits: &Limits) -> Result<T, ApiError> {
+pub(crate) fn decode<T: DeserializeOwned>(body: &[u8], limits: &Limits) -> Result<T, ApiError> {
     not_an_object(body)?;
     CONTEXT.with_borrow_mut(|stack| {
         stack.push(Context {

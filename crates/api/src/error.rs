@@ -247,7 +247,7 @@ pub struct ErrorDetail {
 }
 
 /// The most characters of the client's input an error quotes.
-pub const EXCERPT_CHARS: usize = 100;
+pub(crate) const EXCERPT_CHARS: usize = 100;
 
 /// The most characters of a whole message.
 const MESSAGE_CHARS: usize = 400;

@@ -4,11 +4,13 @@
 //! the one error type, and for each route the step from a decoded request
 //! to its answer.
 //!
-//! Every body goes through [`decode::decode`]; the board is the one type
-//! with a hand-written `Deserialize` ([`board`]), shared by every route.
+//! Every body goes through one decoder (`decode.rs`); the board is the one
+//! type with a hand-written `Deserialize` (`board.rs`), shared by every
+//! route. The modules are private: what the server, the command line and
+//! the tests use is named here, and the game routes under [`game`].
 //!
 //! ```
-//! use linkpath_api::{Limits, solve::solve_body};
+//! use linkpath_api::{Limits, solve_body};
 //! use linkpath_engine::Stop;
 //! let body = br#"{"board": ["A.A"], "rules": "shisen-sho",
 //!                 "queries": [{"from": [0, 0], "to": [2, 0]}]}"#;
@@ -19,22 +21,20 @@
 //! );
 //! ```
 
-pub mod board;
-pub mod decode;
-pub mod error;
+mod board;
+mod decode;
+mod encode;
+mod error;
 pub mod game;
 pub mod games;
-pub mod limits;
-pub mod render;
-pub mod solve;
-pub mod wire;
+mod limits;
+mod render;
+mod solve;
+mod wire;
 
-pub use error::{ApiError, ErrorCode, Work};
+pub use decode::decode;
+pub use encode::encode;
+pub use error::{ApiError, ErrorBody, ErrorCode, Work, excerpt};
 pub use limits::Limits;
-
-use serde::Serialize;
-
-/// An answer's JSON body.
-pub fn encode<T: Serialize>(answer: &T) -> Result<Vec<u8>, ApiError> {
-    serde_json::to_vec(answer).map_err(|_| ApiError::new(ErrorCode::Internal, "internal error"))
-}
+pub use render::{SVG, render_body};
+pub use solve::{SolveBody, SolveRequest, SolveResponse, solve_body};

@@ -15,7 +15,11 @@ pub const SVG: &str = "image/svg+xml";
 /// queries and path segments ([`svg::drawn`]). Paths are drawn whatever
 /// `include_path` says: they are the point of the picture. The tiles drawn
 /// are the board's own, whatever groups they match by.
-pub fn picture(request: &SolveRequest, max_drawn: usize, stop: &Stop) -> Result<String, ApiError> {
+pub(crate) fn picture(
+    request: &SolveRequest,
+    max_drawn: usize,
+    stop: &Stop,
+) -> Result<String, ApiError> {
     // Refused before the search when the queries alone are too many.
     let (cells, queries) = (request.board.cells().len(), request.queries.len());
     let least = cells + queries * svg::LEAST_A_QUERY;

@@ -2,6 +2,7 @@
 
 use crate::board::{BoardEncoding, WireBoard};
 use crate::decode::decode;
+use crate::encode::encode;
 use crate::error::{ApiError, ErrorCode, Work};
 use crate::limits::Limits;
 use crate::wire::{Point, Query, WireRules, within};
@@ -17,7 +18,7 @@ use utoipa::openapi::{Ref, RefOr};
 /// per throw on a 2 MiB worker stack (about 3,000 frames overflow it and
 /// abort the process), and every throw but the last breaks a block, so a
 /// long rink without a throw limit could need one per block.
-pub const MAX_THROWS: u32 = 1000;
+pub(crate) const MAX_THROWS: u32 = 1000;
 
 /// The body of `/v1/solve` and `/v1/render`.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -271,5 +272,5 @@ impl QueryResult {
 pub fn solve_body(body: &[u8], limits: &Limits, stop: &Stop) -> Result<Vec<u8>, ApiError> {
     let request = SolveRequest::decode(body, limits)?;
     let answers = request.answers(stop)?;
-    crate::encode(&SolveResponse::new(&answers, request.include_path))
+    encode(&SolveResponse::new(&answers, request.include_path))
 }

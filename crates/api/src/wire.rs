@@ -138,7 +138,7 @@ impl Query {
 }
 
 /// A list of queries or moves within the limit on their number.
-pub fn within(list: &[Query], limits: &Limits, field: &str) -> Result<(), ApiError> {
+pub(crate) fn within(list: &[Query], limits: &Limits, field: &str) -> Result<(), ApiError> {
     if list.len() > limits.max_queries {
         return Err(ApiError::new(
             ErrorCode::TooLarge,
@@ -262,7 +262,7 @@ impl From<PresetName> for Preset {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 #[schema(as = Movement)]
-pub enum MovementName {
+pub(crate) enum MovementName {
     /// Straight segments through empty cells, turning anywhere.
     Line,
     /// A stone slides until it hits a block, which breaks.
@@ -273,7 +273,7 @@ pub enum MovementName {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 #[schema(as = Match)]
-pub enum MatchName {
+pub(crate) enum MatchName {
     /// Any two tiles.
     Any,
     /// Tiles of the same type.
@@ -282,7 +282,7 @@ pub enum MatchName {
 
 /// `match`: a name, or groups of tile types that match one another.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum WireMatch {
+pub(crate) enum WireMatch {
     Name(MatchName),
     Groups(MatchGroups),
 }
@@ -291,7 +291,7 @@ pub enum WireMatch {
 /// when they are of one type or of one group.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct MatchGroups {
+pub(crate) struct MatchGroups {
     /// Sets of tile types that match one another; a type in no group
     /// matches only itself. Each group is non-empty, and a type is in at
     /// most one group. Groups may name types the board does not have.
@@ -302,7 +302,7 @@ pub struct MatchGroups {
 /// One group in the contract: the tile characters of text rows as one
 /// string (`"1234"`), or the tile numbers of number rows (`[1, 2, 3, 4]`).
 /// Read into a [`GroupList`].
-pub struct MatchGroup;
+pub(crate) struct MatchGroup;
 
 /// The groups of `match` as written, held flat: every group's types one
 /// after another and where each group ends, rather than a vector a group
@@ -515,7 +515,7 @@ fn matching<'de, D: Deserializer<'de>>(d: D) -> Result<Option<WireMatch>, D::Err
 /// Fields that override a preset's rules.
 #[derive(Clone, Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RulesObject {
+pub(crate) struct RulesObject {
     /// The preset the other fields change; mahjong when absent.
     #[serde(default, deserialize_with = "name")]
     pub preset: Option<PresetName>,

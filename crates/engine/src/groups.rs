@@ -14,8 +14,9 @@
 //! Two classes never collide: a group's first type is in that group only,
 //! and a type in no group is no group's first type.
 
-use crate::game::rng::SplitMix64;
-use crate::{Board, EMPTY, Interrupted, Stop};
+use crate::board::{Board, EMPTY};
+use crate::rng::SplitMix64;
+use crate::stop::{Interrupted, Stop};
 use std::borrow::Cow;
 use std::collections::HashMap;
 

@@ -20,7 +20,8 @@ mod grid;
 mod groups;
 mod line;
 mod lines;
-pub mod pages;
+mod pages;
+mod rng;
 mod rules;
 mod runs;
 mod slide;
@@ -29,6 +30,8 @@ mod two_turn;
 
 pub use board::{Board, BoardError, EMPTY, MAX_SIDE, Point, tile_of_char};
 pub use groups::{Groups, GroupsError};
+pub use pages::Pages;
+pub use rng::SplitMix64;
 pub use rules::{Match, Movement, Preset, Rules, UnknownPreset};
 pub use stop::{Interrupted, Stop};
 

@@ -18,10 +18,10 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 
 /// The API keys a `/v1/*` request may present as `Authorization: Bearer`.
 #[derive(Clone, Default)]
-pub struct ApiKeys(Arc<Vec<Vec<u8>>>);
+pub(crate) struct ApiKeys(Arc<Vec<Vec<u8>>>);
 
 impl ApiKeys {
-    pub fn new(keys: &[String]) -> Self {
+    pub(crate) fn new(keys: &[String]) -> Self {
         ApiKeys(Arc::new(
             keys.iter()
                 .map(|k| k.trim())
@@ -31,7 +31,7 @@ impl ApiKeys {
         ))
     }
 
-    pub fn is_enabled(&self) -> bool {
+    pub(crate) fn is_enabled(&self) -> bool {
         !self.0.is_empty()
     }
 
@@ -45,7 +45,7 @@ impl ApiKeys {
 }
 
 /// Requires a known API key on `/v1/*` when keys are configured.
-pub async fn require_api_key(
+pub(crate) async fn require_api_key(
     State(state): State<AppState>,
     request: Request,
     next: Next,
@@ -77,25 +77,29 @@ pub async fn require_api_key(
 
 /// A token bucket per client address.
 #[derive(Clone)]
-pub struct ClientLimiter(Arc<DefaultKeyedRateLimiter<IpAddr>>);
+pub(crate) struct ClientLimiter(Arc<DefaultKeyedRateLimiter<IpAddr>>);
 
 impl ClientLimiter {
     /// `per_second` requests a second on average, bursts of `burst`.
-    pub fn new(per_second: NonZeroU32, burst: NonZeroU32) -> Self {
+    pub(crate) fn new(per_second: NonZeroU32, burst: NonZeroU32) -> Self {
         let quota = Quota::per_second(per_second).allow_burst(burst);
         ClientLimiter(Arc::new(RateLimiter::keyed(quota)))
     }
 
     /// Forgets clients whose buckets are full again, so the table does not
     /// grow with every address ever seen.
-    pub fn forget_idle(&self) {
+    pub(crate) fn forget_idle(&self) {
         self.0.retain_recent();
         self.0.shrink_to_fit();
     }
 }
 
 /// Answers 429 with `Retry-After` to a client over its rate on `/v1/*`.
-pub async fn rate_limit(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub(crate) async fn rate_limit(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
     let Some(limiter) = &state.limiter else {
         return next.run(request).await;
     };
@@ -123,7 +127,7 @@ pub async fn rate_limit(State(state): State<AppState>, request: Request, next: N
 
 /// The CORS layer for the configured origins; `None` when there are none.
 /// `*` allows any origin.
-pub fn cors(origins: &[String]) -> Option<CorsLayer> {
+pub(crate) fn cors(origins: &[String]) -> Option<CorsLayer> {
     let origins: Vec<&str> = origins
         .iter()
         .map(|o| o.trim())
@@ -153,7 +157,7 @@ pub fn cors(origins: &[String]) -> Option<CorsLayer> {
 }
 
 /// Checks a configured CORS origin: `*` or `scheme://host[:port]`.
-pub fn parse_origin(origin: &str) -> Result<String, String> {
+pub(crate) fn parse_origin(origin: &str) -> Result<String, String> {
     let origin = origin.trim();
     let well_formed = origin == "*"
         || (HeaderValue::from_str(origin).is_ok()
@@ -164,5 +168,24 @@ pub fn parse_origin(origin: &str) -> Result<String, String> {
         Ok(origin.to_owned())
     } else {
         Err("expected an origin, scheme://host[:port], or *".to_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_origin;
+
+    #[test]
+    fn origins_are_checked_when_configured() {
+        assert_eq!(
+            parse_origin(" https://game.example:8443 "),
+            Ok("https://game.example:8443".into())
+        );
+        assert_eq!(parse_origin("*"), Ok("*".into()));
+        assert_eq!(
+            parse_origin("game.example"),
+            Err("expected an origin, scheme://host[:port], or *".into())
+        );
+        assert!(parse_origin("https://game.example/path").is_err());
     }
 }

@@ -227,7 +227,7 @@ pub struct Config {
 
 /// The burst of the rate limit when only the rate is set (the default
 /// `--help` names).
-pub const DEFAULT_BURST: u32 = 20;
+pub(crate) const DEFAULT_BURST: u32 = 20;
 
 /// A count, size or time of at least 1: the value parser of the settings
 /// where 0 would refuse every request or connection.
@@ -243,7 +243,7 @@ where
 }
 
 /// An address and port to listen on.
-pub fn parse_listen(text: &str) -> Result<SocketAddr, String> {
+pub(crate) fn parse_listen(text: &str) -> Result<SocketAddr, String> {
     text.trim()
         .parse()
         .map_err(|_| "expected an IP address and port, such as 127.0.0.1:8080 or [::]:8080".into())
@@ -251,7 +251,7 @@ pub fn parse_listen(text: &str) -> Result<SocketAddr, String> {
 
 /// One API key of the list: visible ASCII, spaces around it dropped. The
 /// message never quotes the key.
-pub fn parse_api_key(text: &str) -> Result<String, String> {
+pub(crate) fn parse_api_key(text: &str) -> Result<String, String> {
     let key = text.trim();
     if key.is_empty() {
         return Err(
@@ -300,7 +300,7 @@ pub fn invalid_setting(error: &clap::Error, command: &clap::Command) -> Option<S
     } else {
         format!(
             "{setting} is {:?}: {expected}",
-            linkpath_api::error::excerpt(value)
+            linkpath_api::excerpt(value)
         )
     })
 }
@@ -353,7 +353,7 @@ impl Config {
         Ok(())
     }
 
-    pub fn limits(&self) -> Limits {
+    pub(crate) fn limits(&self) -> Limits {
         self.request.limits(self.max_moves, self.max_render_cells)
     }
 
@@ -363,7 +363,7 @@ impl Config {
             .max(1)
     }
 
-    pub fn solve_timeout(&self) -> Duration {
+    pub(crate) fn solve_timeout(&self) -> Duration {
         self.request.solve_timeout()
     }
 

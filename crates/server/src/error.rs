@@ -3,7 +3,7 @@
 use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-pub use linkpath_api::{ApiError, ErrorCode};
+pub(crate) use linkpath_api::{ApiError, ErrorCode};
 
 /// An [`ApiError`] on its way out as an HTTP answer; handlers return it so
 /// that `?` turns any API error into one.

@@ -6,7 +6,7 @@ use axum::extract::Request;
 use axum::http::header;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use linkpath_api::error::excerpt;
+use linkpath_api::excerpt;
 
 /// The request id header, echoed on every answer and logged.
 pub const REQUEST_ID: &str = "x-request-id";

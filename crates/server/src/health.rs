@@ -1,5 +1,5 @@
-//! Liveness, readiness, metrics and the API description: the routes that
-//! are never shed, so operators can see a saturated server.
+//! Liveness, readiness and metrics: the routes that are never shed, so
+//! operators can see a saturated server.
 
 use super::AppState;
 use axum::Router;
@@ -17,7 +17,6 @@ pub fn router() -> Router<AppState> {
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .route("/metrics", get(metrics))
-        .route("/openapi.yaml", get(openapi))
 }
 
 /// What the admin listener serves.
@@ -105,14 +104,5 @@ async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
             "text/plain; version=0.0.4; charset=utf-8",
         )],
         state.prometheus.render(),
-    )
-}
-
-#[utoipa::path(get, path = "/openapi.yaml", operation_id = "openapi", tag = "operations",
-    responses((status = 200, description = "This document.", content_type = "application/yaml", body = serde_json::Value)))]
-async fn openapi() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "application/yaml")],
-        super::openapi::yaml(),
     )
 }

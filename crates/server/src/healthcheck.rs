@@ -10,12 +10,12 @@ use std::time::Duration;
 /// addresses is probed on loopback.
 ///
 /// ```
-/// use linkpath_server::healthcheck::default_url;
-/// assert_eq!(default_url("0.0.0.0:9000"), "http://127.0.0.1:9000/healthz");
-/// assert_eq!(default_url("[::]:80"), "http://[::1]:80/healthz");
-/// assert_eq!(default_url(""), "http://127.0.0.1:8080/healthz");
+/// use linkpath_server::healthcheck_url;
+/// assert_eq!(healthcheck_url("0.0.0.0:9000"), "http://127.0.0.1:9000/healthz");
+/// assert_eq!(healthcheck_url("[::]:80"), "http://[::1]:80/healthz");
+/// assert_eq!(healthcheck_url(""), "http://127.0.0.1:8080/healthz");
 /// ```
-pub fn default_url(listen: &str) -> String {
+pub fn healthcheck_url(listen: &str) -> String {
     let mut address: SocketAddr = listen
         .parse()
         .unwrap_or(SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 8080));
@@ -29,7 +29,7 @@ pub fn default_url(listen: &str) -> String {
 }
 
 /// Gets `url` (`http://host:port/path`) and succeeds on a 200 answer.
-pub fn probe(url: &str, timeout: Duration) -> Result<(), String> {
+pub fn healthcheck(url: &str, timeout: Duration) -> Result<(), String> {
     let rest = url
         .strip_prefix("http://")
         .ok_or_else(|| format!("{url:?} is not an http:// URL"))?;

@@ -1,38 +1,43 @@
 //! The HTTP JSON service over the engine: [`app`] builds the router (tests
-//! drive it with `tower::ServiceExt::oneshot`), [`server::run`] serves it on
-//! a listener until a shutdown future resolves.
+//! drive it with `tower::ServiceExt::oneshot`), [`run_with_admin`] serves it
+//! on a listener from [`bind`] until a shutdown future resolves.
 //!
 //! Solves run on tokio's blocking pool, at most `workers` at once: a request
 //! that finds every slot taken gets 503 at once instead of queueing.
+//!
+//! The modules are private; what the binary and the tests use is named
+//! here.
 
-pub mod access;
+mod access;
 mod body;
-pub mod config;
+mod config;
 mod connection;
-pub mod error;
+mod error;
 mod game;
 mod head;
 mod health;
-pub mod healthcheck;
-pub mod memory;
-pub mod metrics;
-pub mod openapi;
+mod healthcheck;
+mod memory;
+mod metrics;
+mod openapi;
 mod playground;
 mod render;
-pub mod server;
+mod server;
 mod socket;
 mod solve;
 
-pub use config::Config;
-pub use error::HttpError;
+pub use config::{Config, RequestLimits, at_least_one, invalid_setting};
+pub use healthcheck::{healthcheck, healthcheck_url};
+pub use openapi::openapi_yaml;
+pub use server::{bind, run_with_admin, shutdown_signal};
 
 use axum::Router;
 use axum::extract::{MatchedPath, Request};
 use axum::http::{HeaderName, Response as HttpResponse};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use linkpath_api::error::excerpt;
-use linkpath_api::{ApiError, ErrorCode, Limits, Work};
+use error::HttpError;
+use linkpath_api::{ApiError, ErrorCode, Limits, Work, excerpt};
 use linkpath_engine::Stop;
 use metrics_exporter_prometheus::PrometheusHandle;
 use std::num::NonZeroU32;
@@ -90,7 +95,7 @@ impl AppState {
     }
 
     /// A solver slot, or 503 when all are taken.
-    pub fn solver_slot(&self) -> Result<OwnedSemaphorePermit, ApiError> {
+    pub(crate) fn solver_slot(&self) -> Result<OwnedSemaphorePermit, ApiError> {
         self.solvers
             .clone()
             .try_acquire_owned()
@@ -99,7 +104,7 @@ impl AppState {
 
     /// 503 when every solver slot is taken now: a body is not read that
     /// could not be worked on.
-    pub fn any_solver_slot(&self) -> Result<(), ApiError> {
+    pub(crate) fn any_solver_slot(&self) -> Result<(), ApiError> {
         if self.solvers.available_permits() == 0 {
             return Err(self.no_solver_slot());
         }
@@ -120,7 +125,7 @@ impl AppState {
     /// Runs `work` on the blocking pool holding `permit`, with a [`Stop`]
     /// that passes the deadline or is cancelled when the client goes away.
     /// The permit is released only when the work has really stopped.
-    pub async fn run_blocking<T: Send + 'static>(
+    pub(crate) async fn run_blocking<T: Send + 'static>(
         &self,
         permit: OwnedSemaphorePermit,
         what: Work,
@@ -178,6 +183,7 @@ pub fn app(state: AppState) -> Router {
         .merge(render::router())
         .merge(playground::router())
         .merge(health::router())
+        .merge(openapi::router())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .route_layer(middleware::from_fn(remember_route))
@@ -207,7 +213,7 @@ pub fn app(state: AppState) -> Router {
 }
 
 /// The admin listener's router: the probes and the metrics only.
-pub fn admin_app(state: AppState) -> Router {
+pub(crate) fn admin_app(state: AppState) -> Router {
     Router::new()
         .merge(health::admin_router())
         .fallback(not_found)

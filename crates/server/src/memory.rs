@@ -158,13 +158,13 @@ impl Drop for Reservation {
 /// for what the budget does not count: each solver's working memory (up to
 /// about 100 MiB for a million cells), the runtime, and the pages the
 /// allocator has not given back yet. 256 MiB without a limit.
-pub fn default_budget() -> usize {
+pub(crate) fn default_budget() -> usize {
     cgroup_memory_limit().map_or(DEFAULT_BUDGET, |limit| {
         usize::try_from(limit / 4).unwrap_or(usize::MAX)
     })
 }
 
-pub const DEFAULT_BUDGET: usize = 256 << 20;
+pub(crate) const DEFAULT_BUDGET: usize = 256 << 20;
 
 /// The memory limit of this process's cgroup, if it has one: its own
 /// group's file as `/proc/self/cgroup` names it (v2, then v1), or the

@@ -47,34 +47,34 @@ use metrics::{Unit, counter, describe_counter, describe_gauge, describe_histogra
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use std::time::{Duration, Instant};
 
-pub const HTTP_REQUESTS: &str = "linkpath_http_requests_total";
-pub const HTTP_REQUEST_DURATION: &str = "linkpath_http_request_duration_seconds";
-pub const QUERIES: &str = "linkpath_queries_total";
-pub const SOLVE_DURATION: &str = "linkpath_solve_duration_seconds";
-pub const GAME_DURATION: &str = "linkpath_game_duration_seconds";
-pub const SOLVES_IN_FLIGHT: &str = "linkpath_solves_in_flight";
-pub const REJECTED: &str = "linkpath_rejected_total";
-pub const PANICS: &str = "linkpath_panics_total";
-pub const MEMORY_BUDGET: &str = "linkpath_memory_budget_bytes";
-pub const MEMORY_HELD: &str = "linkpath_memory_held_bytes";
-pub const CONNECTIONS_CUT: &str = "linkpath_connections_cut_total";
+pub(crate) const HTTP_REQUESTS: &str = "linkpath_http_requests_total";
+pub(crate) const HTTP_REQUEST_DURATION: &str = "linkpath_http_request_duration_seconds";
+pub(crate) const QUERIES: &str = "linkpath_queries_total";
+pub(crate) const SOLVE_DURATION: &str = "linkpath_solve_duration_seconds";
+pub(crate) const GAME_DURATION: &str = "linkpath_game_duration_seconds";
+pub(crate) const SOLVES_IN_FLIGHT: &str = "linkpath_solves_in_flight";
+pub(crate) const REJECTED: &str = "linkpath_rejected_total";
+pub(crate) const PANICS: &str = "linkpath_panics_total";
+pub(crate) const MEMORY_BUDGET: &str = "linkpath_memory_budget_bytes";
+pub(crate) const MEMORY_HELD: &str = "linkpath_memory_held_bytes";
+pub(crate) const CONNECTIONS_CUT: &str = "linkpath_connections_cut_total";
 
 /// Why a connection was closed in the middle of a request: it sent under
 /// the minimum rate over a period (`too_slow`), or under that rate when a
 /// new client needed room at the cap (`room`).
-pub const CUTS: [&str; 2] = ["too_slow", "room"];
+pub(crate) const CUTS: [&str; 2] = ["too_slow", "room"];
 
 /// The upper bounds of every `_seconds` histogram's buckets. They reach past
 /// the default 10 s deadline so work that overruns it lands in a bucket of
 /// its own instead of only in `+Inf`.
-pub const BUCKETS: [f64; 17] = [
+pub(crate) const BUCKETS: [f64; 17] = [
     0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
     5.0, 10.0, 30.0,
 ];
 
 /// Every route of the router, as `(method, path)`: the `route` and
 /// `method` labels of the request series.
-pub const ROUTES: [(&str, &str); 14] = [
+pub(crate) const ROUTES: [(&str, &str); 14] = [
     ("POST", "/v1/solve"),
     ("POST", "/v1/render"),
     ("POST", "/v1/moves"),
@@ -93,17 +93,17 @@ pub const ROUTES: [(&str, &str); 14] = [
 
 /// The methods the `method` label names as they are; any other is
 /// [`OTHER_METHOD`].
-pub const METHODS: [&str; 9] = [
+pub(crate) const METHODS: [&str; 9] = [
     "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH",
 ];
 
 /// The `method` label of a request whose method is not one of [`METHODS`].
-pub const OTHER_METHOD: &str = "_OTHER";
+pub(crate) const OTHER_METHOD: &str = "_OTHER";
 
 /// The `method` label of a request: its method when standard, else
 /// [`OTHER_METHOD`], so a client inventing methods cannot add series.
 /// Methods are case-sensitive (RFC 9110 section 9.1): `get` is `_OTHER`.
-pub fn method_label(method: &str) -> &'static str {
+pub(crate) fn method_label(method: &str) -> &'static str {
     METHODS
         .into_iter()
         .find(|m| *m == method)
@@ -113,7 +113,7 @@ pub fn method_label(method: &str) -> &'static str {
 /// The `route` label of an answer: the entry of [`ROUTES`] it was routed
 /// to, or `unmatched`. Taken from the list rather than the router so that
 /// the label's values are fixed here.
-pub fn route_label(matched: Option<&str>) -> &'static str {
+pub(crate) fn route_label(matched: Option<&str>) -> &'static str {
     let Some(matched) = matched else {
         return UNMATCHED;
     };
@@ -124,15 +124,15 @@ pub fn route_label(matched: Option<&str>) -> &'static str {
 
 /// The `route` label of a request no route answered (401, 404, 405, 429,
 /// ...).
-pub const UNMATCHED: &str = "unmatched";
+pub(crate) const UNMATCHED: &str = "unmatched";
 
 /// The `outcome` of a 504 on a game route or `/v1/render`.
-pub const DEADLINE: &str = "deadline";
+pub(crate) const DEADLINE: &str = "deadline";
 
 /// Each game route and `/v1/render` with the outcomes it records. For the
 /// board routes: `open` (moves are left), `stuck` (tiles but no move) or
 /// `cleared`; `/v1/play` also `stopped` when a listed move was refused.
-pub const GAME_OUTCOMES: [(&str, &[&str]); 6] = [
+pub(crate) const GAME_OUTCOMES: [(&str, &[&str]); 6] = [
     ("/v1/moves", &["open", "stuck", "cleared", DEADLINE]),
     (
         "/v1/play",
@@ -149,7 +149,7 @@ pub const GAME_OUTCOMES: [(&str, &[&str]); 6] = [
 
 /// The codes of requests refused before any solving, counted in
 /// `linkpath_rejected_total` by `reason`.
-pub const REJECTIONS: [ErrorCode; 6] = [
+pub(crate) const REJECTIONS: [ErrorCode; 6] = [
     ErrorCode::TooLarge,
     ErrorCode::Overloaded,
     ErrorCode::Unauthorized,
@@ -179,13 +179,13 @@ const _: () = match REASONS[0] {
 
 /// The `rules` label values: each preset's name, and `custom` for rules
 /// that change a preset (as the request decoder labels them).
-pub fn rules_labels() -> impl Iterator<Item = &'static str> {
+pub(crate) fn rules_labels() -> impl Iterator<Item = &'static str> {
     Preset::ALL.into_iter().map(Preset::name).chain(["custom"])
 }
 
 /// The `outcome` label values of `linkpath_queries_total`: `connected`, or
 /// the reason a query is not.
-pub fn query_outcomes() -> impl Iterator<Item = &'static str> {
+pub(crate) fn query_outcomes() -> impl Iterator<Item = &'static str> {
     ["connected"]
         .into_iter()
         .chain(REASONS.into_iter().map(Reason::name))
@@ -212,7 +212,7 @@ const ROUTE_ERRORS: [ErrorCode; 11] = [
 /// The statuses a route answers itself: a page or probe only 200 (readiness
 /// also 503 while shutting down); an API route 200 and each status of
 /// [`ROUTE_ERRORS`].
-pub fn route_statuses(method: &str, route: &str) -> Vec<u16> {
+pub(crate) fn route_statuses(method: &str, route: &str) -> Vec<u16> {
     let mut statuses = vec![200];
     if method == "POST" {
         statuses.extend(ROUTE_ERRORS.map(|code| code.status()));
@@ -227,7 +227,7 @@ pub fn route_statuses(method: &str, route: &str) -> Vec<u16> {
 /// Installs the process-wide recorder, describes every series and
 /// registers the known ones at 0. Call once per process: the caller keeps
 /// the handle.
-pub fn install() -> PrometheusHandle {
+pub(crate) fn install() -> PrometheusHandle {
     let recorder = PrometheusBuilder::new()
         .set_buckets_for_metric(Matcher::Suffix("_seconds".into()), &BUCKETS)
         .expect("the bucket list is not empty")
@@ -317,33 +317,38 @@ fn register_zeros() {
 }
 
 /// The memory budget as it stands, set as each scrape is rendered.
-pub fn record_memory(budget: &crate::memory::MemoryBudget) {
+pub(crate) fn record_memory(budget: &crate::memory::MemoryBudget) {
     gauge!(MEMORY_BUDGET).set(budget.limit() as f64);
     gauge!(MEMORY_HELD).set(budget.used() as f64);
 }
 
 /// Counts a connection cut for sending too slowly; `reason` is one of
 /// [`CUTS`].
-pub fn record_cut(reason: &'static str) {
+pub(crate) fn record_cut(reason: &'static str) {
     counter!(CONNECTIONS_CUT, "reason" => reason).increment(1);
 }
 
 /// Counts one HTTP answer and its latency, under labels from
 /// [`route_label`] and [`method_label`].
-pub fn record_request(route: &'static str, method: &'static str, status: u16, latency: Duration) {
+pub(crate) fn record_request(
+    route: &'static str,
+    method: &'static str,
+    status: u16,
+    latency: Duration,
+) {
     histogram!(HTTP_REQUEST_DURATION, "route" => route).record(latency);
     counter!(HTTP_REQUESTS, "route" => route, "method" => method, "status" => status.to_string())
         .increment(1);
 }
 
 /// Counts a refusal when `code` is one of [`REJECTIONS`].
-pub fn record_rejection(code: ErrorCode) {
+pub(crate) fn record_rejection(code: ErrorCode) {
     if REJECTIONS.contains(&code) {
         counter!(REJECTED, "reason" => code.as_str()).increment(1);
     }
 }
 
-pub fn record_panic() {
+pub(crate) fn record_panic() {
     counter!(PANICS).increment(1);
 }
 
@@ -352,7 +357,7 @@ pub fn record_panic() {
 /// refusal (4xx, 503) ran no solve and is not recorded here; the request
 /// and rejection counters have it. A client that goes away drops the
 /// request before this runs, so it is not recorded either.
-pub fn record_solve<T>(
+pub(crate) fn record_solve<T>(
     route: &'static str,
     started: Instant,
     answer: &Result<T, ApiError>,
@@ -374,10 +379,10 @@ pub fn record_solve<T>(
 
 /// Counts a solve on the blocking pool for as long as it runs, even when it
 /// unwinds.
-pub struct InFlight;
+pub(crate) struct InFlight;
 
 impl InFlight {
-    pub fn start() -> Self {
+    pub(crate) fn start() -> Self {
         gauge!(SOLVES_IN_FLIGHT).increment(1);
         InFlight
     }

@@ -3,8 +3,14 @@
 //! `openapi/frame.yaml` (description, tags, shared responses) and
 //! `openapi/operations.yaml` (each operation's summary and examples).
 //! `linkpath openapi` prints it; the committed `openapi.yaml` must equal it,
-//! and `/openapi.yaml` serves it.
+//! and `/openapi.yaml` serves it. That route lives here, not in `health.rs`
+//! with the other operations routes: the document lists health's handlers,
+//! so health does not reach back for the document.
 
+use axum::Router;
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::get;
 use serde_json::{Map, Value, json};
 use std::sync::LazyLock;
 use utoipa::OpenApi;
@@ -25,17 +31,28 @@ use utoipa::OpenApi;
         super::health::healthz,
         super::health::readyz,
         super::health::metrics,
-        super::health::openapi,
+        openapi,
     ),
-    components(schemas(linkpath_api::error::ErrorBody))
+    components(schemas(linkpath_api::ErrorBody))
 )]
 struct Generated;
 
 const FRAME: &str = include_str!("../openapi/frame.yaml");
 const OPERATIONS: &str = include_str!("../openapi/operations.yaml");
 
+/// The document's route; it needs no state, so it takes any.
+pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    Router::new().route("/openapi.yaml", get(openapi))
+}
+
+#[utoipa::path(get, path = "/openapi.yaml", operation_id = "openapi", tag = "operations",
+    responses((status = 200, description = "This document.", content_type = "application/yaml", body = serde_json::Value)))]
+async fn openapi() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "application/yaml")], openapi_yaml())
+}
+
 /// The document as YAML, built once.
-pub fn yaml() -> &'static str {
+pub fn openapi_yaml() -> &'static str {
     static YAML: LazyLock<String> = LazyLock::new(|| {
         serde_norway::to_string(&document()).expect("the OpenAPI document is plain data")
     });
@@ -61,7 +78,7 @@ fn json_errors(invalid: &str) -> [(&'static str, String); 11] {
 }
 
 /// The whole document.
-pub fn document() -> Value {
+fn document() -> Value {
     let generated = serde_json::to_value(Generated::openapi()).expect("plain data");
     let mut doc: Value = serde_norway::from_str(FRAME).expect("openapi/frame.yaml is YAML");
     let operations: Value =

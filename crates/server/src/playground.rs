@@ -3,7 +3,6 @@
 //! the binary; the page fetches only this server's `/v1/*` routes, and its
 //! Content-Security-Policy allows nothing but this origin.
 
-use super::AppState;
 use axum::Router;
 use axum::http::header;
 use axum::response::IntoResponse;
@@ -17,7 +16,8 @@ const STYLE_CSS: &str = include_str!("../../../assets/playground/style.css");
 pub const CONTENT_SECURITY_POLICY: &str =
     "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'";
 
-pub fn router() -> Router<AppState> {
+/// The page and its assets; they need no state, so the router takes any.
+pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
     Router::new()
         .route("/", get(index))
         .route("/playground/app.js", get(app_js))

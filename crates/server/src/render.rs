@@ -10,8 +10,7 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use linkpath_api::Work;
-use linkpath_api::render::{SVG, render_body};
+use linkpath_api::{SVG, Work, render_body};
 use std::time::Instant;
 
 pub fn router() -> Router<AppState> {
@@ -20,7 +19,7 @@ pub fn router() -> Router<AppState> {
 
 /// Draws the board and each query's path as an SVG picture.
 #[utoipa::path(post, path = "/v1/render", operation_id = "render", tag = "solve",
-    request_body = linkpath_api::solve::SolveBody,
+    request_body = linkpath_api::SolveBody,
     responses((status = 200, description = "The picture", content_type = "image/svg+xml", body = String)))]
 async fn render(State(state): State<AppState>, body: JsonBody) -> Result<Response, HttpError> {
     let limits = state.limits.clone();

@@ -27,19 +27,11 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, watch};
 use tower_http::add_extension::AddExtensionLayer;
 
-/// Serves until `shutdown` resolves, then: `/readyz` turns 503, new
+/// Serves until `shutdown` resolves, with `/healthz`, `/readyz` and
+/// `/metrics` served on `admin` too, when there is one, until the main
+/// listener is done. Once `shutdown` resolves: `/readyz` turns 503, new
 /// connections are still taken for the grace period, the listener closes,
 /// and in-flight requests get up to the drain timeout to finish.
-pub async fn run(
-    listener: TcpListener,
-    state: AppState,
-    shutdown: impl Future<Output = ()> + Send,
-) -> std::io::Result<()> {
-    run_with_admin(listener, None, state, shutdown).await
-}
-
-/// [`run`], with `/healthz`, `/readyz` and `/metrics` served on `admin`
-/// too, until the main listener is done.
 pub async fn run_with_admin(
     listener: TcpListener,
     admin: Option<TcpListener>,

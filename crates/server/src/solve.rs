@@ -9,8 +9,7 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use linkpath_api::solve::{SolveRequest, SolveResponse};
-use linkpath_api::{ApiError, Work};
+use linkpath_api::{ApiError, SolveRequest, SolveResponse, Work};
 use linkpath_engine::{Answer, Stop};
 use std::time::Instant;
 
@@ -21,7 +20,7 @@ pub fn router() -> Router<AppState> {
 /// Answers each query: whether the two cells connect, the fewest straight
 /// segments, and the path's corner points.
 #[utoipa::path(post, path = "/v1/solve", operation_id = "solve", tag = "solve",
-    request_body = linkpath_api::solve::SolveBody,
+    request_body = linkpath_api::SolveBody,
     responses((status = 200, description = "One result per query, in order", body = SolveResponse)))]
 async fn solve(State(state): State<AppState>, body: JsonBody) -> Result<Response, HttpError> {
     let limits = state.limits.clone();

@@ -1,9 +1,14 @@
-//! What the tests of linkpath share, so that the service's tests
+//! What the tests of linkpath share: the service's tests
 //! (`crates/server/tests`) and the end-to-end tests of the binary
-//! (`tests/`) speak HTTP and send the samples the same way.
+//! (`tests/`) speak HTTP and send the samples the same way; the format
+//! tests and the command line's tests feed the same malformed judge inputs;
+//! the fuzz tests of the formats and of the API mangle inputs the same way.
 
 pub mod http;
+pub mod malformed;
+pub mod mutate;
 pub mod samples;
 
 pub use http::*;
+pub use malformed::MALFORMED;
 pub use samples::*;

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use utoipa::ToSchema;
 
 /// The default search budget of `/v1/clear`, in milliseconds.
-pub const DEFAULT_BUDGET_MS: u64 = 1000;
+const DEFAULT_BUDGET_MS: u64 = 1000;
 
 /// The body of `/v1/clear`.
 #[derive(Debug, Deserialize, ToSchema)]

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 /// The tile types of a dealt text board, in order: type `n` is the `n`-th.
-pub const TEXT_TILES: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const TEXT_TILES: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
 /// The body of `/v1/deal`.
 #[derive(Debug, Deserialize, ToSchema)]

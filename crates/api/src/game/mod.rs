@@ -11,13 +11,13 @@ mod play;
 mod settings;
 mod shuffle;
 
-pub use clear::{ClearOutcome, ClearReason, ClearRequest, ClearResponse, DEFAULT_BUDGET_MS, clear};
-pub use deal::{DealRequest, DealResponse, DealStats, DifficultyName, TEXT_TILES, deal};
+pub use clear::{ClearOutcome, ClearRequest, ClearResponse, clear};
+pub use deal::{DealRequest, DealResponse, DifficultyName, deal};
 pub(crate) use deal::dealt;
 pub(crate) use settings::Settings;
 pub(crate) use shuffle::shuffled;
 pub use moves::{MovesRequest, MovesResponse, moves};
-pub use play::{PlayRequest, PlayResponse, StoppedAt, play};
+pub use play::{PlayRequest, PlayResponse, play};
 pub use shuffle::{ShuffleRequest, ShuffleResponse, shuffle};
 
 use crate::error::{ApiError, ErrorCode};

@@ -21,3 +21,5 @@ pub use game::{Action, ActionKind, Assists, Change, Clock, Game, GameLimits, Las
 pub use replay::{Replay, ReplayAction, ReplayCheck, check_replay};
 pub use score::score;
 pub use view::{GameSettings, GameView, rfc3339};
+/// The wire types a game's actions and answers use.
+pub use crate::wire::{Move, Moved, Point};

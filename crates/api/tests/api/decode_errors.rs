@@ -4,8 +4,7 @@
 //! of their own; fields that serde derive reads have serde's wording.
 
 use crate::support::body;
-use linkpath_api::Limits;
-use linkpath_api::solve::SolveRequest;
+use linkpath_api::{Limits, SolveRequest};
 
 /// The status and error body `request` is refused with, under the
 /// server's defaults.

@@ -6,9 +6,8 @@
 //! It may not panic. What it accepts must respect the limits; what it
 //! refuses must say so properly: a 400, 413 or 422 error naming the field.
 
-use crate::support::mutate::{mutate, mutations};
-use linkpath_api::solve::SolveRequest;
-use linkpath_api::{ErrorCode, Limits};
+use linkpath_api::{ErrorCode, Limits, SolveRequest};
+use linkpath_testkit::mutate::{mutate, mutations};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 

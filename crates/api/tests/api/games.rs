@@ -6,7 +6,7 @@ use linkpath_api::ErrorCode;
 use linkpath_api::games::{
     Action, ActionKind, Game, GameLimits, GameView, Replay, Status, check_replay, create,
 };
-use linkpath_api::wire::Point;
+use linkpath_api::games::Point;
 use linkpath_api::Limits;
 use linkpath_engine::Stop;
 use serde_json::json;

@@ -3,11 +3,10 @@
 //! board the routes answer on): thousands of small random boards, text and
 //! numeric, with random groups, rules and gravity.
 
-use linkpath_api::Limits;
 use linkpath_api::game::{self, ClearOutcome};
-use linkpath_api::solve::solve_body;
+use linkpath_api::{Limits, solve_body};
+use linkpath_engine::SplitMix64;
 use linkpath_engine::Stop;
-use linkpath_engine::game::rng::SplitMix64;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::{Duration, Instant};

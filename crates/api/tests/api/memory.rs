@@ -4,8 +4,7 @@
 //! The counter is exact and counts this thread only, so the figure is the
 //! same on every run.
 
-use linkpath_api::Limits;
-use linkpath_api::solve::SolveRequest;
+use linkpath_api::{Limits, SolveRequest};
 use serde_json::json;
 
 /// The most bytes a decode may hold at its peak for each byte of body.

@@ -3,9 +3,7 @@
 //! `/v1/solve` answers, and its errors are those of `/v1/solve`.
 
 use crate::support::body;
-use linkpath_api::Limits;
-use linkpath_api::render::render_body;
-use linkpath_api::solve::solve_body;
+use linkpath_api::{Limits, render_body, solve_body};
 use linkpath_engine::{Answer, Board, Point, Preset, Query, Rules, Stop, solve};
 use linkpath_formats::svg::{self, Labels};
 use serde_json::{Value, json};

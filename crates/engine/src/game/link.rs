@@ -218,7 +218,7 @@ impl Links {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::rng::SplitMix64;
+    use crate::rng::SplitMix64;
     use crate::{Board, Match, Movement, Point, Preset, Query, Solver, Stop};
 
     /// Every pair of tiles of small random boards, under rules with one to

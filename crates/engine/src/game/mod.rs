@@ -23,7 +23,6 @@ mod layers;
 mod link;
 mod moves;
 mod pairing;
-pub mod rng;
 mod shuffle;
 
 pub use clear::{ClearOptions, Clearing, Decided, Outcome, clear, clear_with};

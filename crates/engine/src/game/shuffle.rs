@@ -6,7 +6,7 @@
 use super::deal::{Difficulty, Untyped, count, removal_sequence, typed};
 use super::gravity::Fall;
 use super::moves;
-use super::rng::SplitMix64;
+use crate::rng::SplitMix64;
 use crate::{Board, EMPTY, Interrupted, Match, Point, Rules, Stop};
 use std::collections::BTreeMap;
 

@@ -455,7 +455,7 @@ fn pack(cells: &[bool]) -> u64 {
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::game::rng::SplitMix64;
+    use crate::rng::SplitMix64;
 
     #[test]
     fn pack_puts_the_first_cell_in_the_lowest_bit() {

@@ -9,7 +9,7 @@ mod input;
 mod memory;
 
 use input::Input;
-use linkpath_engine::pages::Pages;
+use linkpath_engine::Pages;
 use linkpath_engine::{Answer, Board, EMPTY, Point, Preset, Query, Solver, Stop, tile_of_char};
 use rayon::prelude::*;
 use std::fmt::Write as _;

@@ -2,8 +2,8 @@
 //! token soup and mangled samples: `judge::run` may not panic, and what it
 //! refuses names a line the input has.
 
-use crate::support::mutate::{mutate, mutations};
 use linkpath_formats::judge::{self, Format};
+use linkpath_testkit::mutate::{mutate, mutations};
 use proptest::prelude::*;
 
 /// Each format's sample input (tests/data) and its expected output.

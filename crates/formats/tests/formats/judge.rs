@@ -3,8 +3,9 @@
 //! original judges' limits. The built binary on the same inputs is tested
 //! at the top of the workspace (`tests/linkpath/cli.rs`).
 
-use crate::support::{MAHJONG_SAMPLE, MALFORMED, data};
+use crate::support::{MAHJONG_SAMPLE, data};
 use linkpath_formats::judge::{Format, JudgeError, run};
+use linkpath_testkit::MALFORMED;
 
 fn ok(format: Format, input: &str) -> String {
     match run(format, input.as_bytes()) {

@@ -138,8 +138,8 @@ impl Drop for Reader {
         ("Last-Event-ID" = Option<String>, Header, description = "The last version read: the whole game is sent first only if it has changed since")),
     responses(
         (status = 200, description = "`text/event-stream`: the game (event `game`, `id` its version), then one event per change", content_type = "text/event-stream", body = String),
-        (status = 404, description = "No such game, or it expired", body = linkpath_api::error::ErrorBody),
-        (status = 503, description = "Too many streams open", body = linkpath_api::error::ErrorBody)))]
+        (status = 404, description = "No such game, or it expired", body = linkpath_api::ErrorBody),
+        (status = 503, description = "Too many streams open", body = linkpath_api::ErrorBody)))]
 pub(super) async fn stream(
     State(state): State<AppState>,
     Path(id): Path<String>,

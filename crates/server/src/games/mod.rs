@@ -28,7 +28,7 @@ use keys::{Key, kept_answer};
 use linkpath_api::games::{
     Action, ActionKind, CreateGame, Game, GameLimits, GameView, Replay, ReplayCheck, Status,
 };
-use linkpath_api::wire::Point;
+use linkpath_api::games::Point;
 use linkpath_api::{ApiError, ErrorCode, Work};
 use linkpath_store::{Expected, Outcome, Store, StoreError, StoredGame, Write};
 use serde::Deserialize;
@@ -194,7 +194,7 @@ fn respond(status: StatusCode, version: u64, location: Option<&str>, json: Vec<u
     params(("Idempotency-Key" = Option<String>, Header, description = "Answers a retry with the first answer; kept 24 h by default.")),
     responses(
         (status = 201, description = "The game, with `Location` and `ETag`", body = GameView),
-        (status = 503, description = "The store holds as many games as allowed, or is unavailable", body = linkpath_api::error::ErrorBody)))]
+        (status = 503, description = "The store holds as many games as allowed, or is unavailable", body = linkpath_api::ErrorBody)))]
 async fn create(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -248,7 +248,7 @@ async fn create(
     params(("id" = String, Path, description = "The game's id")),
     responses(
         (status = 200, description = "The game, `ETag` its version", body = GameView),
-        (status = 404, description = "No such game, or it expired", body = linkpath_api::error::ErrorBody)))]
+        (status = 404, description = "No such game, or it expired", body = linkpath_api::ErrorBody)))]
 async fn show(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, HttpError> {
     let games = state.games.clone();
     let now = now_ms();
@@ -427,7 +427,7 @@ fn if_match(headers: &HeaderMap) -> Result<Option<u64>, ApiError> {
                 ErrorCode::InvalidRequest,
                 format!(
                     "If-Match is {:?}, expected the game's ETag, a version in quotes such as \"3\"",
-                    linkpath_api::error::excerpt(text)
+                    linkpath_api::excerpt(text)
                 ),
             )
             .at("If-Match")
@@ -442,15 +442,15 @@ fn if_match(headers: &HeaderMap) -> Result<Option<u64>, ApiError> {
     request_body(content = MoveRequest, example = json!({"from": [0, 0], "to": [3, 0]})),
     responses(
         (status = 200, description = "The game after the move", body = GameView),
-        (status = 409, description = "An illegal move (`reason` says why), or a finished game", body = linkpath_api::error::ErrorBody),
-        (status = 412, description = "`If-Match` names another version", body = linkpath_api::error::ErrorBody)))]
+        (status = 409, description = "An illegal move (`reason` says why), or a finished game", body = linkpath_api::ErrorBody),
+        (status = 412, description = "`If-Match` names another version", body = linkpath_api::ErrorBody)))]
 async fn make_move(
     State(state): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
     body: JsonBody,
 ) -> Result<Response, HttpError> {
-    let request: MoveRequest = linkpath_api::decode::decode(&body, &state.limits)?;
+    let request: MoveRequest = linkpath_api::decode(&body, &state.limits)?;
     let action = Action::Move {
         from: request.from,
         to: request.to,
@@ -467,8 +467,8 @@ macro_rules! plain_action {
                 ("Idempotency-Key" = Option<String>, Header, description = "Answers a retry with the first answer")),
             responses(
                 (status = 200, description = $ok, body = GameView),
-                (status = 409, description = "The action does not apply now, or the game is finished", body = linkpath_api::error::ErrorBody),
-                (status = 412, description = "`If-Match` names another version", body = linkpath_api::error::ErrorBody)))]
+                (status = 409, description = "The action does not apply now, or the game is finished", body = linkpath_api::ErrorBody),
+                (status = 412, description = "`If-Match` names another version", body = linkpath_api::ErrorBody)))]
         async fn $name(
             State(state): State<AppState>,
             Path(id): Path<String>,
@@ -501,7 +501,7 @@ plain_action!(resign, "/v1/games/{id}/resign", "resign", Action::Resign,
     params(("id" = String, Path, description = "The game's id")),
     responses(
         (status = 200, description = "The game's replay", body = Replay),
-        (status = 404, description = "No such game, or it expired", body = linkpath_api::error::ErrorBody)))]
+        (status = 404, description = "No such game, or it expired", body = linkpath_api::ErrorBody)))]
 async fn replay(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, HttpError> {
     let games = state.games.clone();
     let now = now_ms();
@@ -515,7 +515,7 @@ async fn replay(State(state): State<AppState>, Path(id): Path<String>) -> Result
     request_body = Replay,
     responses(
         (status = 200, description = "The game the replay comes to", body = ReplayCheck),
-        (status = 422, description = "An action the game would have refused, named in `field`", body = linkpath_api::error::ErrorBody)))]
+        (status = 422, description = "An action the game would have refused, named in `field`", body = linkpath_api::ErrorBody)))]
 async fn check_replay(State(state): State<AppState>, body: JsonBody) -> Result<Response, HttpError> {
     let permit = state.solver_slot()?;
     let limits = state.limits.clone();

@@ -163,18 +163,3 @@ async fn router_without_cors() -> axum::http::HeaderMap {
         .insert(header::ORIGIN, "https://game.example".parse().unwrap());
     send(&router, request).await.1
 }
-
-#[test]
-fn origins_are_checked_when_configured() {
-    use linkpath_server::access::parse_origin;
-    assert_eq!(
-        parse_origin(" https://game.example:8443 "),
-        Ok("https://game.example:8443".into())
-    );
-    assert_eq!(parse_origin("*"), Ok("*".into()));
-    assert_eq!(
-        parse_origin("game.example"),
-        Err("expected an origin, scheme://host[:port], or *".into())
-    );
-    assert!(parse_origin("https://game.example/path").is_err());
-}

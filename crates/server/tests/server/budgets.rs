@@ -14,8 +14,7 @@ use crate::support::{
     LIMIT, Server, bounded, config, connect, endless_curling, exchange, hold_the_slot, http_get,
     mahjong_sample, mahjong_sample_results, parse, read_to_end, request_bytes, solve_bytes,
 };
-use linkpath_server::Config;
-use linkpath_server::config::RequestLimits;
+use linkpath_server::{Config, RequestLimits};
 use serde_json::json;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

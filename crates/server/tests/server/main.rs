@@ -1,6 +1,6 @@
 //! The HTTP service, one topic a module: the router driven in process, or
-//! a real server on `127.0.0.1:0` started with `server::run` and stopped by
-//! its shutdown future. What needs the process itself (signals, exit codes)
+//! a real server on `127.0.0.1:0` started with `run_with_admin` and stopped
+//! by its shutdown future. What needs the process itself (signals, exit codes)
 //! is tested end to end in the root package.
 
 mod access;

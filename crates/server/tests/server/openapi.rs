@@ -23,7 +23,7 @@ use crate::support::{self, SPEC_FILE, spec};
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, Request, StatusCode, header};
-use linkpath_server::error::ErrorCode;
+use linkpath_api::ErrorCode;
 use linkpath_server::{AppState, Config, app};
 use serde_json::{Map, Value, json};
 use std::pin::Pin;
@@ -321,7 +321,7 @@ fn typed_response_example<'a>(
 fn the_committed_file_is_the_generated_document() {
     let committed = std::fs::read_to_string(SPEC_FILE).expect("openapi.yaml is readable");
     assert!(
-        committed == linkpath_server::openapi::yaml(),
+        committed == linkpath_server::openapi_yaml(),
         "openapi.yaml is not the document the code generates: run `cargo run -- openapi > openapi.yaml`"
     );
 }

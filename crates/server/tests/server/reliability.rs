@@ -36,7 +36,7 @@ use crate::support::{
 };
 use axum::body::Body;
 use http_body_util::BodyExt;
-use linkpath_server::error::ErrorCode;
+use linkpath_api::ErrorCode;
 use linkpath_server::{AppState, Config, app};
 use serde_json::{Value, json};
 use std::net::SocketAddr;

@@ -1,4 +1,4 @@
-//! The service over real sockets: `server::run` on `127.0.0.1:0` driven by
+//! The service over real sockets: `run_with_admin` on `127.0.0.1:0` driven by
 //! a tiny HTTP/1.1 client (answers, request ids, metrics, readiness during a
 //! graceful shutdown, slow clients), then the built `linkpath` binary:
 //! `linkpath solve` on request files and `linkpath serve` stopped by
@@ -340,9 +340,9 @@ async fn the_drain_gives_up_after_its_timeout() {
     tokio::time::sleep(Duration::from_millis(100)).await;
     let started = Instant::now();
     server.begin_shutdown();
-    // The stuck request never ends, so `run` returning at all is the drain
-    // giving up; and timed from before the shutdown began, not before its
-    // 300 ms, so it waited for the request in flight until then.
+    // The stuck request never ends, so `run_with_admin` returning at all is
+    // the drain giving up; and timed from before the shutdown began, not
+    // before its 300 ms, so it waited for the request in flight until then.
     server.stop().await.expect("run returns Ok");
     let took = started.elapsed();
     assert!(

@@ -1,8 +1,6 @@
-//! What the API tests share: the byte mutator of the fuzz tests (the one
-//! the format tests use), and error bodies as the wire has them.
-
-#[path = "../../../../formats/tests/formats/support/mutate.rs"]
-pub mod mutate;
+//! What the API tests share: error bodies as the wire has them. The byte
+//! mutator of the fuzz tests is the test kit's, shared with the format
+//! tests.
 
 use linkpath_api::ApiError;
 

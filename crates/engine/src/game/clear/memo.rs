@@ -148,7 +148,7 @@ pub(super) fn mix(mut x: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::game::gravity::{Fall, remove_pair};
-    use crate::game::rng::SplitMix64;
+    use crate::rng::SplitMix64;
     use std::collections::HashMap;
 
     /// The gravity key names boards exactly: along random lines of play on

@@ -344,7 +344,7 @@ impl From<Interrupted> for Halt {
 mod tests {
     use super::*;
     use crate::Preset;
-    use crate::game::rng::SplitMix64;
+    use crate::rng::SplitMix64;
 
     /// Move lists computed again, when the path keeps none, give the same
     /// search: the same answer and the same number of states.

@@ -11,7 +11,7 @@
 use super::Difficulty;
 use crate::game::gravity::{Fall, Removed, remove_pair_undoable};
 use crate::game::moves::Explorer;
-use crate::game::rng::SplitMix64;
+use crate::rng::SplitMix64;
 use crate::{Board, EMPTY, Interrupted, Match, Point, Rules, Stop};
 use std::collections::HashSet;
 

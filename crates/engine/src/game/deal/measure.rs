@@ -5,7 +5,7 @@
 use crate::game::gravity::{Fall, remove_pair};
 use crate::game::link::Links;
 use crate::game::moves;
-use crate::game::rng::SplitMix64;
+use crate::rng::SplitMix64;
 use crate::{Board, EMPTY, Interrupted, Match, Rules, Stop};
 
 /// What a deal is like to play: measured on the board as dealt.

@@ -35,7 +35,7 @@ pub use measure::{DealStats, MOVES_OPEN_LIMIT, PLAYOUT_TILES, PLAYOUTS, stats};
 
 use super::gravity::{Fall, Gravity};
 use super::moves;
-use super::rng::SplitMix64;
+use crate::rng::SplitMix64;
 use crate::{Board, BoardError, EMPTY, Interrupted, Point, Rules, Stop};
 /// How a deal picks the partner of each removal, and so how hard it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, strum::IntoStaticStr)]

@@ -10,7 +10,7 @@ use super::{Deal, DealError, Dealt, MOVES_OPEN_LIMIT, Measured, candidate_seed, 
 use crate::game::clear::{ClearOptions, Clearing, clear_with};
 use crate::game::gravity::{Fall, remove_pair};
 use crate::game::moves::{self, Explorer};
-use crate::game::rng::SplitMix64;
+use crate::rng::SplitMix64;
 use crate::{Board, EMPTY, Interrupted, Match, Point, Rules, Stop};
 use std::collections::BTreeMap;
 

@@ -1,7 +1,7 @@
 //! Random boards from fixed seeds, so every failure names the seed that
 //! reproduces it.
 
-use linkpath_engine::game::rng::SplitMix64;
+use linkpath_engine::SplitMix64;
 use linkpath_engine::{Board, EMPTY};
 
 /// The engine's own generator, its numbers reduced to a range by `%`

@@ -126,7 +126,7 @@ impl Server {
         let shutdown = async move {
             let _ = rx.await;
         };
-        let task = tokio::spawn(linkpath_server::server::run_with_admin(
+        let task = tokio::spawn(linkpath_server::run_with_admin(
             listener,
             admin,
             state.clone(),
@@ -147,12 +147,12 @@ impl Server {
         }
     }
 
-    /// Whether `run` has returned.
+    /// Whether `run_with_admin` has returned.
     pub fn finished(&self) -> bool {
         self.task.is_finished()
     }
 
-    /// Shuts down (if not yet) and waits for `run` to return.
+    /// Shuts down (if not yet) and waits for `run_with_admin` to return.
     pub async fn stop(mut self) -> std::io::Result<()> {
         self.begin_shutdown();
         bounded("the server shutdown", self.task)

@@ -7,7 +7,7 @@ pub mod client;
 pub mod mutate;
 
 pub use client::*;
-pub use linkpath_engine::game::rng::SplitMix64 as Rng;
+pub use linkpath_engine::SplitMix64 as Rng;
 pub use linkpath_testkit::samples::*;
 
 use serde_json::Value;

@@ -1,7 +1,9 @@
-// Malformed judge inputs: (format, input, the line the error must name).
-// Read with `include!` by the format tests (the library) and the
-// command-line tests (the binary).
-&[
+//! Malformed judge inputs, each with its format and the line the error
+//! must name: the format tests check the library's error on each, the
+//! command-line tests the binary's message and exit code.
+
+/// Each malformed input: (format, input, the line the error must name).
+pub const MALFORMED: &[(&str, &str, usize)] = &[
     // A row longer than the width.
     ("mahjong", "3 2\nXXXX\nXX\n1 1 2 1\n0 0 0 0\n", 2),
     (
@@ -40,10 +42,18 @@
     ("hdu1175", "2 2\n1 0\n0 1\n2\n1 1 2 2\n", 6),
     ("poj3009", "3 2\n2 0 3\n", 3),
     // A control character in a row: no tile anyone can see.
-    ("mahjong", "5 4\nXXXXX\nX\t  X\nXXX X\n XXX \n2 3 5 3\n0 0 0 0\n", 3),
+    (
+        "mahjong",
+        "5 4\nXXXXX\nX\t  X\nXXX X\n XXX \n2 3 5 3\n0 0 0 0\n",
+        3,
+    ),
     ("poj1101", "2 2\nXX\nX\u{7f}\n1 1 2 1\n0 0 0 0\n0 0\n", 3),
-    ("poj1101", "2 1\nXX\n0 0 0 0\n2 1\n\u{85}X\n0 0 0 0\n0 0\n", 5),
+    (
+        "poj1101",
+        "2 1\nXX\n0 0 0 0\n2 1\n\u{85}X\n0 0 0 0\n0 0\n",
+        5,
+    ),
     // Negative sizes, and text after the single Mahjong board.
     ("poj3009", "-3 1\n2 0 3\n0 0\n", 1),
     ("mahjong", "2 1\nXX\n1 1 2 1\n0 0 0 0\n5\n", 5),
-]
+];

@@ -1,7 +1,10 @@
 //! A small seeded generator (SplitMix64): the same seed gives the same
 //! numbers on every platform, which is what makes deals and shuffles
-//! reproducible from a request alone.
+//! reproducible from a request alone. It sits at the engine's root, not in
+//! `game`, because the matching groups shuffle with it too, and the tests
+//! of every crate draw their random boards from it.
 
+/// SplitMix64 from a seed: [`SplitMix64::new`], then draw.
 #[derive(Clone)]
 pub struct SplitMix64(u64);
 

@@ -1,6 +1,7 @@
 //! Mangled copies of valid inputs for the parsers' fuzz tests: the
 //! mutated bytes stay close to what a parser expects, so they get past its
-//! first checks. The format tests and the API tests both read this file.
+//! first checks. The format tests fuzz the judge parsers with it, the API
+//! tests the JSON decoder, each with tokens of its own.
 
 use proptest::prelude::*;
 

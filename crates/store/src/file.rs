@@ -1,0 +1,205 @@
+//! The store in a redb file: games that outlive restarts and crashes,
+//! with no server to install. redb is pure Rust, ACID, with a stable file
+//! format, and crash-safe with one fsync a commit: a file cut short by a
+//! crash opens on its last commit.
+//!
+//! Writes go through one writer thread that commits them in groups
+//! (`writer.rs`); reads, and purges, each run in a transaction of their
+//! own on tokio's blocking threads, off the async ones. redb lets one
+//! write transaction run at a time, so a purge waits for the batch being
+//! committed and the next batch waits for it.
+
+mod tables;
+mod writer;
+
+use std::any::Any;
+use std::fs;
+use std::panic;
+use std::path::Path;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use redb::{Builder, Database, Durability, ReadOnlyTable, ReadableTableMetadata, TableDefinition};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::rules::{self, live};
+use crate::{Kept, Outcome, Purged, StoreError, StoredGame, Write};
+use tables::{FileTables, GAMES, KEPT, failed, open_failed, read_game, read_kept};
+
+/// redb's page cache: its default (1 GiB) is past the memory a replica
+/// of the service is given; games are small and the hot ones few.
+const CACHE_BYTES: usize = 32 * 1024 * 1024;
+
+pub(crate) struct FileStore {
+    db: Arc<Database>,
+    // Declared before `_writer`, so dropped first: the writer thread sees
+    // its queue closed, finishes its batch, and is joined. With no read in
+    // flight, the file is closed by the time the store is gone, and can be
+    // opened again at once.
+    writes: mpsc::Sender<writer::Job>,
+    _writer: Joined,
+}
+
+impl FileStore {
+    pub(crate) fn open(path: &Path, max_games: u64) -> Result<FileStore, StoreError> {
+        if let Some(folder) = path
+            .parent()
+            .filter(|folder| !folder.as_os_str().is_empty())
+        {
+            fs::create_dir_all(folder).map_err(|err| StoreError::Open {
+                path: path.to_owned(),
+                cause: format!("cannot create its folder: {err}"),
+            })?;
+        }
+        // redb stops with a panic on some damaged files (an `unreachable!`
+        // decoding a page): a damaged file is an error to report.
+        let db = panic::catch_unwind(|| create(path))
+            .unwrap_or_else(|payload| Err(damaged(path, payload.as_ref())))?;
+        let db = Arc::new(db);
+        let (writes, thread) = writer::start(Arc::clone(&db), max_games)?;
+        Ok(FileStore {
+            db,
+            writes,
+            _writer: Joined(Some(thread)),
+        })
+    }
+
+    pub(crate) async fn game(
+        &self,
+        id: &str,
+        now_ms: u64,
+    ) -> Result<Option<StoredGame>, StoreError> {
+        let id = id.to_owned();
+        self.read(GAMES, move |games| {
+            let game = read_game(games, &id)?;
+            Ok(game.filter(|game| live(game.expires_at_ms, now_ms)))
+        })
+        .await
+    }
+
+    pub(crate) async fn kept(&self, key: &str, now_ms: u64) -> Result<Option<Kept>, StoreError> {
+        let key = key.to_owned();
+        self.read(KEPT, move |kept| {
+            let kept = read_kept(kept, &key)?;
+            Ok(kept.filter(|kept| live(kept.expires_at_ms, now_ms)))
+        })
+        .await
+    }
+
+    pub(crate) async fn write(&self, write: Write, now_ms: u64) -> Result<Outcome, StoreError> {
+        let (reply, answer) = oneshot::channel();
+        let job = writer::Job {
+            write,
+            now_ms,
+            reply,
+        };
+        self.writes.send(job).await.map_err(|_| stopped())?;
+        answer.await.map_err(|_| stopped())?
+    }
+
+    pub(crate) async fn purge(&self, now_ms: u64, at_most: usize) -> Result<Purged, StoreError> {
+        self.blocking(move |db| {
+            in_write(
+                db,
+                |tables| rules::purge(tables, now_ms, at_most),
+                |purged| purged.games + purged.keys > 0,
+            )
+        })
+        .await
+    }
+
+    pub(crate) async fn games(&self) -> Result<u64, StoreError> {
+        self.read(GAMES, |games| games.len().map_err(failed)).await
+    }
+
+    /// Runs `work` on `table` in a read transaction of its own.
+    async fn read<T: Send + 'static>(
+        &self,
+        table: TableDefinition<'static, &'static str, &'static [u8]>,
+        work: impl FnOnce(&ReadOnlyTable<&'static str, &'static [u8]>) -> Result<T, StoreError>
+        + Send
+        + 'static,
+    ) -> Result<T, StoreError> {
+        self.blocking(move |db| {
+            let txn = db.begin_read().map_err(failed)?;
+            work(&txn.open_table(table).map_err(failed)?)
+        })
+        .await
+    }
+
+    /// Runs `work` on a blocking thread: redb's calls wait on the disk.
+    async fn blocking<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Database) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let db = Arc::clone(&self.db);
+        tokio::task::spawn_blocking(move || work(&db))
+            .await
+            .map_err(|err| StoreError::Unavailable(format!("a store call stopped: {err}")))?
+    }
+}
+
+/// Opens or creates the redb file at `path`, with the store's tables.
+fn create(path: &Path) -> Result<Database, StoreError> {
+    let db = Builder::new()
+        // The format redb 3 reads, so a later upgrade needs no migration.
+        .create_with_file_format_v3(true)
+        .set_cache_size(CACHE_BYTES)
+        .create(path)
+        .map_err(|err| open_failed(path, err))?;
+    // Creates the tables a new file lacks, so that reads find them, and
+    // checks the types of those an existing file has.
+    let txn = db.begin_write().map_err(|err| open_failed(path, err))?;
+    drop(FileTables::open(&txn).map_err(|err| open_failed(path, err))?);
+    txn.commit().map_err(|err| open_failed(path, err))?;
+    Ok(db)
+}
+
+fn damaged(path: &Path, payload: &(dyn Any + Send)) -> StoreError {
+    let message = payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("no message");
+    StoreError::Open {
+        path: path.to_owned(),
+        cause: format!("it is damaged: redb panicked reading it ({message})"),
+    }
+}
+
+/// Runs `work` in one write transaction, then commits it, synced, if
+/// `changed` says it changed anything; else aborts it, as there is
+/// nothing to sync. An error drops the transaction, which aborts it.
+fn in_write<T>(
+    db: &Database,
+    work: impl FnOnce(&mut FileTables<'_>) -> Result<T, StoreError>,
+    changed: impl FnOnce(&T) -> bool,
+) -> Result<T, StoreError> {
+    let mut txn = db.begin_write().map_err(failed)?;
+    // An answer given after the commit means the change is on disk.
+    txn.set_durability(Durability::Immediate);
+    let done = work(&mut FileTables::open(&txn).map_err(failed)?)?;
+    if changed(&done) {
+        txn.commit().map_err(failed)?;
+    } else {
+        txn.abort().map_err(failed)?;
+    }
+    Ok(done)
+}
+
+fn stopped() -> StoreError {
+    StoreError::Unavailable("the store's writer thread has stopped".into())
+}
+
+/// The writer thread, joined when dropped.
+struct Joined(Option<JoinHandle<()>>);
+
+impl Drop for Joined {
+    fn drop(&mut self) {
+        if let Some(thread) = self.0.take() {
+            // A writer that panicked has already answered its callers
+            // (their channels closed): nothing more to report here.
+            let _ = thread.join();
+        }
+    }
+}

@@ -1,0 +1,245 @@
+//! The store file's tables, how a record is laid out in them, and redb's
+//! errors told as the store's.
+//!
+//! Games and kept answers are keyed by id and key; each kind has an
+//! expiry index keyed `(expires_at_ms, name)`, so that a purge reads the
+//! first to expire first without scanning. How many games there are is
+//! redb's own count of the games table: kept in the table's header,
+//! changed in the transaction that changes the table, read in constant
+//! time.
+//!
+//! A game is stored as `version | expires_at_ms | body` and a kept answer
+//! as `expires_at_ms | fingerprint length | fingerprint | answer`, numbers
+//! little-endian (u64, the length u32). Decoding checks every length: a
+//! record that does not decode is [`StoreError::Corrupted`], never a panic.
+
+use std::io;
+use std::path::Path;
+
+use redb::{ReadableTable, ReadableTableMetadata, Table, TableDefinition, WriteTransaction};
+
+use crate::rules::{Head, Kind, Tables};
+use crate::{Kept, StoreError, StoredGame};
+
+pub(super) const GAMES: TableDefinition<&str, &[u8]> = TableDefinition::new("games");
+pub(super) const KEPT: TableDefinition<&str, &[u8]> = TableDefinition::new("kept");
+const GAME_EXPIRY: TableDefinition<(u64, &str), ()> = TableDefinition::new("game_expiry");
+const KEY_EXPIRY: TableDefinition<(u64, &str), ()> = TableDefinition::new("key_expiry");
+
+/// The four tables, open in one write transaction.
+pub(super) struct FileTables<'txn> {
+    games: Table<'txn, &'static str, &'static [u8]>,
+    kept: Table<'txn, &'static str, &'static [u8]>,
+    game_expiry: Table<'txn, (u64, &'static str), ()>,
+    key_expiry: Table<'txn, (u64, &'static str), ()>,
+}
+
+impl<'txn> FileTables<'txn> {
+    /// Opens the tables, creating those missing.
+    pub(super) fn open(txn: &'txn WriteTransaction) -> Result<Self, redb::TableError> {
+        Ok(FileTables {
+            games: txn.open_table(GAMES)?,
+            kept: txn.open_table(KEPT)?,
+            game_expiry: txn.open_table(GAME_EXPIRY)?,
+            key_expiry: txn.open_table(KEY_EXPIRY)?,
+        })
+    }
+
+    fn index(&mut self, kind: Kind) -> &mut Table<'txn, (u64, &'static str), ()> {
+        match kind {
+            Kind::Game => &mut self.game_expiry,
+            Kind::Key => &mut self.key_expiry,
+        }
+    }
+
+    fn reindex(
+        &mut self,
+        kind: Kind,
+        name: &str,
+        replaces: Option<u64>,
+        expires_at_ms: u64,
+    ) -> Result<(), StoreError> {
+        let index = self.index(kind);
+        if let Some(old) = replaces {
+            index.remove((old, name)).map_err(failed)?;
+        }
+        index.insert((expires_at_ms, name), ()).map_err(failed)?;
+        Ok(())
+    }
+}
+
+impl Tables for FileTables<'_> {
+    fn head(&self, id: &str) -> Result<Option<Head>, StoreError> {
+        let Some(record) = self.games.get(id).map_err(failed)? else {
+            return Ok(None);
+        };
+        let (version, expires_at_ms, _) = split_game(id, record.value())?;
+        Ok(Some(Head {
+            version,
+            expires_at_ms,
+        }))
+    }
+
+    fn kept(&self, key: &str) -> Result<Option<Kept>, StoreError> {
+        read_kept(&self.kept, key)
+    }
+
+    fn count(&self) -> Result<u64, StoreError> {
+        self.games.len().map_err(failed)
+    }
+
+    fn put_game(
+        &mut self,
+        id: &str,
+        game: &StoredGame,
+        replaces: Option<u64>,
+    ) -> Result<(), StoreError> {
+        let mut record = Vec::with_capacity(16 + game.body.len());
+        record.extend_from_slice(&game.version.to_le_bytes());
+        record.extend_from_slice(&game.expires_at_ms.to_le_bytes());
+        record.extend_from_slice(&game.body);
+        self.games.insert(id, record.as_slice()).map_err(failed)?;
+        self.reindex(Kind::Game, id, replaces, game.expires_at_ms)
+    }
+
+    fn put_kept(
+        &mut self,
+        key: &str,
+        kept: &Kept,
+        replaces: Option<u64>,
+    ) -> Result<(), StoreError> {
+        let fingerprint_len = u32::try_from(kept.fingerprint.len()).map_err(|_| {
+            StoreError::InvalidWrite(format!(
+                "key `{key}`: a fingerprint of {} bytes is past 4 GiB",
+                kept.fingerprint.len()
+            ))
+        })?;
+        let mut record = Vec::with_capacity(12 + kept.fingerprint.len() + kept.answer.len());
+        record.extend_from_slice(&kept.expires_at_ms.to_le_bytes());
+        record.extend_from_slice(&fingerprint_len.to_le_bytes());
+        record.extend_from_slice(&kept.fingerprint);
+        record.extend_from_slice(&kept.answer);
+        self.kept.insert(key, record.as_slice()).map_err(failed)?;
+        self.reindex(Kind::Key, key, replaces, kept.expires_at_ms)
+    }
+
+    fn first_to_expire(&self, kind: Kind) -> Result<Option<(u64, String)>, StoreError> {
+        let index = match kind {
+            Kind::Game => &self.game_expiry,
+            Kind::Key => &self.key_expiry,
+        };
+        let first = index.first().map_err(failed)?;
+        Ok(first.map(|(entry, _)| {
+            let (expires_at_ms, name) = entry.value();
+            (expires_at_ms, name.to_owned())
+        }))
+    }
+
+    fn remove(&mut self, kind: Kind, expires_at_ms: u64, name: &str) -> Result<(), StoreError> {
+        self.index(kind)
+            .remove((expires_at_ms, name))
+            .map_err(failed)?;
+        let records = match kind {
+            Kind::Game => &mut self.games,
+            Kind::Key => &mut self.kept,
+        };
+        records.remove(name).map_err(failed)?;
+        Ok(())
+    }
+}
+
+/// The game stored under `id` in `games`, expired or not.
+pub(super) fn read_game(
+    games: &impl ReadableTable<&'static str, &'static [u8]>,
+    id: &str,
+) -> Result<Option<StoredGame>, StoreError> {
+    let Some(record) = games.get(id).map_err(failed)? else {
+        return Ok(None);
+    };
+    let (version, expires_at_ms, body) = split_game(id, record.value())?;
+    Ok(Some(StoredGame {
+        version,
+        expires_at_ms,
+        body: body.to_vec(),
+    }))
+}
+
+/// The answer kept under `key` in `kept`, expired or not.
+pub(super) fn read_kept(
+    kept: &impl ReadableTable<&'static str, &'static [u8]>,
+    key: &str,
+) -> Result<Option<Kept>, StoreError> {
+    let Some(record) = kept.get(key).map_err(failed)? else {
+        return Ok(None);
+    };
+    let bytes = record.value();
+    let corrupted = || {
+        StoreError::Corrupted(format!(
+            "the answer kept under `{key}` is {} bytes, short of what its head says",
+            bytes.len()
+        ))
+    };
+    let (expires_at_ms, rest) = take_u64(bytes).ok_or_else(corrupted)?;
+    let (length, rest) = rest.split_first_chunk::<4>().ok_or_else(corrupted)?;
+    let length = usize::try_from(u32::from_le_bytes(*length)).map_err(|_| corrupted())?;
+    let (fingerprint, answer) = rest.split_at_checked(length).ok_or_else(corrupted)?;
+    Ok(Some(Kept {
+        fingerprint: fingerprint.to_vec(),
+        answer: answer.to_vec(),
+        expires_at_ms,
+    }))
+}
+
+/// A game record's version, expiry and body.
+fn split_game<'a>(id: &str, bytes: &'a [u8]) -> Result<(u64, u64, &'a [u8]), StoreError> {
+    take_u64(bytes)
+        .and_then(|(version, rest)| {
+            take_u64(rest).map(|(expires_at_ms, body)| (version, expires_at_ms, body))
+        })
+        .ok_or_else(|| {
+            StoreError::Corrupted(format!(
+                "game `{id}` is {} bytes, shorter than its 16-byte head",
+                bytes.len()
+            ))
+        })
+}
+
+fn take_u64(bytes: &[u8]) -> Option<(u64, &[u8])> {
+    let (number, rest) = bytes.split_first_chunk::<8>()?;
+    Some((u64::from_le_bytes(*number), rest))
+}
+
+/// A redb error met while the store is open.
+pub(super) fn failed(err: impl Into<redb::Error>) -> StoreError {
+    match err.into() {
+        redb::Error::Io(err) => StoreError::Io(err.to_string()),
+        redb::Error::Corrupted(message) => StoreError::Corrupted(message),
+        err @ redb::Error::PreviousIo => StoreError::Io(err.to_string()),
+        err @ redb::Error::ValueTooLarge(_) => StoreError::InvalidWrite(err.to_string()),
+        err => StoreError::Unavailable(err.to_string()),
+    }
+}
+
+/// A redb error met while opening the file at `path`.
+pub(super) fn open_failed(path: &Path, err: impl Into<redb::Error>) -> StoreError {
+    let path = path.to_owned();
+    match err.into() {
+        redb::Error::DatabaseAlreadyOpen => StoreError::Locked { path },
+        // What redb answers when the file does not start with its header.
+        redb::Error::Io(err) if err.kind() == io::ErrorKind::InvalidData => StoreError::NotAStore {
+            path,
+            cause: "it does not start with redb's header".into(),
+        },
+        err @ (redb::Error::UpgradeRequired(_)
+        | redb::Error::TableTypeMismatch { .. }
+        | redb::Error::TypeDefinitionChanged { .. }
+        | redb::Error::TableIsMultimap(_)) => StoreError::NotAStore {
+            path,
+            cause: err.to_string(),
+        },
+        err => StoreError::Open {
+            path,
+            cause: err.to_string(),
+        },
+    }
+}

@@ -1,0 +1,88 @@
+//! Group commit: one thread owns the file's write transactions. A write
+//! waits in a bounded queue with a channel for its answer; the thread
+//! takes every write waiting (up to [`BATCH`]), applies each in order in
+//! one transaction, each with its own checks, commits once with an fsync,
+//! then answers them all. While one batch is being synced the next one
+//! gathers, so the fsyncs a second stay about constant as writers grow
+//! and the writes a second grow with them.
+
+use std::sync::Arc;
+use std::thread::{self, JoinHandle};
+
+use redb::Database;
+use tokio::sync::{mpsc, oneshot};
+
+use super::in_write;
+use crate::rules;
+use crate::{Outcome, StoreError, Write};
+
+/// The most writes one transaction applies.
+const BATCH: usize = 256;
+/// The most writes waiting; past it a writer waits for room (within its
+/// timeout).
+const QUEUE: usize = 4 * BATCH;
+
+pub(super) struct Job {
+    pub write: Write,
+    pub now_ms: u64,
+    pub reply: oneshot::Sender<Result<Outcome, StoreError>>,
+}
+
+/// Starts the writer thread; it stops once every sender is dropped.
+pub(super) fn start(
+    db: Arc<Database>,
+    max_games: u64,
+) -> Result<(mpsc::Sender<Job>, JoinHandle<()>), StoreError> {
+    let (sender, mut queue) = mpsc::channel::<Job>(QUEUE);
+    let thread = thread::Builder::new()
+        .name("linkpath-store-writer".into())
+        .spawn(move || {
+            while let Some(first) = queue.blocking_recv() {
+                let mut jobs = vec![first];
+                while jobs.len() < BATCH {
+                    let Ok(job) = queue.try_recv() else { break };
+                    jobs.push(job);
+                }
+                commit(&db, jobs, max_games);
+            }
+        })
+        .map_err(|err| StoreError::Unavailable(format!("cannot start the writer thread: {err}")))?;
+    Ok((sender, thread))
+}
+
+/// Applies and commits one batch, then answers each write: its outcome, or
+/// the batch's error for all of them when nothing was committed.
+fn commit(db: &Database, mut jobs: Vec<Job>, max_games: u64) {
+    // A caller that timed out no longer waits: its write is left out.
+    jobs.retain(|job| !job.reply.is_closed());
+    if jobs.is_empty() {
+        return;
+    }
+    match apply(db, &jobs, max_games) {
+        Ok(outcomes) => {
+            for (job, outcome) in jobs.into_iter().zip(outcomes) {
+                // A caller gone since has nobody left to tell.
+                let _ = job.reply.send(Ok(outcome));
+            }
+        }
+        Err(err) => {
+            for job in jobs {
+                let _ = job.reply.send(Err(err.clone()));
+            }
+        }
+    }
+}
+
+fn apply(db: &Database, jobs: &[Job], max_games: u64) -> Result<Vec<Outcome>, StoreError> {
+    in_write(
+        db,
+        |tables| {
+            jobs.iter()
+                .map(|job| rules::apply(tables, &job.write, job.now_ms, max_games))
+                .collect()
+        },
+        // A batch where every write was stale, replayed or refused changed
+        // nothing.
+        |outcomes: &Vec<Outcome>| outcomes.contains(&Outcome::Written),
+    )
+}

@@ -1,0 +1,231 @@
+//! Where linkpath keeps games between requests. A game is opaque bytes
+//! here, stored with a version that every change raises by one and a time
+//! at which it expires; beside games, the answers given under idempotency
+//! keys, so that a retried request gets the first answer again.
+//!
+//! One interface, [`Store`], over two backends chosen by a [`StoreSpec`]:
+//! a redb file (crash-safe, one fsync per group of writes) and memory.
+//! Both follow the same rules, written once in `rules.rs`: a write is a
+//! compare-and-set on the game's version, refused if its idempotency key
+//! was already answered, and it stores the game and the key's answer
+//! together or not at all. These map onto a single script or `MULTI` in a
+//! key-value server, so a networked backend can join without changing
+//! callers.
+//!
+//! Time is the caller's: every call takes `now_ms`, milliseconds since the
+//! Unix epoch. A game or key expires at its `expires_at_ms`: from that
+//! millisecond on it is absent, and [`Store::purge`] may delete it.
+
+mod error;
+mod file;
+mod memory;
+mod rules;
+mod spec;
+
+use std::future::Future;
+use std::time::Duration;
+
+pub use error::StoreError;
+pub use spec::{SpecError, StoreSpec};
+
+use file::FileStore;
+use memory::MemoryStore;
+
+/// A game as stored: its version (how many changes it has had, from 0),
+/// when it expires (ms since the Unix epoch), and the game itself as the
+/// caller serialised it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredGame {
+    pub version: u64,
+    pub expires_at_ms: u64,
+    pub body: Vec<u8>,
+}
+
+/// An answer kept under an idempotency key. The caller serialises status,
+/// headers and body into `answer`; `fingerprint` identifies the request
+/// that produced it (the caller hashes method, path and body), so that a
+/// different request reusing the key can be told apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Kept {
+    pub fingerprint: Vec<u8>,
+    pub answer: Vec<u8>,
+    pub expires_at_ms: u64,
+}
+
+/// What a write expects to find under its game id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expected {
+    /// No live game: the write creates one, at version 0.
+    Absent,
+    /// A live game at this version: the write stores the next one.
+    Version(u64),
+}
+
+/// One atomic change: the game's new state, applied only if what is stored
+/// is as `expected`, and optionally the answer to keep under an
+/// idempotency key in the same commit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Write {
+    /// The game's id: opaque to the store, made by the caller.
+    pub id: String,
+    pub expected: Expected,
+    /// The new state. Its version must follow `expected` (0 on
+    /// [`Expected::Absent`], one more than [`Expected::Version`]); a write
+    /// where it does not is refused with [`StoreError::InvalidWrite`].
+    pub game: StoredGame,
+    /// The idempotency key and the answer to keep under it.
+    pub key: Option<(String, Kept)>,
+}
+
+/// What became of a [`Write`]. Only `Written` changed anything.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The game (and the key, if any) are stored: on disk, for a file.
+    Written,
+    /// The stored version is not the expected one: `current` is the live
+    /// game's version, `None` if there is none (absent or expired).
+    Stale { current: Option<u64> },
+    /// A create, while the store already holds `max_games` games.
+    Full,
+    /// The key already holds an answer (a retry raced the first request):
+    /// here it is. Checked before the version.
+    Replayed(Kept),
+}
+
+/// What one [`Store::purge`] deleted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Purged {
+    pub games: usize,
+    pub keys: usize,
+}
+
+/// The bounds a store keeps to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoreLimits {
+    /// How many games may be stored, expired ones not yet purged included.
+    pub max_games: u64,
+    /// How long any one call may take; past it the call answers
+    /// [`StoreError::TimedOut`].
+    pub timeout: Duration,
+}
+
+/// The store games live in. Which backend is a private matter, so adding
+/// one changes no caller.
+pub struct Store {
+    backend: Backend,
+    timeout: Duration,
+}
+
+// Enum dispatch: one match a call, no trait objects.
+enum Backend {
+    Memory(MemoryStore),
+    File(FileStore),
+}
+
+impl Store {
+    /// Opens the store `spec` names: for a file, creates it and its folder
+    /// if missing, or opens it (redb repairs it first after a crash).
+    /// Opening is not bounded by `limits.timeout`: a repair takes as long
+    /// as the file needs.
+    pub fn open(spec: &StoreSpec, limits: StoreLimits) -> Result<Store, StoreError> {
+        let backend = match spec {
+            StoreSpec::Memory => Backend::Memory(MemoryStore::new(limits.max_games)),
+            StoreSpec::File(path) => Backend::File(FileStore::open(path, limits.max_games)?),
+        };
+        Ok(Store {
+            backend,
+            timeout: limits.timeout,
+        })
+    }
+
+    /// The live game stored under `id`, if any.
+    pub async fn game(&self, id: &str, now_ms: u64) -> Result<Option<StoredGame>, StoreError> {
+        self.bounded(async {
+            match &self.backend {
+                Backend::Memory(store) => store.game(id, now_ms),
+                Backend::File(store) => store.game(id, now_ms).await,
+            }
+        })
+        .await
+    }
+
+    /// Applies `write` if the stored game is as it expects and its key
+    /// holds no answer yet. [`StoreError::TimedOut`] leaves it unknown
+    /// whether the write was applied: a retry with the same key tells.
+    pub async fn write(&self, write: Write, now_ms: u64) -> Result<Outcome, StoreError> {
+        rules::check(&write)?;
+        self.bounded(async {
+            match &self.backend {
+                Backend::Memory(store) => store.write(&write, now_ms),
+                Backend::File(store) => store.write(write, now_ms).await,
+            }
+        })
+        .await
+    }
+
+    /// The live answer kept under `key`, if any.
+    pub async fn kept(&self, key: &str, now_ms: u64) -> Result<Option<Kept>, StoreError> {
+        self.bounded(async {
+            match &self.backend {
+                Backend::Memory(store) => store.kept(key, now_ms),
+                Backend::File(store) => store.kept(key, now_ms).await,
+            }
+        })
+        .await
+    }
+
+    /// Deletes the games and keys expired at `now_ms`, those that expired
+    /// first first, at most `at_most` of each.
+    pub async fn purge(&self, now_ms: u64, at_most: usize) -> Result<Purged, StoreError> {
+        self.bounded(async {
+            match &self.backend {
+                Backend::Memory(store) => store.purge(now_ms, at_most),
+                Backend::File(store) => store.purge(now_ms, at_most).await,
+            }
+        })
+        .await
+    }
+
+    /// How many games are stored, expired ones not yet purged included:
+    /// the number [`StoreLimits::max_games`] bounds.
+    pub async fn games(&self) -> Result<u64, StoreError> {
+        self.bounded(async {
+            match &self.backend {
+                Backend::Memory(store) => store.games(),
+                Backend::File(store) => store.games().await,
+            }
+        })
+        .await
+    }
+
+    async fn bounded<T>(
+        &self,
+        call: impl Future<Output = Result<T, StoreError>>,
+    ) -> Result<T, StoreError> {
+        tokio::time::timeout(self.timeout, call)
+            .await
+            .unwrap_or(Err(StoreError::TimedOut(self.timeout)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Every call goes through `bounded`; a call that never answers shows
+    // it stops at the timeout. (A real slow disk cannot be had on demand.)
+    #[tokio::test]
+    async fn a_call_past_the_timeout_times_out() {
+        let timeout = Duration::from_millis(5);
+        let limits = StoreLimits {
+            max_games: 1,
+            timeout,
+        };
+        let store = Store::open(&StoreSpec::Memory, limits).unwrap();
+        let never = std::future::pending::<Result<(), StoreError>>();
+        assert_eq!(
+            store.bounded(never).await,
+            Err(StoreError::TimedOut(timeout))
+        );
+    }
+}

@@ -1,0 +1,149 @@
+//! The store in this process's memory, for tests and for a server that
+//! need not keep games across restarts. One mutex around the maps and
+//! their expiry indexes makes every call one transaction; calls are short
+//! (a lookup, a write, a purge bounded by its caller), so they run on the
+//! async thread that makes them.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Mutex, MutexGuard};
+
+use crate::rules::{self, Head, Kind, Tables};
+use crate::{Kept, Outcome, Purged, StoreError, StoredGame, Write};
+
+pub(crate) struct MemoryStore {
+    maps: Mutex<Maps>,
+    max_games: u64,
+}
+
+#[derive(Default)]
+struct Maps {
+    games: HashMap<String, StoredGame>,
+    kept: HashMap<String, Kept>,
+    // (expires_at_ms, name), so the first entry is the first to expire.
+    game_expiry: BTreeSet<(u64, String)>,
+    key_expiry: BTreeSet<(u64, String)>,
+}
+
+impl MemoryStore {
+    pub(crate) fn new(max_games: u64) -> MemoryStore {
+        MemoryStore {
+            maps: Mutex::default(),
+            max_games,
+        }
+    }
+
+    pub(crate) fn game(&self, id: &str, now_ms: u64) -> Result<Option<StoredGame>, StoreError> {
+        let maps = self.lock()?;
+        Ok(maps
+            .games
+            .get(id)
+            .filter(|game| rules::live(game.expires_at_ms, now_ms))
+            .cloned())
+    }
+
+    pub(crate) fn kept(&self, key: &str, now_ms: u64) -> Result<Option<Kept>, StoreError> {
+        let maps = self.lock()?;
+        Ok(maps
+            .kept
+            .get(key)
+            .filter(|kept| rules::live(kept.expires_at_ms, now_ms))
+            .cloned())
+    }
+
+    pub(crate) fn write(&self, write: &Write, now_ms: u64) -> Result<Outcome, StoreError> {
+        rules::apply(&mut *self.lock()?, write, now_ms, self.max_games)
+    }
+
+    pub(crate) fn purge(&self, now_ms: u64, at_most: usize) -> Result<Purged, StoreError> {
+        rules::purge(&mut *self.lock()?, now_ms, at_most)
+    }
+
+    pub(crate) fn games(&self) -> Result<u64, StoreError> {
+        self.lock()?.count()
+    }
+
+    // A panic while the lock was held may have left the maps half changed:
+    // refuse to serve from them rather than guess.
+    fn lock(&self) -> Result<MutexGuard<'_, Maps>, StoreError> {
+        self.maps.lock().map_err(|_| {
+            StoreError::Unavailable("a panic left the memory store's maps half changed".into())
+        })
+    }
+}
+
+impl Maps {
+    fn index(&mut self, kind: Kind) -> &mut BTreeSet<(u64, String)> {
+        match kind {
+            Kind::Game => &mut self.game_expiry,
+            Kind::Key => &mut self.key_expiry,
+        }
+    }
+
+    fn reindex(&mut self, kind: Kind, name: &str, replaces: Option<u64>, expires_at_ms: u64) {
+        let index = self.index(kind);
+        if let Some(old) = replaces {
+            index.remove(&(old, name.to_owned()));
+        }
+        index.insert((expires_at_ms, name.to_owned()));
+    }
+}
+
+impl Tables for Maps {
+    fn head(&self, id: &str) -> Result<Option<Head>, StoreError> {
+        Ok(self.games.get(id).map(|game| Head {
+            version: game.version,
+            expires_at_ms: game.expires_at_ms,
+        }))
+    }
+
+    fn kept(&self, key: &str) -> Result<Option<Kept>, StoreError> {
+        Ok(self.kept.get(key).cloned())
+    }
+
+    fn count(&self) -> Result<u64, StoreError> {
+        Ok(self.games.len() as u64)
+    }
+
+    fn put_game(
+        &mut self,
+        id: &str,
+        game: &StoredGame,
+        replaces: Option<u64>,
+    ) -> Result<(), StoreError> {
+        self.reindex(Kind::Game, id, replaces, game.expires_at_ms);
+        self.games.insert(id.to_owned(), game.clone());
+        Ok(())
+    }
+
+    fn put_kept(
+        &mut self,
+        key: &str,
+        kept: &Kept,
+        replaces: Option<u64>,
+    ) -> Result<(), StoreError> {
+        self.reindex(Kind::Key, key, replaces, kept.expires_at_ms);
+        self.kept.insert(key.to_owned(), kept.clone());
+        Ok(())
+    }
+
+    fn first_to_expire(&self, kind: Kind) -> Result<Option<(u64, String)>, StoreError> {
+        let index = match kind {
+            Kind::Game => &self.game_expiry,
+            Kind::Key => &self.key_expiry,
+        };
+        Ok(index.first().cloned())
+    }
+
+    fn remove(&mut self, kind: Kind, expires_at_ms: u64, name: &str) -> Result<(), StoreError> {
+        self.index(kind).remove(&(expires_at_ms, name.to_owned()));
+        match kind {
+            Kind::Game => {
+                self.games.remove(name);
+            }
+            Kind::Key => {
+                self.kept.remove(name);
+            }
+        }
+        Ok(())
+    }
+}

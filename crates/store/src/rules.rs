@@ -1,0 +1,147 @@
+//! The store's rules, written once for every backend that can run them
+//! inside its own transaction: what a write checks and in which order,
+//! what expiry means, and how a purge walks the expiry indexes. A backend
+//! gives [`Tables`], the few reads and writes the rules need, over its
+//! maps or its open transaction.
+
+use crate::{Expected, Kept, Outcome, Purged, StoreError, StoredGame, Write};
+
+/// Whether a record expiring at `expires_at_ms` is still there at `now_ms`.
+pub(crate) fn live(expires_at_ms: u64, now_ms: u64) -> bool {
+    now_ms < expires_at_ms
+}
+
+/// What the rules read of a stored game.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Head {
+    pub version: u64,
+    pub expires_at_ms: u64,
+}
+
+/// The two kinds of record that expire, each with its own expiry index.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Kind {
+    Game,
+    Key,
+}
+
+/// A backend's records, expired or not, within one transaction.
+pub(crate) trait Tables {
+    fn head(&self, id: &str) -> Result<Option<Head>, StoreError>;
+    fn kept(&self, key: &str) -> Result<Option<Kept>, StoreError>;
+    /// How many games are stored, kept exact by the backend in the same
+    /// transaction as its writes.
+    fn count(&self) -> Result<u64, StoreError>;
+    /// Stores `game` under `id`; `replaces` is the expiry of the record it
+    /// replaces, whose expiry index entry goes.
+    fn put_game(
+        &mut self,
+        id: &str,
+        game: &StoredGame,
+        replaces: Option<u64>,
+    ) -> Result<(), StoreError>;
+    /// Stores `kept` under `key`, as `put_game` stores a game.
+    fn put_kept(&mut self, key: &str, kept: &Kept, replaces: Option<u64>)
+    -> Result<(), StoreError>;
+    /// The entry of `kind`'s expiry index that expires first.
+    fn first_to_expire(&self, kind: Kind) -> Result<Option<(u64, String)>, StoreError>;
+    /// Removes the index entry `(expires_at_ms, name)` of `kind`, and the
+    /// record it points to.
+    fn remove(&mut self, kind: Kind, expires_at_ms: u64, name: &str) -> Result<(), StoreError>;
+}
+
+/// Refuses a write whose new version does not follow the expected one.
+pub(crate) fn check(write: &Write) -> Result<(), StoreError> {
+    let follows = match write.expected {
+        Expected::Absent => Some(0),
+        Expected::Version(version) => version.checked_add(1),
+    };
+    match follows {
+        Some(version) if version == write.game.version => Ok(()),
+        Some(version) => Err(StoreError::InvalidWrite(format!(
+            "game `{}`: a write expecting {:?} stores version {version}, not {}",
+            write.id, write.expected, write.game.version
+        ))),
+        None => Err(StoreError::InvalidWrite(format!(
+            "game `{}`: version {} is the last a game can have",
+            write.id,
+            u64::MAX
+        ))),
+    }
+}
+
+/// Applies one write: the key first (a kept answer is replayed whatever
+/// the version), then the version, then the bound; the game and the key
+/// are stored only when all three pass.
+pub(crate) fn apply(
+    tables: &mut impl Tables,
+    write: &Write,
+    now_ms: u64,
+    max_games: u64,
+) -> Result<Outcome, StoreError> {
+    let mut key_replaces = None;
+    if let Some((key, _)) = &write.key {
+        if let Some(kept) = tables.kept(key)? {
+            if live(kept.expires_at_ms, now_ms) {
+                return Ok(Outcome::Replayed(kept));
+            }
+            key_replaces = Some(kept.expires_at_ms);
+        }
+    }
+    let stored = tables.head(&write.id)?;
+    let current = stored
+        .filter(|head| live(head.expires_at_ms, now_ms))
+        .map(|head| head.version);
+    let expected = match write.expected {
+        Expected::Absent => None,
+        Expected::Version(version) => Some(version),
+    };
+    if current != expected {
+        return Ok(Outcome::Stale { current });
+    }
+    // Only a new id adds a game; one that replaces an expired game does not.
+    if stored.is_none() && tables.count()? >= max_games {
+        return Ok(Outcome::Full);
+    }
+    tables.put_game(
+        &write.id,
+        &write.game,
+        stored.map(|head| head.expires_at_ms),
+    )?;
+    if let Some((key, kept)) = &write.key {
+        tables.put_kept(key, kept, key_replaces)?;
+    }
+    Ok(Outcome::Written)
+}
+
+/// Deletes what expired by `now_ms`, those that expired first first, at
+/// most `at_most` games and `at_most` keys.
+pub(crate) fn purge(
+    tables: &mut impl Tables,
+    now_ms: u64,
+    at_most: usize,
+) -> Result<Purged, StoreError> {
+    Ok(Purged {
+        games: purge_kind(tables, Kind::Game, now_ms, at_most)?,
+        keys: purge_kind(tables, Kind::Key, now_ms, at_most)?,
+    })
+}
+
+fn purge_kind(
+    tables: &mut impl Tables,
+    kind: Kind,
+    now_ms: u64,
+    at_most: usize,
+) -> Result<usize, StoreError> {
+    let mut purged = 0;
+    while purged < at_most {
+        match tables.first_to_expire(kind)? {
+            Some((expires_at_ms, name)) if !live(expires_at_ms, now_ms) => {
+                tables.remove(kind, expires_at_ms, &name)?;
+                purged += 1;
+            }
+            _ => break,
+        }
+    }
+    Ok(purged)
+}

@@ -1,0 +1,156 @@
+//! Expiry and the bound: what expired is absent to reads and writes but
+//! counted until a purge deletes it, those that expire first first; the
+//! count stays exact through creates, replacements and purges.
+
+use linkpath_store::{Outcome, Purged, StoredGame};
+
+use crate::support::{Backend, LATER, NOW, create, expiring, kept, keyed, next, open};
+
+on_both!(
+    expired_is_absent,
+    the_bound_counts_what_is_not_purged,
+    purge_takes_the_first_to_expire_first,
+    a_new_expiry_moves_in_the_index,
+);
+
+const SOON: u64 = NOW + 10;
+
+async fn expired_is_absent(backend: Backend) {
+    let (store, _dir) = open(backend, 10);
+    let write = expiring(keyed(create("g", "v0"), "k", "created"), SOON);
+    store.write(write, NOW).await.unwrap();
+    assert!(store.game("g", SOON - 1).await.unwrap().is_some());
+    assert!(store.kept("k", SOON - 1).await.unwrap().is_some());
+
+    assert_eq!(store.game("g", SOON).await, Ok(None));
+    assert_eq!(store.kept("k", SOON).await, Ok(None));
+    assert_eq!(
+        store.write(next("g", 0, "v1"), SOON).await,
+        Ok(Outcome::Stale { current: None })
+    );
+    // The id and the key are free again: a create takes both.
+    let again = keyed(create("g", "again"), "k", "created again");
+    assert_eq!(store.write(again, SOON).await, Ok(Outcome::Written));
+    assert_eq!(
+        store.game("g", SOON).await.unwrap().map(|game| game.body),
+        Some(b"again".to_vec())
+    );
+    assert_eq!(store.kept("k", SOON).await, Ok(Some(kept("created again"))));
+    assert_eq!(store.games().await, Ok(1));
+    // The expired game and key were replaced, index entries and all.
+    assert_eq!(
+        store.purge(LATER - 1, 10).await,
+        Ok(Purged { games: 0, keys: 0 })
+    );
+}
+
+async fn the_bound_counts_what_is_not_purged(backend: Backend) {
+    let (store, _dir) = open(backend, 2);
+    let a = expiring(create("a", "v0"), SOON);
+    store.write(a.clone(), NOW).await.unwrap();
+    store.write(create("b", "v0"), NOW).await.unwrap();
+    assert_eq!(store.write(create("c", "v0"), NOW).await, Ok(Outcome::Full));
+
+    // `a` expired but is still stored, so still counted; creating it again
+    // replaces it and adds no game.
+    assert_eq!(
+        store.write(create("c", "v0"), SOON).await,
+        Ok(Outcome::Full)
+    );
+    let a_again = expiring(a, SOON + 1);
+    assert_eq!(store.write(a_again, SOON).await, Ok(Outcome::Written));
+    assert_eq!(store.games().await, Ok(2));
+
+    let later = SOON + 1;
+    assert_eq!(
+        store.write(create("c", "v0"), later).await,
+        Ok(Outcome::Full)
+    );
+    assert_eq!(
+        store.purge(later, 10).await,
+        Ok(Purged { games: 1, keys: 0 })
+    );
+    assert_eq!(store.games().await, Ok(1));
+    assert_eq!(
+        store.write(create("c", "v0"), later).await,
+        Ok(Outcome::Written)
+    );
+    assert_eq!(store.games().await, Ok(2));
+    assert_eq!(
+        store.write(create("d", "v0"), later).await,
+        Ok(Outcome::Full)
+    );
+}
+
+async fn purge_takes_the_first_to_expire_first(backend: Backend) {
+    let (store, _dir) = open(backend, 10);
+    // Written out of order of expiry: g2 expires first, then g4, g5, g3, g1.
+    for (id, expires_in) in [("g1", 5), ("g2", 1), ("g3", 4), ("g4", 2), ("g5", 3)] {
+        let write = keyed(create(id, "v0"), &format!("key of {id}"), "created");
+        store
+            .write(expiring(write, NOW + expires_in), NOW)
+            .await
+            .unwrap();
+    }
+    store.write(create("live", "v0"), NOW).await.unwrap();
+    let stored = async |id: &str| -> Option<StoredGame> {
+        // Read at NOW, when all were live: absent means purged.
+        store.game(id, NOW).await.unwrap()
+    };
+
+    assert_eq!(
+        store.purge(NOW + 4, 2).await,
+        Ok(Purged { games: 2, keys: 2 })
+    );
+    assert_eq!(stored("g2").await, None);
+    assert_eq!(stored("g4").await, None);
+    assert!(stored("g5").await.is_some());
+    assert_eq!(store.kept("key of g4", NOW).await, Ok(None));
+    assert!(store.kept("key of g5", NOW).await.unwrap().is_some());
+    assert_eq!(store.games().await, Ok(4));
+
+    assert_eq!(
+        store.purge(NOW + 4, 10).await,
+        Ok(Purged { games: 2, keys: 2 })
+    );
+    assert_eq!(
+        store.purge(NOW + 4, 10).await,
+        Ok(Purged { games: 0, keys: 0 })
+    );
+    assert_eq!(stored("g3").await, None);
+    assert!(stored("g1").await.is_some());
+    assert!(stored("live").await.is_some());
+    assert_eq!(store.games().await, Ok(2));
+}
+
+async fn a_new_expiry_moves_in_the_index(backend: Backend) {
+    let (store, _dir) = open(backend, 10);
+    store
+        .write(expiring(create("g", "v0"), SOON), NOW)
+        .await
+        .unwrap();
+    // Played on: it now expires later, and the old expiry purges nothing.
+    store.write(next("g", 0, "v1"), NOW).await.unwrap();
+    assert_eq!(
+        store.purge(SOON, 10).await,
+        Ok(Purged { games: 0, keys: 0 })
+    );
+    assert_eq!(
+        store
+            .game("g", SOON)
+            .await
+            .unwrap()
+            .map(|game| game.version),
+        Some(1)
+    );
+    // Brought forward, it goes at its new time.
+    store
+        .write(expiring(next("g", 1, "v2"), SOON + 5), SOON)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.purge(SOON + 5, 10).await,
+        Ok(Purged { games: 1, keys: 0 })
+    );
+    assert_eq!(store.games().await, Ok(0));
+}
