@@ -181,7 +181,7 @@ fn serve(config: Config) -> Result<ExitCode, Failure> {
             background_purge,
             "linkpath serving"
         );
-        let state = AppState::new(config);
+        let state = AppState::open(config).map_err(|e| format!("opening the game store: {e}"))?;
         linkpath_server::run_with_admin(
             listener,
             admin,

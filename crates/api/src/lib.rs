@@ -32,7 +32,6 @@ mod render;
 mod solve;
 mod wire;
 
-pub use decode::decode;
 pub use encode::encode;
 pub use error::{ApiError, ErrorBody, ErrorCode, Work, excerpt};
 pub use limits::Limits;

@@ -223,6 +223,58 @@ pub struct Config {
     /// least 1.
     #[arg(long, env = "LINKPATH_MAX_RENDER_CELLS", default_value_t = 16_384, value_parser = at_least_one::<usize>)]
     pub max_render_cells: usize,
+
+    #[command(flatten)]
+    pub games: GameSettings,
+}
+
+/// Where games are kept and what each may hold.
+#[derive(Clone, Debug, clap::Args)]
+pub struct GameSettings {
+    /// Where games are kept: `file:PATH`, a redb file created with its
+    /// folder if missing (every change on disk before it is answered), or
+    /// `memory` (gone when the process stops).
+    #[arg(long, env = "LINKPATH_STORE", default_value = "file:linkpath-games.redb")]
+    pub store: linkpath_store::StoreSpec,
+
+    /// Most games kept at once, finished and idle ones included until they
+    /// expire; a new game past it gets 503 `store_full`; at least 1.
+    #[arg(long, env = "LINKPATH_MAX_GAMES", default_value_t = 100_000, value_parser = at_least_one::<u64>)]
+    pub max_games: u64,
+
+    /// Time a game nobody changes is kept, in milliseconds; then it is
+    /// purged and its id answers 404; at least 1.
+    #[arg(long, env = "LINKPATH_GAME_IDLE_MS", default_value_t = 86_400_000, value_parser = at_least_one::<u64>)]
+    pub game_idle_ms: u64,
+
+    /// Most actions one game keeps (its history for undo and replays);
+    /// past it every action is refused with 409; at least 1.
+    #[arg(long, env = "LINKPATH_MAX_GAME_ACTIONS", default_value_t = 10_000, value_parser = at_least_one::<usize>)]
+    pub max_game_actions: usize,
+
+    /// Most cells of a game's board (413 beyond), below `--max-cells`: a
+    /// game is written whole on every change; at least 1.
+    #[arg(long, env = "LINKPATH_MAX_GAME_CELLS", default_value_t = 10_000, value_parser = at_least_one::<usize>)]
+    pub max_game_cells: usize,
+
+    /// Time the answer to a request with an `Idempotency-Key` is kept, in
+    /// milliseconds: a retry within it gets that answer again; at least 1.
+    #[arg(long, env = "LINKPATH_IDEMPOTENCY_TTL_MS", default_value_t = 86_400_000, value_parser = at_least_one::<u64>)]
+    pub idempotency_ttl_ms: u64,
+
+    /// Time a read or write of the store may take, in milliseconds (503
+    /// beyond, nothing changed or the retry tells); at least 1.
+    #[arg(long, env = "LINKPATH_STORE_TIMEOUT_MS", default_value_t = 2_000, value_parser = at_least_one::<u64>)]
+    pub store_timeout_ms: u64,
+
+    /// Most event streams (`/v1/games/{id}/events`) open at once (503
+    /// beyond); at least 1.
+    #[arg(long, env = "LINKPATH_MAX_STREAMS", default_value_t = 1_000, value_parser = at_least_one::<usize>)]
+    pub max_streams: usize,
+
+    /// Most event streams open on one game; at least 1.
+    #[arg(long, env = "LINKPATH_MAX_STREAMS_PER_GAME", default_value_t = 8, value_parser = at_least_one::<usize>)]
+    pub max_streams_per_game: usize,
 }
 
 /// The burst of the rate limit when only the rate is set (the default

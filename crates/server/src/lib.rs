@@ -14,6 +14,7 @@ mod config;
 mod connection;
 mod error;
 mod game;
+mod games;
 mod head;
 mod health;
 mod healthcheck;
@@ -67,11 +68,43 @@ pub struct AppState {
     api_keys: access::ApiKeys,
     /// The per-client rate limit, when configured.
     limiter: Option<access::ClientLimiter>,
+    /// The games held, and their store.
+    games: Arc<games::Games>,
 }
 
 impl AppState {
+    /// The state of a server keeping its games in the store `config`
+    /// names; the error says why the store did not open.
+    pub fn open(config: Config) -> Result<Self, linkpath_store::StoreError> {
+        let store = linkpath_store::Store::open(&config.games.store, store_limits(&config))?;
+        Ok(AppState::with_store(config, store))
+    }
+
+    /// The state of a server keeping its games in memory, whatever
+    /// `config` names: for tests and embedding.
     pub fn new(config: Config) -> Self {
+        let store = linkpath_store::Store::open(&linkpath_store::StoreSpec::Memory, store_limits(&config))
+            .expect("a memory store opens");
+        AppState::with_store(config, store)
+    }
+
+    fn with_store(config: Config, store: linkpath_store::Store) -> Self {
+        let g = &config.games;
+        let games = games::Games::new(
+            store,
+            games::Streams::new(g.max_streams, g.max_streams_per_game),
+            linkpath_api::games::GameLimits {
+                max_actions: g.max_game_actions,
+            },
+            Limits {
+                max_cells: config.limits().max_cells.min(g.max_game_cells),
+                ..config.limits()
+            },
+            Duration::from_millis(g.game_idle_ms),
+            Duration::from_millis(g.idempotency_ttl_ms),
+        );
         AppState {
+            games: Arc::new(games),
             limits: config.limits(),
             solvers: Arc::new(Semaphore::new(config.workers())),
             ready: Arc::new(AtomicBool::new(true)),
@@ -156,6 +189,13 @@ impl AppState {
     }
 }
 
+fn store_limits(config: &Config) -> linkpath_store::StoreLimits {
+    linkpath_store::StoreLimits {
+        max_games: config.games.max_games,
+        timeout: Duration::from_millis(config.games.store_timeout_ms),
+    }
+}
+
 /// Sets the flag when the request's future is dropped (client gone, or the
 /// wait timed out), so the blocking search stops too.
 struct CancelOnDrop(Arc<AtomicBool>);
@@ -180,6 +220,7 @@ pub fn app(state: AppState) -> Router {
     let router = Router::new()
         .merge(solve::router())
         .merge(game::router())
+        .merge(games::router())
         .merge(render::router())
         .merge(playground::router())
         .merge(health::router())

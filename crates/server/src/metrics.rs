@@ -58,6 +58,26 @@ pub(crate) const PANICS: &str = "linkpath_panics_total";
 pub(crate) const MEMORY_BUDGET: &str = "linkpath_memory_budget_bytes";
 pub(crate) const MEMORY_HELD: &str = "linkpath_memory_held_bytes";
 pub(crate) const CONNECTIONS_CUT: &str = "linkpath_connections_cut_total";
+pub(crate) const GAMES_CREATED: &str = "linkpath_games_created_total";
+pub(crate) const GAMES_FINISHED: &str = "linkpath_games_finished_total";
+pub(crate) const GAME_ACTIONS: &str = "linkpath_game_actions_total";
+pub(crate) const STORE_DURATION: &str = "linkpath_store_duration_seconds";
+pub(crate) const STORE_ERRORS: &str = "linkpath_store_errors_total";
+pub(crate) const GAMES_STORED: &str = "linkpath_games_stored";
+pub(crate) const GAME_STREAMS: &str = "linkpath_game_streams_open";
+
+/// How a game ends, for `linkpath_games_finished_total`.
+pub(crate) const FINISHES: [&str; 3] = ["won", "out_of_time", "resigned"];
+
+/// What became of an action on a game, for `linkpath_game_actions_total`:
+/// applied, an illegal move, refused as it stands (paused, nothing to
+/// undo, ...), on a finished game, a stale `If-Match`, or past the
+/// deadline.
+pub(crate) const ACTION_OUTCOMES: [&str; 6] =
+    ["applied", "illegal", "refused", "finished", "stale", "deadline"];
+
+/// The store's operations, for `linkpath_store_duration_seconds`.
+pub(crate) const STORE_OPERATIONS: [&str; 2] = ["read", "write"];
 
 /// Why a connection was closed in the middle of a request: it sent under
 /// the minimum rate over a period (`too_slow`), or under that rate when a
@@ -74,7 +94,7 @@ pub(crate) const BUCKETS: [f64; 17] = [
 
 /// Every route of the router, as `(method, path)`: the `route` and
 /// `method` labels of the request series.
-pub(crate) const ROUTES: [(&str, &str); 14] = [
+pub(crate) const ROUTES: [(&str, &str); 27] = [
     ("POST", "/v1/solve"),
     ("POST", "/v1/render"),
     ("POST", "/v1/moves"),
@@ -82,6 +102,19 @@ pub(crate) const ROUTES: [(&str, &str); 14] = [
     ("POST", "/v1/clear"),
     ("POST", "/v1/deal"),
     ("POST", "/v1/shuffle"),
+    ("POST", "/v1/games"),
+    ("GET", "/v1/games/{id}"),
+    ("POST", "/v1/games/{id}/moves"),
+    ("POST", "/v1/games/{id}/hint"),
+    ("POST", "/v1/games/{id}/undo"),
+    ("POST", "/v1/games/{id}/redo"),
+    ("POST", "/v1/games/{id}/shuffle"),
+    ("POST", "/v1/games/{id}/pause"),
+    ("POST", "/v1/games/{id}/resume"),
+    ("POST", "/v1/games/{id}/resign"),
+    ("GET", "/v1/games/{id}/events"),
+    ("GET", "/v1/games/{id}/replay"),
+    ("POST", "/v1/replays"),
     ("GET", "/"),
     ("GET", "/playground/app.js"),
     ("GET", "/playground/style.css"),
@@ -282,6 +315,17 @@ fn describe() {
         CONNECTIONS_CUT,
         "Connections closed in the middle of a request for sending it too slowly, by reason"
     );
+    describe_counter!(GAMES_CREATED, "Games created");
+    describe_counter!(GAMES_FINISHED, "Games finished, by status");
+    describe_counter!(GAME_ACTIONS, "Actions on games, by action and outcome");
+    describe_histogram!(
+        STORE_DURATION,
+        Unit::Seconds,
+        "Time of one read or write of the game store, by operation"
+    );
+    describe_counter!(STORE_ERRORS, "Game store calls that failed or timed out (answered 503)");
+    describe_gauge!(GAMES_STORED, "Games in the store, as last counted (every 30 s)");
+    describe_gauge!(GAME_STREAMS, "Game event streams open");
 }
 
 fn register_zeros() {
@@ -314,6 +358,55 @@ fn register_zeros() {
     for reason in CUTS {
         counter!(CONNECTIONS_CUT, "reason" => reason).increment(0);
     }
+    counter!(GAMES_CREATED).increment(0);
+    for status in FINISHES {
+        counter!(GAMES_FINISHED, "status" => status).increment(0);
+    }
+    for action in linkpath_api::games::ActionKind::all() {
+        if matches!(action, linkpath_api::games::ActionKind::Create) {
+            continue;
+        }
+        for outcome in ACTION_OUTCOMES {
+            counter!(GAME_ACTIONS, "action" => action.name(), "outcome" => outcome).increment(0);
+        }
+    }
+    for operation in STORE_OPERATIONS {
+        let _: Histogram = histogram!(STORE_DURATION, "operation" => operation);
+    }
+    counter!(STORE_ERRORS).increment(0);
+    gauge!(GAMES_STORED).set(0.0);
+    gauge!(GAME_STREAMS).set(0.0);
+}
+
+pub(crate) fn record_game_created() {
+    counter!(GAMES_CREATED).increment(1);
+}
+
+/// `status` is one of [`FINISHES`].
+pub(crate) fn record_game_finished(status: &'static str) {
+    counter!(GAMES_FINISHED, "status" => status).increment(1);
+}
+
+/// `action` is an action's name, `outcome` one of [`ACTION_OUTCOMES`].
+pub(crate) fn record_game_action(action: &'static str, outcome: &'static str) {
+    counter!(GAME_ACTIONS, "action" => action, "outcome" => outcome).increment(1);
+}
+
+/// `operation` is one of [`STORE_OPERATIONS`].
+pub(crate) fn record_store(operation: &'static str, started: Instant) {
+    histogram!(STORE_DURATION, "operation" => operation).record(started.elapsed());
+}
+
+pub(crate) fn record_store_error() {
+    counter!(STORE_ERRORS).increment(1);
+}
+
+pub(crate) fn record_games_stored(games: u64) {
+    gauge!(GAMES_STORED).set(games as f64);
+}
+
+pub(crate) fn record_streams_open(open: usize) {
+    gauge!(GAME_STREAMS).set(open as f64);
 }
 
 /// The memory budget as it stands, set as each scrape is rendered.

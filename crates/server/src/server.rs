@@ -42,6 +42,7 @@ pub async fn run_with_admin(
     let admin = admin.map(|admin| tokio::spawn(serve_admin(admin, state.clone())));
     let listener = Listener::new(listener, &state);
     let upkeep = spawn_upkeep(&state);
+    let purge = tokio::spawn(crate::games::purge_loop(state.games.clone()));
     listener.accept_until(shutdown).await;
     state.begin_shutdown();
     tracing::info!(
@@ -55,6 +56,7 @@ pub async fn run_with_admin(
         .await;
     listener.drain(config.drain_timeout_ms).await;
     upkeep.abort();
+    purge.abort();
     if let Some(admin) = admin {
         admin.abort();
     }

@@ -150,9 +150,31 @@ impl ActionKind {
     pub fn name(self) -> &'static str {
         self.into()
     }
+
+    /// Every kind, for the series registered at 0.
+    pub fn all() -> &'static [ActionKind] {
+        <ActionKind as strum::VariantArray>::VARIANTS
+    }
+}
+
+/// The body of `POST /v1/games/{id}/moves`: two tiles to remove.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    pub from: Point,
+    pub to: Point,
 }
 
 impl Action {
+    /// The move a body of `POST /v1/games/{id}/moves` asks for.
+    pub fn read_move(body: &[u8], limits: &Limits) -> Result<Action, ApiError> {
+        let request: MoveRequest = crate::decode::decode(body, limits)?;
+        Ok(Action::Move {
+            from: request.from,
+            to: request.to,
+        })
+    }
+
     pub fn kind(&self) -> ActionKind {
         match self {
             Action::Move { .. } => ActionKind::Move,

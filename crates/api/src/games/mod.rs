@@ -17,7 +17,9 @@ mod score;
 mod view;
 
 pub use create::{CreateGame, create};
-pub use game::{Action, ActionKind, Assists, Change, Clock, Game, GameLimits, Last, Status};
+pub use game::{
+    Action, ActionKind, Assists, Change, Clock, Game, GameLimits, Last, MoveRequest, Status,
+};
 pub use replay::{Replay, ReplayAction, ReplayCheck, check_replay};
 pub use score::score;
 pub use view::{GameSettings, GameView, rfc3339};

@@ -149,7 +149,7 @@ pub(super) async fn stream(
     // Subscribed before reading, so no change falls between the two.
     let reader = games.streams.clone().subscribe(&id)?;
     let now = now_ms();
-    let (game, expires) = super::current(&state, &games, &id, now).await?;
+    let (game, expires) = super::current(&games, &id, now).await?;
     let seen = headers
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
@@ -206,7 +206,7 @@ impl Watch {
                         // The limit passed while the game is watched: end it
                         // now; its change arrives as an event.
                         self.due = None;
-                        let _ = super::current(&self.state, &self.state.games, &self.id, now_ms()).await;
+                        let _ = super::current(&self.state.games, &self.id, now_ms()).await;
                         continue;
                     }
                 },

@@ -26,15 +26,12 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use keys::{Key, kept_answer};
 use linkpath_api::games::{
-    Action, ActionKind, CreateGame, Game, GameLimits, GameView, Replay, ReplayCheck, Status,
+    Action, ActionKind, CreateGame, Game, GameLimits, GameView, MoveRequest, Replay, ReplayCheck,
 };
-use linkpath_api::games::Point;
 use linkpath_api::{ApiError, ErrorCode, Work};
 use linkpath_store::{Expected, Outcome, Store, StoreError, StoredGame, Write};
-use serde::Deserialize;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-use utoipa::ToSchema;
 
 pub use events::Streams;
 
@@ -42,12 +39,15 @@ pub use events::Streams;
 /// settings.
 pub struct Games {
     pub store: Store,
-    pub streams: Streams,
+    pub streams: Arc<Streams>,
     pub limits: GameLimits,
     /// How long a game nobody changes is kept.
     pub idle: Duration,
     /// How long an idempotency key's answer is kept.
     pub key_ttl: Duration,
+    /// The request limits with a board's cells capped for games, which are
+    /// written whole on every change.
+    pub request_limits: linkpath_api::Limits,
     /// Lines up the actions on one game within this process.
     locks: Vec<tokio::sync::Mutex<()>>,
 }
@@ -61,10 +61,18 @@ const LOCKS: usize = 256;
 const ATTEMPTS: usize = 8;
 
 impl Games {
-    pub fn new(store: Store, streams: Streams, limits: GameLimits, idle: Duration, key_ttl: Duration) -> Self {
+    pub fn new(
+        store: Store,
+        streams: Streams,
+        limits: GameLimits,
+        request_limits: linkpath_api::Limits,
+        idle: Duration,
+        key_ttl: Duration,
+    ) -> Self {
         Games {
+            request_limits,
             store,
-            streams,
+            streams: Arc::new(streams),
             limits,
             idle,
             key_ttl,
@@ -210,7 +218,7 @@ async fn create(
     }
     let id = new_id()?;
     let permit = state.solver_slot()?;
-    let limits = state.limits.clone();
+    let limits = games.request_limits.clone();
     let game = state
         .run_blocking(permit, Work::Deal, move |stop| {
             linkpath_api::games::create(&body, id, now, &limits, stop)
@@ -252,13 +260,12 @@ async fn create(
 async fn show(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, HttpError> {
     let games = state.games.clone();
     let now = now_ms();
-    let (game, expires) = current(&state, &games, &id, now).await?;
+    let (game, expires) = current(&games, &id, now).await?;
     Ok(answer(StatusCode::OK, &GameView::new(&game, now, expires))?)
 }
 
 /// The game at `now`, its time limit applied (and written) if it passed.
 async fn current(
-    state: &AppState,
     games: &Games,
     id: &str,
     now: u64,
@@ -298,14 +305,6 @@ fn changed(games: &Games, game: &Game, kind: ActionKind, now: u64, expires: u64)
     games.streams.publish(&GameView::new(game, now, expires), game.due(u64::MAX));
 }
 
-/// A move: two tiles to remove.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct MoveRequest {
-    pub from: Point,
-    pub to: Point,
-}
-
 /// Applies `action` to the game `id` and answers the game.
 async fn act(
     state: AppState,
@@ -343,7 +342,7 @@ async fn act(
         }
         let version = game.version;
         let permit = state.solver_slot()?;
-        let limits = state.limits.clone();
+        let limits = games.request_limits.clone();
         let game_limits = games.limits;
         let action = action.clone();
         let (next, refused) = state
@@ -450,11 +449,7 @@ async fn make_move(
     headers: HeaderMap,
     body: JsonBody,
 ) -> Result<Response, HttpError> {
-    let request: MoveRequest = linkpath_api::decode(&body, &state.limits)?;
-    let action = Action::Move {
-        from: request.from,
-        to: request.to,
-    };
+    let action = Action::read_move(&body, &state.games.request_limits)?;
     act(state, id, headers, "/v1/games/{id}/moves", &body, action).await
 }
 
@@ -505,7 +500,7 @@ plain_action!(resign, "/v1/games/{id}/resign", "resign", Action::Resign,
 async fn replay(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, HttpError> {
     let games = state.games.clone();
     let now = now_ms();
-    let (game, _) = current(&state, &games, &id, now).await?;
+    let (game, _) = current(&games, &id, now).await?;
     let json = linkpath_api::encode(&Replay::of(&game))?;
     Ok(respond(StatusCode::OK, game.version, None, json))
 }
@@ -518,7 +513,7 @@ async fn replay(State(state): State<AppState>, Path(id): Path<String>) -> Result
         (status = 422, description = "An action the game would have refused, named in `field`", body = linkpath_api::ErrorBody)))]
 async fn check_replay(State(state): State<AppState>, body: JsonBody) -> Result<Response, HttpError> {
     let permit = state.solver_slot()?;
-    let limits = state.limits.clone();
+    let limits = state.games.request_limits.clone();
     let game_limits = state.games.limits;
     let json = state
         .run_blocking(permit, Work::Play, move |stop| {
@@ -529,16 +524,16 @@ async fn check_replay(State(state): State<AppState>, body: JsonBody) -> Result<R
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
 }
 
-/// Ends games whose clock ran out where nobody looks, and purges expired
-/// games and keys, until `shutdown`; every pass is bounded.
-pub async fn purge_loop(games: Arc<Games>, mut shutdown: tokio::sync::watch::Receiver<bool>) {
+/// Purges expired games and keys every 30 seconds, at most 1,000 of each
+/// a pass, and counts the games stored; the serve loop stops it.
+pub async fn purge_loop(games: Arc<Games>) {
     const EVERY: Duration = Duration::from_secs(30);
     const AT_MOST: usize = 1_000;
     loop {
-        tokio::select! {
-            _ = tokio::time::sleep(EVERY) => {}
-            _ = shutdown.changed() => return,
+        if let Ok(stored) = games.store.games().await {
+            metrics::record_games_stored(stored);
         }
+        tokio::time::sleep(EVERY).await;
         match games.store.purge(now_ms(), AT_MOST).await {
             Ok(purged) => {
                 if purged.games > 0 || purged.keys > 0 {
@@ -547,11 +542,5 @@ pub async fn purge_loop(games: Arc<Games>, mut shutdown: tokio::sync::watch::Rec
             }
             Err(e) => tracing::warn!(error = %e, "purging expired games failed; next pass retries"),
         }
-        if let Ok(stored) = games.store.games().await {
-            metrics::record_games_stored(stored);
-        }
     }
 }
-
-/// The statuses a finished game ends in, for the metrics.
-pub const FINISHED: [Status; 3] = [Status::Won, Status::OutOfTime, Status::Resigned];

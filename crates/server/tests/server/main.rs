@@ -8,6 +8,7 @@ mod budgets;
 mod connections;
 mod errors;
 mod game;
+mod games;
 mod metrics;
 mod openapi;
 mod reliability;

@@ -1,0 +1,311 @@
+//! Held games through the router: creating one, each action with its exact
+//! answer and `ETag`, refusals that change nothing (an illegal move, a
+//! stale `If-Match`, a finished game), `Idempotency-Key`, 50 concurrent
+//! moves on one game, the event stream, replays, and the store's bound.
+
+use crate::support::*;
+use axum::Router;
+use axum::body::Body;
+use axum::http::Request;
+use http_body_util::BodyExt;
+use linkpath_server::Config;
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+/// A board of `pairs` rows, each a pair of its own type with a gap
+/// between: every pair can go in any order, under Lianliankan.
+fn pairs_board(pairs: usize) -> Value {
+    let types = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    let rows: Vec<String> = types
+        .chars()
+        .take(pairs)
+        .map(|c| format!("{c}.{c}"))
+        .collect();
+    json!({"board": rows, "rules": "lianliankan"})
+}
+
+fn action(path: &str, body: &str, headers: &[(&str, &str)]) -> Request<Body> {
+    let mut request = Request::post(path).header("content-type", "application/json");
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    request.body(Body::from(body.to_owned())).expect("a request")
+}
+
+async fn create(router: &Router, body: Value) -> (String, Value) {
+    let reply = post(router, "/v1/games", &body).await;
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    let game = reply.json();
+    let id = game["id"].as_str().expect("an id").to_owned();
+    assert_eq!(reply.header("location"), Some(format!("/v1/games/{id}").as_str()));
+    assert_eq!(reply.header("etag"), Some("\"0\""));
+    (id, game)
+}
+
+async fn make_move(router: &Router, id: &str, from: [i64; 2], to: [i64; 2]) -> Reply {
+    let body = json!({"from": from, "to": to}).to_string();
+    call(router, action(&format!("/v1/games/{id}/moves"), &body, &[])).await
+}
+
+#[tokio::test]
+async fn a_game_is_created_read_and_won_move_by_move() {
+    let router = router(config());
+    let (id, game) = create(&router, pairs_board(2)).await;
+    assert_eq!(id.len(), 32);
+    assert!(id.bytes().all(|b| b.is_ascii_hexdigit()));
+    assert_eq!(game["status"], "playing");
+    assert_eq!(game["version"], 0);
+    assert_eq!(game["board"], json!(["A.A", "B.B"]));
+    assert_eq!((game["tiles_left"].clone(), game["moves_open"].clone()), (json!(4), json!(2)));
+    assert_eq!(game["assists"], json!({"hints": 0, "undos": 0, "shuffles": 0}));
+    assert_eq!(game["ranked"], true);
+    assert_eq!(game["settings"]["rules"], "lianliankan");
+
+    let read = call(&router, get(&format!("/v1/games/{id}"))).await;
+    assert_eq!((read.status, read.header("etag")), (200, Some("\"0\"")));
+
+    let illegal = make_move(&router, &id, [0, 0], [0, 1]).await;
+    assert_eq!(illegal.status, 409);
+    assert_eq!(illegal.json()["error"]["code"], "illegal_move");
+    assert_eq!(illegal.json()["error"]["reason"], "type_mismatch");
+    let off = make_move(&router, &id, [0, 0], [9, 9]).await;
+    assert_eq!(off.json()["error"]["reason"], "off_board");
+
+    let first = make_move(&router, &id, [0, 0], [2, 0]).await;
+    assert_eq!((first.status, first.header("etag")), (200, Some("\"1\"")));
+    let first = first.json();
+    assert_eq!(first["board"], json!(["...", "B.B"]));
+    assert_eq!(first["last"]["path"], json!([[0, 0], [2, 0]]));
+    let won = make_move(&router, &id, [0, 1], [2, 1]).await.json();
+    assert_eq!((won["status"].clone(), won["version"].clone()), (json!("won"), json!(2)));
+    let after = make_move(&router, &id, [0, 0], [2, 0]).await;
+    assert_eq!(after.status, 409);
+    assert_eq!(after.json()["error"]["code"], "game_over");
+}
+
+#[tokio::test]
+async fn an_unknown_game_is_404_with_its_own_code() {
+    let router = router(config());
+    let reply = call(&router, get("/v1/games/00000000000000000000000000000000")).await;
+    assert_eq!(reply.status, 404);
+    assert_eq!(reply.json()["error"]["code"], "game_not_found");
+    let reply = make_move(&router, "nope", [0, 0], [1, 0]).await;
+    assert_eq!(reply.json()["error"]["code"], "game_not_found");
+}
+
+#[tokio::test]
+async fn a_stale_if_match_is_412_and_changes_nothing() {
+    let router = router(config());
+    let (id, _) = create(&router, pairs_board(2)).await;
+    let path = format!("/v1/games/{id}/moves");
+    let body = json!({"from": [0, 0], "to": [2, 0]}).to_string();
+    let stale = call(&router, action(&path, &body, &[("if-match", "\"3\"")])).await;
+    assert_eq!(stale.status, 412);
+    assert_eq!(stale.json()["error"]["code"], "version_mismatch");
+    let bad = call(&router, action(&path, &body, &[("if-match", "three")])).await;
+    assert_eq!(bad.status, 422);
+    let read = call(&router, get(&format!("/v1/games/{id}"))).await.json();
+    assert_eq!(read["version"], 0);
+    let pinned = call(&router, action(&path, &body, &[("if-match", "\"0\"")])).await;
+    assert_eq!((pinned.status, pinned.header("etag")), (200, Some("\"1\"")));
+}
+
+#[tokio::test]
+async fn a_repeated_idempotency_key_answers_the_first_answer_again() {
+    let router = router(config());
+    let path = "/v1/games";
+    let body = pairs_board(2).to_string();
+    let key = [("idempotency-key", "create-1")];
+    let first = call(&router, action(path, &body, &key)).await;
+    let again = call(&router, action(path, &body, &key)).await;
+    assert_eq!((first.status, again.status), (201, 201));
+    assert_eq!(again.header("idempotent-replayed"), Some("true"));
+    assert_eq!(first.json(), again.json());
+    let id = first.json()["id"].as_str().unwrap().to_owned();
+
+    let moves = format!("/v1/games/{id}/moves");
+    let step = json!({"from": [0, 0], "to": [2, 0]}).to_string();
+    let key = [("idempotency-key", "move-1")];
+    let once = call(&router, action(&moves, &step, &key)).await;
+    let twice = call(&router, action(&moves, &step, &key)).await;
+    assert_eq!((once.status, twice.status), (200, 200));
+    assert_eq!(twice.header("etag"), Some("\"1\""));
+    assert_eq!(once.json(), twice.json());
+    let other = json!({"from": [0, 1], "to": [2, 1]}).to_string();
+    let reused = call(&router, action(&moves, &other, &key)).await;
+    assert_eq!(reused.status, 422);
+    assert_eq!(reused.json()["error"]["code"], "idempotency_key_reused");
+    let read = call(&router, get(&format!("/v1/games/{id}"))).await.json();
+    assert_eq!(read["version"], 1);
+}
+
+#[tokio::test]
+async fn concurrent_moves_on_one_game_apply_once_each_without_gaps() {
+    let router = router(Config {
+        workers: Some(64),
+        ..config()
+    });
+    let pairs = 25;
+    let (id, _) = create(&router, pairs_board(pairs)).await;
+    // Each pair sent twice at once: 50 moves, of which exactly one of
+    // each pair can apply.
+    let tasks: Vec<_> = (0..2 * pairs)
+        .map(|i| {
+            let router = router.clone();
+            let id = id.clone();
+            let row = (i % pairs) as i64;
+            tokio::spawn(async move { make_move(&router, &id, [0, row], [2, row]).await })
+        })
+        .collect();
+    let mut versions = BTreeSet::new();
+    let mut refused = 0;
+    for task in tasks {
+        let reply = task.await.expect("a move");
+        match reply.status {
+            200 => {
+                versions.insert(reply.json()["version"].as_u64().unwrap());
+            }
+            409 => {
+                // The pair's tiles are gone, or every pair is and the game
+                // is won.
+                let error = &reply.json()["error"];
+                assert!(
+                    error["reason"] == "not_a_tile" || error["code"] == "game_over",
+                    "{error}"
+                );
+                refused += 1;
+            }
+            other => panic!("{other}: {}", reply.text()),
+        }
+    }
+    assert_eq!(versions, (1..=pairs as u64).collect());
+    assert_eq!(refused, pairs);
+    let game = call(&router, get(&format!("/v1/games/{id}"))).await.json();
+    assert_eq!((game["status"].clone(), game["version"].clone()), (json!("won"), json!(25)));
+}
+
+#[tokio::test]
+async fn pause_hides_the_board_and_stops_the_clock() {
+    let router = router(config());
+    let (id, _) = create(&router, pairs_board(2)).await;
+    let pause = call(&router, action(&format!("/v1/games/{id}/pause"), "", &[])).await;
+    assert_eq!(pause.status, 200);
+    let paused = pause.json();
+    assert_eq!(paused["status"], "paused");
+    assert!(paused.get("board").is_none());
+    tokio::time::sleep(Duration::from_millis(30)).await;
+    let later = call(&router, get(&format!("/v1/games/{id}"))).await.json();
+    assert_eq!(later["elapsed_ms"], paused["elapsed_ms"]);
+    let refused = make_move(&router, &id, [0, 0], [2, 0]).await;
+    assert_eq!(refused.json()["error"]["code"], "action_refused");
+    let resumed = call(&router, action(&format!("/v1/games/{id}/resume"), "", &[])).await;
+    assert_eq!(resumed.json()["status"], "playing");
+    assert_eq!(resumed.json()["board"], json!(["A.A", "B.B"]));
+}
+
+#[tokio::test]
+async fn undo_hint_and_the_replay_check_to_the_same_game() {
+    let router = router(config());
+    let (id, _) = create(&router, pairs_board(3)).await;
+    make_move(&router, &id, [0, 0], [2, 0]).await;
+    let undone = call(&router, action(&format!("/v1/games/{id}/undo"), "", &[])).await.json();
+    assert_eq!(undone["board"], json!(["A.A", "B.B", "C.C"]));
+    assert_eq!(undone["ranked"], false);
+    let hinted = call(&router, action(&format!("/v1/games/{id}/hint"), "", &[])).await.json();
+    assert_eq!(hinted["last"]["hint"]["from"], json!([0, 0]));
+    assert_eq!(hinted["assists"], json!({"hints": 1, "undos": 1, "shuffles": 0}));
+    for row in 0..3 {
+        make_move(&router, &id, [0, row], [2, row]).await;
+    }
+    let game = call(&router, get(&format!("/v1/games/{id}"))).await.json();
+    assert_eq!(game["status"], "won");
+    let replay = call(&router, get(&format!("/v1/games/{id}/replay"))).await;
+    assert_eq!(replay.status, 200);
+    let replay = replay.json();
+    assert_eq!(replay["actions"].as_array().unwrap().len(), 6);
+    let check = post(&router, "/v1/replays", &replay).await;
+    assert_eq!(check.status, 200, "{}", check.text());
+    let check = check.json();
+    for field in ["status", "version", "score", "elapsed_ms", "tiles_left", "assists", "ranked", "board"] {
+        assert_eq!(check[field], game[field], "{field}");
+    }
+}
+
+#[tokio::test]
+async fn a_full_store_refuses_a_new_game_with_503() {
+    let mut config = config();
+    config.games.max_games = 1;
+    let router = router(config);
+    create(&router, pairs_board(1)).await;
+    let full = post(&router, "/v1/games", &pairs_board(1)).await;
+    assert_eq!(full.status, 503);
+    assert_eq!(full.json()["error"]["code"], "store_full");
+    assert!(full.header("retry-after").is_some());
+}
+
+#[tokio::test]
+async fn a_time_limit_ends_the_game_on_the_first_access_after_it() {
+    let router = router(config());
+    let mut body = pairs_board(2);
+    body["time_limit_ms"] = json!(20);
+    let (id, _) = create(&router, body).await;
+    tokio::time::sleep(Duration::from_millis(60)).await;
+    let game = call(&router, get(&format!("/v1/games/{id}"))).await.json();
+    assert_eq!(game["status"], "out_of_time");
+    assert_eq!((game["elapsed_ms"].clone(), game["version"].clone()), (json!(20), json!(1)));
+    let late = make_move(&router, &id, [0, 0], [2, 0]).await;
+    assert_eq!(late.json()["error"]["code"], "game_over");
+}
+
+/// The next SSE event of `body`, as its lines.
+async fn next_event(body: &mut Body) -> Vec<String> {
+    let mut text = String::new();
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(10), body.frame())
+            .await
+            .expect("an event within 10 s")
+            .expect("the stream goes on")
+            .expect("a frame");
+        if let Ok(data) = frame.into_data() {
+            text.push_str(std::str::from_utf8(&data).expect("UTF-8"));
+        }
+        if text.ends_with("\n\n") && !text.starts_with(':') {
+            return text.lines().map(str::to_owned).collect();
+        }
+        if text.starts_with(':') && text.ends_with("\n\n") {
+            text.clear();
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_event_stream_sends_the_game_then_each_change_and_ends_with_it() {
+    let router = router(config());
+    let (id, _) = create(&router, pairs_board(1)).await;
+    let response = tokio::time::timeout(
+        Duration::from_secs(10),
+        tower::ServiceExt::oneshot(router.clone(), get(&format!("/v1/games/{id}/events"))),
+    )
+    .await
+    .expect("an answer")
+    .expect("infallible");
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        response.headers()["content-type"].to_str().unwrap(),
+        "text/event-stream"
+    );
+    let mut body = response.into_body();
+    let first = next_event(&mut body).await;
+    assert_eq!(first[0], "event: game");
+    assert_eq!(first[1], "id: 0");
+    make_move(&router, &id, [0, 0], [2, 0]).await;
+    let change = next_event(&mut body).await;
+    assert_eq!(change[1], "id: 1");
+    let game: Value = serde_json::from_str(change[2].strip_prefix("data: ").unwrap()).unwrap();
+    assert_eq!(game["status"], "won");
+    let end = tokio::time::timeout(Duration::from_secs(10), body.frame())
+        .await
+        .expect("the stream ends");
+    assert!(end.is_none());
+}
