@@ -160,11 +160,18 @@ fn serve(config: Config) -> Result<ExitCode, Failure> {
     }
     init_tracing(config.log_format == "json");
     let background_purge = purge_in_background();
+    let store = config.games.store.to_string();
+    let memory_budget = config.memory_budget();
+    let workers = config.workers();
+    // Opened before serving: a store that cannot open (locked by another
+    // process, not a store) stops the start with its reason.
+    let state = AppState::open(config).map_err(|e| format!("opening the game store: {e}"))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("starting the runtime: {e}"))?;
     let result = runtime.block_on(async {
+        let config = state.config.clone();
         let listener = linkpath_server::bind(config.listen, config.listen_backlog)?;
         let admin = match config.admin_listen {
             Some(address) => {
@@ -176,12 +183,12 @@ fn serve(config: Config) -> Result<ExitCode, Failure> {
         };
         tracing::info!(
             listen = %listener.local_addr()?,
-            memory_budget_bytes = config.memory_budget(),
-            workers = config.workers(),
+            memory_budget_bytes = memory_budget,
+            workers,
+            store,
             background_purge,
             "linkpath serving"
         );
-        let state = AppState::open(config).map_err(|e| format!("opening the game store: {e}"))?;
         linkpath_server::run_with_admin(
             listener,
             admin,

@@ -20,7 +20,11 @@ use utoipa::ToSchema;
 ///
 /// - `request_timeout`: 408
 ///
-/// - `illegal_move`, `action_refused`, `game_over`: 409
+/// - `illegal_move`: 409
+///
+/// - `action_refused`: 409
+///
+/// - `game_over`: 409
 ///
 /// - `version_mismatch`: 412
 ///
@@ -34,7 +38,9 @@ use utoipa::ToSchema;
 ///
 /// - `invalid_query`: 422
 ///
-/// - `invalid_request`, `idempotency_key_reused`: 422
+/// - `invalid_request`: 422
+///
+/// - `idempotency_key_reused`: 422
 ///
 /// - `rate_limited`: 429 (only when `LINKPATH_RATE_LIMIT_PER_SECOND` or
 ///   `LINKPATH_MAX_CONNECTIONS_PER_CLIENT` is set)
@@ -43,7 +49,11 @@ use utoipa::ToSchema;
 ///
 /// - `not_implemented`: 501 (a `Transfer-Encoding` other than `chunked`)
 ///
-/// - `overloaded`, `store_full`, `store_unavailable`: 503
+/// - `overloaded`: 503
+///
+/// - `store_full`: 503
+///
+/// - `store_unavailable`: 503
 ///
 /// - `deadline_exceeded`: 504
 #[derive(

@@ -242,6 +242,15 @@ const ROUTE_ERRORS: [ErrorCode; 11] = [
     ErrorCode::DeadlineExceeded,
 ];
 
+/// The errors the game routes answer besides those of any route (a game
+/// that is not there, a move refused, a stale version, the store).
+const GAME_ERRORS: [ErrorCode; 4] = [
+    ErrorCode::GameNotFound,
+    ErrorCode::IllegalMove,
+    ErrorCode::VersionMismatch,
+    ErrorCode::StoreUnavailable,
+];
+
 /// The statuses a route answers itself: a page or probe only 200 (readiness
 /// also 503 while shutting down); an API route 200 and each status of
 /// [`ROUTE_ERRORS`].
@@ -251,6 +260,12 @@ pub(crate) fn route_statuses(method: &str, route: &str) -> Vec<u16> {
         statuses.extend(ROUTE_ERRORS.map(|code| code.status()));
     } else if route == "/readyz" {
         statuses.push(503);
+    }
+    if route.starts_with("/v1/games") {
+        statuses.extend(GAME_ERRORS.map(|code| code.status()));
+        if route == "/v1/games" {
+            statuses.push(201);
+        }
     }
     statuses.sort_unstable();
     statuses.dedup();

@@ -12,7 +12,7 @@
 //! one is 412. An `Idempotency-Key` keeps a change's answer in the same
 //! write, so a retry is answered the first answer and applies nothing.
 
-mod events;
+pub(crate) mod events;
 mod keys;
 
 use super::AppState;

@@ -218,14 +218,20 @@ fn histogram(name: &str, labels: &[(&str, &str)]) -> [Series; 3] {
 fn expected_series() -> BTreeSet<Series> {
     let mut expected = BTreeSet::new();
     let routes = documented_routes();
-    assert_eq!(routes.len(), 14, "{routes:?}");
+    assert_eq!(routes.len(), 27, "{routes:?}");
     for (method, route) in &routes {
-        let statuses: &[&str] = match (method.as_str(), route.as_str()) {
-            ("POST", _) => &API_STATUSES,
-            ("GET", "/readyz") => &["200", "503"],
-            ("GET", _) => &["200"],
+        let mut statuses: Vec<&str> = match (method.as_str(), route.as_str()) {
+            ("POST", _) => API_STATUSES.to_vec(),
+            ("GET", "/readyz") => vec!["200", "503"],
+            ("GET", _) => vec!["200"],
             other => panic!("an unexpected route {other:?}"),
         };
+        if route.starts_with("/v1/games") {
+            statuses.extend(["404", "409", "412", "503"]);
+            if route == "/v1/games" {
+                statuses.push("201");
+            }
+        }
         for status in statuses {
             expected.insert(series(
                 "linkpath_http_requests_total",
@@ -270,6 +276,29 @@ fn expected_series() -> BTreeSet<Series> {
             &[("reason", reason)],
         ));
     }
+    expected.insert(series("linkpath_games_created_total", &[]));
+    for status in ["won", "out_of_time", "resigned"] {
+        expected.insert(series("linkpath_games_finished_total", &[("status", status)]));
+    }
+    for action in [
+        "move", "hint", "undo", "redo", "shuffle", "pause", "resume", "resign", "out_of_time",
+    ] {
+        for outcome in ["applied", "illegal", "refused", "finished", "stale", "deadline"] {
+            expected.insert(series(
+                "linkpath_game_actions_total",
+                &[("action", action), ("outcome", outcome)],
+            ));
+        }
+    }
+    for operation in ["read", "write"] {
+        expected.extend(histogram(
+            "linkpath_store_duration_seconds",
+            &[("operation", operation)],
+        ));
+    }
+    expected.insert(series("linkpath_store_errors_total", &[]));
+    expected.insert(series("linkpath_games_stored", &[]));
+    expected.insert(series("linkpath_game_streams_open", &[]));
     expected
 }
 
