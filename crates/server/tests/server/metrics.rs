@@ -364,7 +364,12 @@ async fn first_scrapes() {
         first.types,
         [
             ("linkpath_connections_cut_total", "counter"),
+            ("linkpath_game_actions_total", "counter"),
             ("linkpath_game_duration_seconds", "histogram"),
+            ("linkpath_game_streams_open", "gauge"),
+            ("linkpath_games_created_total", "counter"),
+            ("linkpath_games_finished_total", "counter"),
+            ("linkpath_games_stored", "gauge"),
             ("linkpath_http_request_duration_seconds", "histogram"),
             ("linkpath_http_requests_total", "counter"),
             ("linkpath_memory_budget_bytes", "gauge"),
@@ -374,6 +379,8 @@ async fn first_scrapes() {
             ("linkpath_rejected_total", "counter"),
             ("linkpath_solve_duration_seconds", "histogram"),
             ("linkpath_solves_in_flight", "gauge"),
+            ("linkpath_store_duration_seconds", "histogram"),
+            ("linkpath_store_errors_total", "counter"),
         ]
         .map(|(n, t)| (n.to_owned(), t.to_owned()))
         .into()

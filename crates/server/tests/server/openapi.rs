@@ -343,11 +343,24 @@ fn the_file_is_openapi_with_the_expected_routes() {
             "GET /playground/app.js",
             "GET /playground/style.css",
             "GET /readyz",
+            "GET /v1/games/{id}",
+            "GET /v1/games/{id}/events",
+            "GET /v1/games/{id}/replay",
             "POST /v1/clear",
             "POST /v1/deal",
+            "POST /v1/games",
+            "POST /v1/games/{id}/hint",
+            "POST /v1/games/{id}/moves",
+            "POST /v1/games/{id}/pause",
+            "POST /v1/games/{id}/redo",
+            "POST /v1/games/{id}/resign",
+            "POST /v1/games/{id}/resume",
+            "POST /v1/games/{id}/shuffle",
+            "POST /v1/games/{id}/undo",
             "POST /v1/moves",
             "POST /v1/play",
             "POST /v1/render",
+            "POST /v1/replays",
             "POST /v1/shuffle",
             "POST /v1/solve",
         ]
@@ -357,7 +370,9 @@ fn the_file_is_openapi_with_the_expected_routes() {
 #[tokio::test]
 async fn every_documented_route_is_answered_and_others_are_not() {
     let router = router();
-    for (path, method, operation) in operations() {
+    // A held game's routes answer by the game's state: `games.rs` sends
+    // each one its request.
+    for (path, method, operation) in operations().filter(|(p, _, _)| !p.starts_with("/v1/games")) {
         let request = if method == Method::POST {
             // Each route's first request example, which answers 200.
             let examples = &operation["requestBody"]["content"]["application/json"]["examples"];
@@ -376,8 +391,9 @@ async fn every_documented_route_is_answered_and_others_are_not() {
             .filter(|(p, _, _)| p == path)
             .map(|(_, m, _)| m)
             .collect();
+        let path = &path.replace("{id}", "0123456789abcdef0123456789abcdef");
         for method in METHODS.iter().filter(|m| !documented.contains(m)) {
-            let answer = exchange(&router, request(method.clone(), path)).await;
+            let answer = send(&router, request(method.clone(), path)).await;
             assert_eq!(
                 answer.status,
                 StatusCode::METHOD_NOT_ALLOWED,
@@ -429,7 +445,10 @@ fn the_error_codes_are_error_code_all() {
 async fn each_request_example_answers_its_response_example() {
     let router = router();
     let mut counts = Vec::new();
-    for (path, method, operation) in operations().filter(|(_, m, _)| m == Method::POST) {
+    // A held game's answers carry its random id and the server's time:
+    // `games.rs` checks them.
+    let posts = operations().filter(|(p, m, _)| m == Method::POST && !p.starts_with("/v1/games"));
+    for (path, method, operation) in posts {
         let examples = request_examples(operation);
         for (name, example) in examples {
             let mut request = post_json(example["value"].to_string());
@@ -474,6 +493,7 @@ async fn each_request_example_answers_its_response_example() {
             ("/v1/moves", 5),
             ("/v1/play", 3),
             ("/v1/render", 1),
+            ("/v1/replays", 1),
             ("/v1/shuffle", 2),
             ("/v1/solve", 5),
         ]
