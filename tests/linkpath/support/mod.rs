@@ -24,8 +24,8 @@ pub fn data(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// `linkpath` with no `LINKPATH_*` settings from the environment and only
-/// warnings logged.
+/// `linkpath` with no `LINKPATH_*` settings from the environment but games
+/// in memory, and only warnings logged.
 pub fn linkpath() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_linkpath"));
     for (name, _) in std::env::vars() {
@@ -34,6 +34,10 @@ pub fn linkpath() -> Command {
         }
     }
     command.env("RUST_LOG", "warn");
+    // Games in memory: the default file would be shared by every test's
+    // server, and one process at a time may open it. The store's own
+    // tests use files.
+    command.env("LINKPATH_STORE", "memory");
     command
 }
 
