@@ -5,6 +5,7 @@
 mod cli;
 mod config;
 mod docs;
+mod games;
 mod serve;
 mod solve;
 mod support;

@@ -234,7 +234,11 @@ pub struct GameSettings {
     /// Where games are kept: `file:PATH`, a redb file created with its
     /// folder if missing (every change on disk before it is answered), or
     /// `memory` (gone when the process stops).
-    #[arg(long, env = "LINKPATH_STORE", default_value = "file:linkpath-games.redb")]
+    #[arg(
+        long,
+        env = "LINKPATH_STORE",
+        default_value = "file:linkpath-games.redb"
+    )]
     pub store: linkpath_store::StoreSpec,
 
     /// Most games kept at once, finished and idle ones included until they

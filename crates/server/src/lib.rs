@@ -83,8 +83,9 @@ impl AppState {
     /// The state of a server keeping its games in memory, whatever
     /// `config` names: for tests and embedding.
     pub fn new(config: Config) -> Self {
-        let store = linkpath_store::Store::open(&linkpath_store::StoreSpec::Memory, store_limits(&config))
-            .expect("a memory store opens");
+        let store =
+            linkpath_store::Store::open(&linkpath_store::StoreSpec::Memory, store_limits(&config))
+                .expect("a memory store opens");
         AppState::with_store(config, store)
     }
 

@@ -73,8 +73,9 @@ pub(crate) const FINISHES: [&str; 3] = ["won", "out_of_time", "resigned"];
 /// applied, an illegal move, refused as it stands (paused, nothing to
 /// undo, ...), on a finished game, a stale `If-Match`, or past the
 /// deadline.
-pub(crate) const ACTION_OUTCOMES: [&str; 6] =
-    ["applied", "illegal", "refused", "finished", "stale", "deadline"];
+pub(crate) const ACTION_OUTCOMES: [&str; 6] = [
+    "applied", "illegal", "refused", "finished", "stale", "deadline",
+];
 
 /// The store's operations, for `linkpath_store_duration_seconds`.
 pub(crate) const STORE_OPERATIONS: [&str; 2] = ["read", "write"];
@@ -338,8 +339,14 @@ fn describe() {
         Unit::Seconds,
         "Time of one read or write of the game store, by operation"
     );
-    describe_counter!(STORE_ERRORS, "Game store calls that failed or timed out (answered 503)");
-    describe_gauge!(GAMES_STORED, "Games in the store, as last counted (every 30 s)");
+    describe_counter!(
+        STORE_ERRORS,
+        "Game store calls that failed or timed out (answered 503)"
+    );
+    describe_gauge!(
+        GAMES_STORED,
+        "Games in the store, as last counted (every 30 s)"
+    );
     describe_gauge!(GAME_STREAMS, "Game event streams open");
 }
 

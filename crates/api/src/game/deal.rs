@@ -156,7 +156,11 @@ pub(crate) struct Dealt {
 }
 
 /// Deals the board `request` asks for: `/v1/deal`, and a new game.
-pub(crate) fn dealt(request: &DealRequest, limits: &Limits, stop: &Stop) -> Result<Dealt, ApiError> {
+pub(crate) fn dealt(
+    request: &DealRequest,
+    limits: &Limits,
+    stop: &Stop,
+) -> Result<Dealt, ApiError> {
     let (width, height) = size(request, limits)?;
     let copies = copies(request, width, height)?;
     let encoding = request.encoding.unwrap_or_default();

@@ -12,12 +12,12 @@ mod settings;
 mod shuffle;
 
 pub use clear::{ClearOutcome, ClearRequest, ClearResponse, clear};
-pub use deal::{DealRequest, DealResponse, DifficultyName, deal};
 pub(crate) use deal::dealt;
-pub(crate) use settings::Settings;
-pub(crate) use shuffle::shuffled;
+pub use deal::{DealRequest, DealResponse, DifficultyName, deal};
 pub use moves::{MovesRequest, MovesResponse, moves};
 pub use play::{PlayRequest, PlayResponse, play};
+pub(crate) use settings::Settings;
+pub(crate) use shuffle::shuffled;
 pub use shuffle::{ShuffleRequest, ShuffleResponse, shuffle};
 
 use crate::error::{ApiError, ErrorCode};

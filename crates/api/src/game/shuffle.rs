@@ -89,6 +89,9 @@ pub fn shuffle(body: &[u8], limits: &Limits, stop: &Stop) -> Result<ShuffleRespo
     })
 }
 
+/// A sequence of moves that clears a board.
+pub(crate) type Sequence = Vec<(Point, Point)>;
+
 /// `board` shuffled by `seed`, with a sequence that clears it when it must
 /// be `solvable`: `/v1/shuffle`, and a game's shuffle.
 pub(crate) fn shuffled(
@@ -98,7 +101,7 @@ pub(crate) fn shuffled(
     solvable: bool,
     work: Work,
     stop: &Stop,
-) -> Result<(Board, Option<Vec<(Point, Point)>>), ApiError> {
+) -> Result<(Board, Option<Sequence>), ApiError> {
     let groups = &settings.groups;
     let (encoding, rules, fall) = (settings.encoding, settings.rules, settings.fall);
     let classes = settings.classes(board, work, stop)?;

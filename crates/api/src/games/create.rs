@@ -115,7 +115,9 @@ pub fn create(
                 let field = DEAL_FIELDS[i];
                 return Err(ApiError::new(
                     ErrorCode::InvalidRequest,
-                    format!("`{field}` deals a board and `board` was sent, expected one or the other"),
+                    format!(
+                        "`{field}` deals a board and `board` was sent, expected one or the other"
+                    ),
                 )
                 .at(field));
             }

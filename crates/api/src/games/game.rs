@@ -106,12 +106,17 @@ pub enum Change {
 /// An action on a game, as a client asks it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
-    Move { from: Point, to: Point },
+    Move {
+        from: Point,
+        to: Point,
+    },
     Hint,
     Undo,
     Redo,
     /// A clearable shuffle; a replay gives the tiles as they moved.
-    Shuffle { moved: Option<Vec<Moved>> },
+    Shuffle {
+        moved: Option<Vec<Moved>>,
+    },
     Pause,
     Resume,
     Resign,
@@ -448,9 +453,7 @@ impl Game {
             }
             Action::Redo => {
                 let Some(change) = next.undone.pop() else {
-                    return Err(refused(
-                        "nothing to redo, expected an undo before".into(),
-                    ));
+                    return Err(refused("nothing to redo, expected an undo before".into()));
                 };
                 next.make(&change);
                 describe(&mut last, &change, true);

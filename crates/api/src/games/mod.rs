@@ -16,6 +16,8 @@ mod replay;
 mod score;
 mod view;
 
+/// The wire types a game's actions and answers use.
+pub use crate::wire::{Move, Moved, Point};
 pub use create::{CreateGame, create};
 pub use game::{
     Action, ActionKind, Assists, Change, Clock, Game, GameLimits, Last, MoveRequest, Status,
@@ -23,5 +25,3 @@ pub use game::{
 pub use replay::{Replay, ReplayAction, ReplayCheck, check_replay};
 pub use score::score;
 pub use view::{GameSettings, GameView, rfc3339};
-/// The wire types a game's actions and answers use.
-pub use crate::wire::{Move, Moved, Point};

@@ -147,20 +147,12 @@ pub fn check_replay(
         .at("actions"));
     }
     request.settings.read(limits)?;
-    let mut game = Game::new(
-        "replay".into(),
-        request.settings,
-        &board,
-        0,
-        limits,
-        stop,
-    )?;
+    let mut game = Game::new("replay".into(), request.settings, &board, 0, limits, stop)?;
     let mut now = 0;
     for (i, step) in request.actions.iter().enumerate() {
         let field = format!("actions[{i}]");
-        let wrong = |message: String| {
-            ApiError::new(ErrorCode::InvalidRequest, message).at(field.clone())
-        };
+        let wrong =
+            |message: String| ApiError::new(ErrorCode::InvalidRequest, message).at(field.clone());
         if step.after_ms < now {
             return Err(wrong(format!(
                 "`after_ms` is {}, before the action ahead of it at {now}, expected the actions in time order",
@@ -212,7 +204,11 @@ pub fn check_replay(
                 let status = e.code;
                 ApiError::new(
                     ErrorCode::InvalidRequest,
-                    format!("the game refuses this action ({}): {}", status.as_str(), e.message),
+                    format!(
+                        "the game refuses this action ({}): {}",
+                        status.as_str(),
+                        e.message
+                    ),
                 )
                 .at(field.clone())
             })?;

@@ -3,11 +3,11 @@
 //! change nothing; and a game's replay checked again to the same end.
 
 use linkpath_api::ErrorCode;
+use linkpath_api::Limits;
+use linkpath_api::games::Point;
 use linkpath_api::games::{
     Action, ActionKind, Game, GameLimits, GameView, Replay, Status, check_replay, create,
 };
-use linkpath_api::games::Point;
-use linkpath_api::Limits;
 use linkpath_engine::Stop;
 use serde_json::json;
 
@@ -79,10 +79,7 @@ fn a_game_is_won_move_by_move_on_the_servers_clock() {
 
 #[test]
 fn illegal_moves_are_refused_with_their_reason_and_change_nothing() {
-    let game = new_game(
-        json!({"board": ["A.A", "B.B"], "rules": "lianliankan"}),
-        0,
-    );
+    let game = new_game(json!({"board": ["A.A", "B.B"], "rules": "lianliankan"}), 0);
     for (from, to, reason) in [
         ((0, 0), (0, 1), "type_mismatch"),
         ((1, 0), (0, 0), "not_a_tile"),
@@ -91,7 +88,13 @@ fn illegal_moves_are_refused_with_their_reason_and_change_nothing() {
     ] {
         let mut tried = game.clone();
         let e = tried
-            .act(&step(from, to), 10, &LIMITS, &Limits::default(), &Stop::never())
+            .act(
+                &step(from, to),
+                10,
+                &LIMITS,
+                &Limits::default(),
+                &Stop::never(),
+            )
             .unwrap_err();
         assert_eq!((e.code, e.reason), (ErrorCode::IllegalMove, Some(reason)));
         assert_eq!(tried, game);
@@ -116,7 +119,10 @@ fn undo_and_redo_restore_the_exact_boards_with_gravity() {
     act(&mut game, Action::Redo, 3_000).unwrap();
     assert_eq!(rows(&game), after);
     assert_eq!(game.version, 3);
-    assert_eq!(act(&mut game, Action::Redo, 4_000), Err(ErrorCode::ActionRefused));
+    assert_eq!(
+        act(&mut game, Action::Redo, 4_000),
+        Err(ErrorCode::ActionRefused)
+    );
     assert_eq!(game.version, 3);
 }
 
@@ -166,7 +172,7 @@ fn a_replay_checks_again_to_the_same_game() {
     assert_eq!(check.status, game.status);
     assert_eq!(check.version, game.version);
     assert_eq!(check.score, game.score);
-    assert_eq!(check.elapsed_ms, game.clock.at(4_000) - 0);
+    assert_eq!(check.elapsed_ms, game.clock.at(4_000));
     assert_eq!(check.assists, game.assists);
     assert_eq!(json!(check.board), rows(&game));
 }

@@ -123,10 +123,7 @@ impl Drop for Reader {
         metrics::record_streams_open(*open);
         let mut games = self.streams.games.lock().unwrap_or_else(|e| e.into_inner());
         // This reader still counts: the last one leaving removes the game.
-        if games
-            .get(&self.id)
-            .is_some_and(|s| s.receiver_count() <= 1)
-        {
+        if games.get(&self.id).is_some_and(|s| s.receiver_count() <= 1) {
             games.remove(&self.id);
         }
     }

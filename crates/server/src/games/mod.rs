@@ -29,6 +29,7 @@ use linkpath_api::games::{
     Action, ActionKind, CreateGame, Game, GameLimits, GameView, MoveRequest, Replay, ReplayCheck,
 };
 use linkpath_api::{ApiError, ErrorCode, Work};
+use linkpath_engine::Stop;
 use linkpath_store::{Expected, Outcome, Store, StoreError, StoredGame, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -55,6 +56,11 @@ pub struct Games {
 /// How many locks games share; two games on one lock only wait for each
 /// other, they never conflict.
 const LOCKS: usize = 256;
+
+/// Boards of at most this many cells are judged on the request's own
+/// thread: an 18 x 8 move takes microseconds, less than the hop to the
+/// pool.
+const INLINE_CELLS: usize = 1024;
 
 /// How many times an action is judged again after another replica wrote
 /// the game first, before a 503.
@@ -114,8 +120,11 @@ fn new_id() -> Result<String, ApiError> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).map_err(|e| {
         tracing::error!(error = %e, "no random bytes for a game id");
-        ApiError::new(ErrorCode::StoreUnavailable, "no game id could be made, retry shortly")
-            .retry_after(1)
+        ApiError::new(
+            ErrorCode::StoreUnavailable,
+            "no game id could be made, retry shortly",
+        )
+        .retry_after(1)
     })?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
@@ -146,7 +155,10 @@ async fn load(games: &Games, id: &str, now: u64) -> Result<(Game, u64), ApiError
     metrics::record_store("read", started);
     let stored = stored.map_err(unavailable)?.ok_or_else(not_found)?;
     let game: Game = serde_json::from_slice(&stored.body).map_err(|e| {
-        unavailable(StoreError::Corrupted(format!("game {}…: {e}", keys::short(id))))
+        unavailable(StoreError::Corrupted(format!(
+            "game {}…: {e}",
+            keys::short(id)
+        )))
     })?;
     Ok((game, stored.expires_at_ms))
 }
@@ -160,8 +172,8 @@ async fn save(
     now: u64,
 ) -> Result<(Outcome, u64), ApiError> {
     let expires_at_ms = now + games.idle.as_millis() as u64;
-    let body = serde_json::to_vec(game)
-        .map_err(|e| unavailable(StoreError::Corrupted(e.to_string())))?;
+    let body =
+        serde_json::to_vec(game).map_err(|e| unavailable(StoreError::Corrupted(e.to_string())))?;
     let write = Write {
         id: game.id.clone(),
         expected,
@@ -227,12 +239,26 @@ async fn create(
     let location = format!("/v1/games/{}", game.id);
     let view = GameView::new(&game, now, now + games.idle.as_millis() as u64);
     let json = linkpath_api::encode(&view)?;
-    let kept = key.map(|k| k.keep(201, view.version, Some(&location), &json, now, games.key_ttl));
+    let kept = key.map(|k| {
+        k.keep(
+            201,
+            view.version,
+            Some(&location),
+            &json,
+            now,
+            games.key_ttl,
+        )
+    });
     let (outcome, _) = save(&games, &game, Expected::Absent, kept, now).await?;
     match outcome {
         Outcome::Written => {
             metrics::record_game_created();
-            Ok(respond(StatusCode::CREATED, view.version, Some(&location), json))
+            Ok(respond(
+                StatusCode::CREATED,
+                view.version,
+                Some(&location),
+                json,
+            ))
         }
         Outcome::Replayed(kept) => Ok(keys::replayed(&kept)?),
         Outcome::Full => Err(ApiError::new(
@@ -257,7 +283,10 @@ async fn create(
     responses(
         (status = 200, description = "The game, `ETag` its version", body = GameView),
         (status = 404, description = "No such game, or it expired", body = linkpath_api::ErrorBody)))]
-async fn show(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, HttpError> {
+async fn show(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, HttpError> {
     let games = state.games.clone();
     let now = now_ms();
     let (game, expires) = current(&games, &id, now).await?;
@@ -265,11 +294,7 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> Result<R
 }
 
 /// The game at `now`, its time limit applied (and written) if it passed.
-async fn current(
-    games: &Games,
-    id: &str,
-    now: u64,
-) -> Result<(Game, u64), ApiError> {
+async fn current(games: &Games, id: &str, now: u64) -> Result<(Game, u64), ApiError> {
     let _line = games.lock(id).lock().await;
     for _ in 0..ATTEMPTS {
         let (mut game, expires) = load(games, id, now).await?;
@@ -302,7 +327,9 @@ fn changed(games: &Games, game: &Game, kind: ActionKind, now: u64, expires: u64)
         metrics::record_game_finished(game.status.name());
     }
     metrics::record_game_action(kind.name(), "applied");
-    games.streams.publish(&GameView::new(game, now, expires), game.due(u64::MAX));
+    games
+        .streams
+        .publish(&GameView::new(game, now, expires), game.due(u64::MAX));
 }
 
 /// Applies `action` to the game `id` and answers the game.
@@ -327,6 +354,7 @@ async fn act(
     let _line = games.lock(&id).lock().await;
     for _ in 0..ATTEMPTS {
         let (game, _) = load(&games, &id, now).await?;
+        let cells = game.cells.len();
         if let Some(pinned) = pinned
             && pinned != game.version
         {
@@ -341,18 +369,23 @@ async fn act(
             .into());
         }
         let version = game.version;
-        let permit = state.solver_slot()?;
         let limits = games.request_limits.clone();
         let game_limits = games.limits;
         let action = action.clone();
-        let (next, refused) = state
-            .run_blocking(permit, Work::Play, move |stop| {
-                let mut next = game;
-                let ran_out = next.expire(now);
-                let refused = next.act(&action, now, &game_limits, &limits, stop).err();
-                Ok(((ran_out || refused.is_none()).then_some(next), refused))
-            })
-            .await?;
+        let judge = move |stop: &Stop| {
+            let mut next = game;
+            let ran_out = next.expire(now);
+            let refused = next.act(&action, now, &game_limits, &limits, stop).err();
+            Ok(((ran_out || refused.is_none()).then_some(next), refused))
+        };
+        // A small board is judged in microseconds, on this thread; a big
+        // one on the solver pool, as `/v1/play` is.
+        let (next, refused) = if cells <= INLINE_CELLS {
+            judge(&Stop::never().with_deadline(Instant::now() + state.config.solve_timeout()))?
+        } else {
+            let permit = state.solver_slot()?;
+            state.run_blocking(permit, Work::Play, judge).await?
+        };
         let Some(next) = next else {
             // Refused, and nothing changed: not even the version.
             let refused = refused.expect("refused when unchanged");
@@ -369,7 +402,11 @@ async fn act(
         };
         match save(&games, &next, Expected::Version(version), kept, now).await? {
             (Outcome::Written, expires) => {
-                let applied = if refused.is_some() { ActionKind::OutOfTime } else { kind };
+                let applied = if refused.is_some() {
+                    ActionKind::OutOfTime
+                } else {
+                    kind
+                };
                 changed(&games, &next, applied, now, expires);
                 return match refused {
                     Some(refused) => {
@@ -474,22 +511,62 @@ macro_rules! plain_action {
     };
 }
 
-plain_action!(hint, "/v1/games/{id}/hint", "hint", Action::Hint,
+plain_action!(
+    hint,
+    "/v1/games/{id}/hint",
+    "hint",
+    Action::Hint,
     "Shows a move (`last.hint`): the first `/v1/moves` lists. An assist.",
-    "The game with the hint in `last.hint`");
-plain_action!(undo, "/v1/games/{id}/undo", "undo", Action::Undo,
-    "Takes back the last move or shuffle. An assist.", "The game after the undo");
-plain_action!(redo, "/v1/games/{id}/redo", "redo", Action::Redo,
-    "Makes again the last change taken back.", "The game after the redo");
-plain_action!(shuffle, "/v1/games/{id}/shuffle", "shuffleGame", Action::Shuffle { moved: None },
+    "The game with the hint in `last.hint`"
+);
+plain_action!(
+    undo,
+    "/v1/games/{id}/undo",
+    "undo",
+    Action::Undo,
+    "Takes back the last move or shuffle. An assist.",
+    "The game after the undo"
+);
+plain_action!(
+    redo,
+    "/v1/games/{id}/redo",
+    "redo",
+    Action::Redo,
+    "Makes again the last change taken back.",
+    "The game after the redo"
+);
+plain_action!(
+    shuffle,
+    "/v1/games/{id}/shuffle",
+    "shuffleGame",
+    Action::Shuffle { moved: None },
     "Shuffles the tiles left into a board that can be cleared. An assist.",
-    "The game after the shuffle, the tiles' moves in `last.moved`");
-plain_action!(pause, "/v1/games/{id}/pause", "pause", Action::Pause,
-    "Stops the clock; the board is hidden until `resume`.", "The paused game, without its board");
-plain_action!(resume, "/v1/games/{id}/resume", "resume", Action::Resume,
-    "Starts the clock again.", "The game in play");
-plain_action!(resign, "/v1/games/{id}/resign", "resign", Action::Resign,
-    "Ends the game.", "The resigned game");
+    "The game after the shuffle, the tiles' moves in `last.moved`"
+);
+plain_action!(
+    pause,
+    "/v1/games/{id}/pause",
+    "pause",
+    Action::Pause,
+    "Stops the clock; the board is hidden until `resume`.",
+    "The paused game, without its board"
+);
+plain_action!(
+    resume,
+    "/v1/games/{id}/resume",
+    "resume",
+    Action::Resume,
+    "Starts the clock again.",
+    "The game in play"
+);
+plain_action!(
+    resign,
+    "/v1/games/{id}/resign",
+    "resign",
+    Action::Resign,
+    "Ends the game.",
+    "The resigned game"
+);
 
 /// The dealt board, the settings and every action with its time.
 #[utoipa::path(get, path = "/v1/games/{id}/replay", operation_id = "getReplay", tag = "games",
@@ -497,7 +574,10 @@ plain_action!(resign, "/v1/games/{id}/resign", "resign", Action::Resign,
     responses(
         (status = 200, description = "The game's replay", body = Replay),
         (status = 404, description = "No such game, or it expired", body = linkpath_api::ErrorBody)))]
-async fn replay(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, HttpError> {
+async fn replay(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, HttpError> {
     let games = state.games.clone();
     let now = now_ms();
     let (game, _) = current(&games, &id, now).await?;
@@ -511,7 +591,10 @@ async fn replay(State(state): State<AppState>, Path(id): Path<String>) -> Result
     responses(
         (status = 200, description = "The game the replay comes to", body = ReplayCheck),
         (status = 422, description = "An action the game would have refused, named in `field`", body = linkpath_api::ErrorBody)))]
-async fn check_replay(State(state): State<AppState>, body: JsonBody) -> Result<Response, HttpError> {
+async fn check_replay(
+    State(state): State<AppState>,
+    body: JsonBody,
+) -> Result<Response, HttpError> {
     let permit = state.solver_slot()?;
     let limits = state.games.request_limits.clone();
     let game_limits = state.games.limits;
@@ -537,7 +620,11 @@ pub async fn purge_loop(games: Arc<Games>) {
         match games.store.purge(now_ms(), AT_MOST).await {
             Ok(purged) => {
                 if purged.games > 0 || purged.keys > 0 {
-                    tracing::info!(games = purged.games, keys = purged.keys, "purged expired games");
+                    tracing::info!(
+                        games = purged.games,
+                        keys = purged.keys,
+                        "purged expired games"
+                    );
                 }
             }
             Err(e) => tracing::warn!(error = %e, "purging expired games failed; next pass retries"),

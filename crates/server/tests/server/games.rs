@@ -30,7 +30,9 @@ fn action(path: &str, body: &str, headers: &[(&str, &str)]) -> Request<Body> {
     for (name, value) in headers {
         request = request.header(*name, *value);
     }
-    request.body(Body::from(body.to_owned())).expect("a request")
+    request
+        .body(Body::from(body.to_owned()))
+        .expect("a request")
 }
 
 async fn create(router: &Router, body: Value) -> (String, Value) {
@@ -38,7 +40,10 @@ async fn create(router: &Router, body: Value) -> (String, Value) {
     assert_eq!(reply.status, 201, "{}", reply.text());
     let game = reply.json();
     let id = game["id"].as_str().expect("an id").to_owned();
-    assert_eq!(reply.header("location"), Some(format!("/v1/games/{id}").as_str()));
+    assert_eq!(
+        reply.header("location"),
+        Some(format!("/v1/games/{id}").as_str())
+    );
     assert_eq!(reply.header("etag"), Some("\"0\""));
     (id, game)
 }
@@ -57,8 +62,14 @@ async fn a_game_is_created_read_and_won_move_by_move() {
     assert_eq!(game["status"], "playing");
     assert_eq!(game["version"], 0);
     assert_eq!(game["board"], json!(["A.A", "B.B"]));
-    assert_eq!((game["tiles_left"].clone(), game["moves_open"].clone()), (json!(4), json!(2)));
-    assert_eq!(game["assists"], json!({"hints": 0, "undos": 0, "shuffles": 0}));
+    assert_eq!(
+        (game["tiles_left"].clone(), game["moves_open"].clone()),
+        (json!(4), json!(2))
+    );
+    assert_eq!(
+        game["assists"],
+        json!({"hints": 0, "undos": 0, "shuffles": 0})
+    );
     assert_eq!(game["ranked"], true);
     assert_eq!(game["settings"]["rules"], "lianliankan");
 
@@ -78,7 +89,10 @@ async fn a_game_is_created_read_and_won_move_by_move() {
     assert_eq!(first["board"], json!(["...", "B.B"]));
     assert_eq!(first["last"]["path"], json!([[0, 0], [2, 0]]));
     let won = make_move(&router, &id, [0, 1], [2, 1]).await.json();
-    assert_eq!((won["status"].clone(), won["version"].clone()), (json!("won"), json!(2)));
+    assert_eq!(
+        (won["status"].clone(), won["version"].clone()),
+        (json!("won"), json!(2))
+    );
     let after = make_move(&router, &id, [0, 0], [2, 0]).await;
     assert_eq!(after.status, 409);
     assert_eq!(after.json()["error"]["code"], "game_over");
@@ -182,7 +196,10 @@ async fn concurrent_moves_on_one_game_apply_once_each_without_gaps() {
     assert_eq!(versions, (1..=pairs as u64).collect());
     assert_eq!(refused, pairs);
     let game = call(&router, get(&format!("/v1/games/{id}"))).await.json();
-    assert_eq!((game["status"].clone(), game["version"].clone()), (json!("won"), json!(25)));
+    assert_eq!(
+        (game["status"].clone(), game["version"].clone()),
+        (json!("won"), json!(25))
+    );
 }
 
 #[tokio::test]
@@ -209,12 +226,19 @@ async fn undo_hint_and_the_replay_check_to_the_same_game() {
     let router = router(config());
     let (id, _) = create(&router, pairs_board(3)).await;
     make_move(&router, &id, [0, 0], [2, 0]).await;
-    let undone = call(&router, action(&format!("/v1/games/{id}/undo"), "", &[])).await.json();
+    let undone = call(&router, action(&format!("/v1/games/{id}/undo"), "", &[]))
+        .await
+        .json();
     assert_eq!(undone["board"], json!(["A.A", "B.B", "C.C"]));
     assert_eq!(undone["ranked"], false);
-    let hinted = call(&router, action(&format!("/v1/games/{id}/hint"), "", &[])).await.json();
+    let hinted = call(&router, action(&format!("/v1/games/{id}/hint"), "", &[]))
+        .await
+        .json();
     assert_eq!(hinted["last"]["hint"]["from"], json!([0, 0]));
-    assert_eq!(hinted["assists"], json!({"hints": 1, "undos": 1, "shuffles": 0}));
+    assert_eq!(
+        hinted["assists"],
+        json!({"hints": 1, "undos": 1, "shuffles": 0})
+    );
     for row in 0..3 {
         make_move(&router, &id, [0, row], [2, row]).await;
     }
@@ -227,7 +251,16 @@ async fn undo_hint_and_the_replay_check_to_the_same_game() {
     let check = post(&router, "/v1/replays", &replay).await;
     assert_eq!(check.status, 200, "{}", check.text());
     let check = check.json();
-    for field in ["status", "version", "score", "elapsed_ms", "tiles_left", "assists", "ranked", "board"] {
+    for field in [
+        "status",
+        "version",
+        "score",
+        "elapsed_ms",
+        "tiles_left",
+        "assists",
+        "ranked",
+        "board",
+    ] {
         assert_eq!(check[field], game[field], "{field}");
     }
 }
@@ -253,7 +286,10 @@ async fn a_time_limit_ends_the_game_on_the_first_access_after_it() {
     tokio::time::sleep(Duration::from_millis(60)).await;
     let game = call(&router, get(&format!("/v1/games/{id}"))).await.json();
     assert_eq!(game["status"], "out_of_time");
-    assert_eq!((game["elapsed_ms"].clone(), game["version"].clone()), (json!(20), json!(1)));
+    assert_eq!(
+        (game["elapsed_ms"].clone(), game["version"].clone()),
+        (json!(20), json!(1))
+    );
     let late = make_move(&router, &id, [0, 0], [2, 0]).await;
     assert_eq!(late.json()["error"]["code"], "game_over");
 }

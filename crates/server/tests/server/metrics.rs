@@ -278,12 +278,25 @@ fn expected_series() -> BTreeSet<Series> {
     }
     expected.insert(series("linkpath_games_created_total", &[]));
     for status in ["won", "out_of_time", "resigned"] {
-        expected.insert(series("linkpath_games_finished_total", &[("status", status)]));
+        expected.insert(series(
+            "linkpath_games_finished_total",
+            &[("status", status)],
+        ));
     }
     for action in [
-        "move", "hint", "undo", "redo", "shuffle", "pause", "resume", "resign", "out_of_time",
+        "move",
+        "hint",
+        "undo",
+        "redo",
+        "shuffle",
+        "pause",
+        "resume",
+        "resign",
+        "out_of_time",
     ] {
-        for outcome in ["applied", "illegal", "refused", "finished", "stale", "deadline"] {
+        for outcome in [
+            "applied", "illegal", "refused", "finished", "stale", "deadline",
+        ] {
             expected.insert(series(
                 "linkpath_game_actions_total",
                 &[("action", action), ("outcome", outcome)],
