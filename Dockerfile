@@ -28,12 +28,20 @@ COPY assets ./assets
 # .ci/run runs this exact command, and scripts/container-test.sh puts the
 # binary it builds into the stage below.
 RUN RUSTFLAGS='-C target-feature=+crt-static' cargo build --release --locked --target x86_64-unknown-linux-gnu --bin linkpath
+# The folder the games' store lives in, empty, for the final stage: FROM
+# scratch has no shell to make it.
+RUN mkdir -p /data
 
 # The image that ships: the binary and nothing else. scripts/container-test.sh
 # builds exactly this stage (--target runtime) around CI's binary and checks
 # each line below on the running container.
 FROM scratch AS runtime
 COPY --from=build /src/target/x86_64-unknown-linux-gnu/release/linkpath /linkpath
+# Games are kept in /data/games.redb (LINKPATH_STORE below), every change
+# on disk before it is answered: mount a volume there (the root stays
+# read-only). Without one, the runtime makes an anonymous volume.
+COPY --from=build --chown=65532:65532 /data /data
+VOLUME ["/data"]
 # A fixed non-root uid/gid (the "nonroot" of distroless images), so
 # Kubernetes' runAsNonRoot can check it.
 USER 65532:65532
@@ -41,6 +49,7 @@ USER 65532:65532
 # traffic cannot fill.
 ENV LINKPATH_LISTEN=0.0.0.0:8080 \
     LINKPATH_ADMIN_LISTEN=0.0.0.0:9090 \
+    LINKPATH_STORE=file:/data/games.redb \
     LINKPATH_LOG_FORMAT=json
 EXPOSE 8080 9090
 HEALTHCHECK --interval=10s --timeout=3s --start-period=2s --retries=3 \

@@ -1,6 +1,9 @@
 # Sourced by the HTTP and memory benchmarks (bench/http_*.sh,
 # bench/memory.sh): the linkpath binary, the input generator, and a scratch
 # directory whose server is stopped on exit. Run from the project root.
+# Its servers keep games in memory: a run starts fresh, and servers that
+# overlap do not contend for one store file.
+export LINKPATH_STORE=memory
 
 # Sets `bin`: LINKPATH_BIN, or the release build of the root crate.
 linkpath_binary() {

@@ -56,6 +56,9 @@
 # Only 127.0.0.1 is ever sent traffic; the clients are Python 3 standard
 # library only. The script stops the servers it started, and only those.
 set -uo pipefail
+# Its servers keep games in memory: a run starts fresh, and servers that
+# overlap do not contend for one store file.
+export LINKPATH_STORE=memory
 cd "$(dirname "$0")/.."
 
 bin="${CARGO_TARGET_DIR:-target}/release/linkpath"

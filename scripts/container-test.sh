@@ -132,7 +132,7 @@ step "podman build --target runtime (the Dockerfile's final stage around $bin)"
 # The build stage is replaced by a directory that holds the binary where
 # the stage would have put it: the final stage's lines are the Dockerfile's
 # own, and nothing is pulled (--pull=never; the final stage is FROM scratch).
-mkdir -p "$tmp/stage$(dirname "$copy_src")" "$tmp/context"
+mkdir -p "$tmp/stage$(dirname "$copy_src")" "$tmp/stage/data" "$tmp/context"
 cp "$bin" "$tmp/stage$copy_src"
 t=$SECONDS
 podman build --quiet --format docker --layers=false --pull=never --target runtime \
@@ -272,6 +272,14 @@ counted=$(grep -E '^linkpath_http_requests_total\{.*\} 1$' "$tmp/answer" | grep 
 [ -n "$counted" ] || fail "/metrics does not count the solve above"
 ok "/metrics counts the solve: $counted"
 
+step "a game kept on the /data volume"
+curl -s -o "$tmp/game.json" -w '%{http_code}' -H 'content-type: application/json' \
+  -d '{"board": ["A.A", "B.B"], "rules": "lianliankan"}' "$base/v1/games" >"$tmp/game.status"
+[ "$(cat "$tmp/game.status")" = 201 ] || fail "POST /v1/games: $(cat "$tmp/game.status") $(head -c 300 "$tmp/game.json")"
+game_id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$tmp/game.json")
+expect "a move on the game" 200 - "$base/v1/games/$game_id/moves" \
+  -H 'content-type: application/json' -d '{"from": [0, 0], "to": [2, 0]}'
+
 step "user, capabilities, read-only root filesystem"
 grep -E '^(Uid|Gid|CapEff|NoNewPrivs):' "/proc/$pid/status" | tee "$tmp/status"
 grep -qE '^Uid:\s+65532\s+65532\s+65532\s+65532$' "$tmp/status" || fail "the process is not uid 65532"
@@ -349,6 +357,19 @@ exit_code=$(podman inspect --format '{{.State.ExitCode}}' "$name")
 podman logs "$name" 2>&1 | tail -n 3
 [ "$exit_code" = 0 ] || fail "the container exited $exit_code"
 ok "the container exited 0, $(python3 -c "print(f'{$t_exit - $t_term:.2f}')") s after SIGTERM"
+
+step "the game after a restart, from the volume"
+quiet_podman start "$name" >/dev/null
+for _ in $(seq 100); do curl -sf "$base/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+curl -s "$base/v1/games/$game_id" >"$tmp/game.after"
+python3 - "$tmp/game.after" <<'EOF'
+import json, sys
+game = json.load(open(sys.argv[1]))
+if (game.get("version"), game.get("board")) != (1, ["...", "B.B"]):
+    sys.exit(f"the game after the restart: {json.dumps(game)[:300]}")
+print("ok: the game is at version 1 with its move, read back from /data/games.redb")
+EOF
+quiet_podman stop -t 10 "$name" >/dev/null
 
 step "image size"
 size=$(podman image inspect --format '{{.Size}}' "$tag")

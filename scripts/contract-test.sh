@@ -24,6 +24,9 @@
 # 127.0.0.1 is sent traffic, besides the package registries; every step is
 # bounded in time; the server is stopped by its PID.
 set -euo pipefail
+# Its servers keep games in memory: a run starts fresh, and servers that
+# overlap do not contend for one store file.
+export LINKPATH_STORE=memory
 cd "$(dirname "$0")/.."
 started=$SECONDS
 

@@ -23,6 +23,9 @@
 # Stops, by PID, every process it started. Installs nginx with apt-get if
 # missing, without letting the package start a system nginx.
 set -euo pipefail
+# Its servers keep games in memory: a run starts fresh, and servers that
+# overlap do not contend for one store file.
+export LINKPATH_STORE=memory
 cd "$(dirname "$0")/.."
 started=$SECONDS
 

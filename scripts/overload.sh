@@ -12,6 +12,9 @@
 #
 # Only 127.0.0.1 is ever sent traffic. Installs wrk with apt-get if missing.
 set -euo pipefail
+# Its servers keep games in memory: a run starts fresh, and servers that
+# overlap do not contend for one store file.
+export LINKPATH_STORE=memory
 cd "$(dirname "$0")/.."
 
 duration=${DURATION:-30}

@@ -12,6 +12,9 @@
 # schemathesis is pinned in scripts/requirements.txt and installed into
 # target/schemathesis-venv on first use.
 set -euo pipefail
+# Its servers keep games in memory: a run starts fresh, and servers that
+# overlap do not contend for one store file.
+export LINKPATH_STORE=memory
 cd "$(dirname "$0")/.."
 
 max_examples=${ST_MAX_EXAMPLES:-100}

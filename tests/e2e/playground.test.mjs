@@ -30,7 +30,7 @@ const problems = [];
 function startServer() {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, ['serve'], {
-      env: { ...process.env, LINKPATH_LISTEN: '127.0.0.1:0', LINKPATH_LOG_FORMAT: 'json', RUST_LOG: 'info' },
+      env: { ...process.env, LINKPATH_LISTEN: '127.0.0.1:0', LINKPATH_LOG_FORMAT: 'json', LINKPATH_STORE: 'memory', RUST_LOG: 'info' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     const timer = setTimeout(() => reject(new Error('linkpath did not start within 10 s')), 10000);
