@@ -5,7 +5,8 @@
 // clicks two tiles of the docs/rules.md sample and checks the drawn path and the
 // segment count, selects one tile and checks its partners light up, asks for a
 // hint and plays it, checks an API error is shown,
-// and saves screenshots under tests/artifacts/.
+// and saves screenshots under tests/artifacts/; the README's picture,
+// docs/playground.png, is the first of them, taken anew on each run.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -116,6 +117,7 @@ test('two tiles of the docs/rules.md sample: the path and its segments', async (
   const points = await page.getAttribute('#board-view polyline.path', 'points');
   assert.deepEqual(cells(points), [[1, 2], [1, 1], [3, 1], [3, 2], [4, 2]]);
   await page.screenshot({ path: join(artifacts, 'playground.png') });
+  await page.screenshot({ path: join(root, 'docs', 'playground.png') });
 
   // Through the ring below the board (y = 4 = height).
   await clickPair([0, 2], [3, 3]);
