@@ -345,3 +345,269 @@ async fn the_event_stream_sends_the_game_then_each_change_and_ends_with_it() {
         .expect("the stream ends");
     assert!(end.is_none());
 }
+
+/// Random sequences of actions against a model: the model keeps the
+/// boards the game went through and plays each move on its own board with
+/// `/v1/play`; after each step the game answered equals the model's, the
+/// versions have no gap, `ranked` is false after any assist, and at the
+/// end the replay checks again to the same game.
+mod model {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[derive(Clone, Debug)]
+    enum Step {
+        Move(i64, i64, i64, i64),
+        /// The first move `/v1/moves` lists on the model's board, so that
+        /// games get somewhere.
+        Open,
+        Hint,
+        Undo,
+        Redo,
+        Shuffle,
+        Pause,
+        Resume,
+        StaleIfMatch,
+        RepeatKey,
+    }
+
+    fn step() -> impl Strategy<Value = Step> {
+        prop_oneof![
+            4 => (-1i64..7, 0i64..5, 0i64..7, -1i64..5).prop_map(|(a, b, c, d)| Step::Move(a, b, c, d)),
+            6 => Just(Step::Open),
+            1 => Just(Step::Hint),
+            2 => Just(Step::Undo),
+            1 => Just(Step::Redo),
+            1 => Just(Step::Shuffle),
+            1 => Just(Step::Pause),
+            1 => Just(Step::Resume),
+            1 => Just(Step::StaleIfMatch),
+            1 => Just(Step::RepeatKey),
+        ]
+    }
+
+    /// The move the model makes on `board`: the board after it, or `None`
+    /// when `/v1/play` stops at it.
+    async fn play(router: &Router, board: &Value, from: [i64; 2], to: [i64; 2]) -> Option<Value> {
+        let reply = post(
+            router,
+            "/v1/play",
+            &json!({"board": board, "rules": "shisen-sho", "moves": [{"from": from, "to": to}]}),
+        )
+        .await;
+        if reply.status != 200 {
+            return None;
+        }
+        let played = reply.json();
+        played
+            .get("stopped_at")
+            .is_none()
+            .then(|| played["board"].clone())
+    }
+
+    fn tiles(board: &Value) -> Vec<char> {
+        let mut tiles: Vec<char> = board
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|row| row.as_str().unwrap().chars().collect::<Vec<_>>())
+            .collect();
+        tiles.sort_unstable();
+        tiles
+    }
+
+    async fn run(seed: u64, steps: Vec<Step>) {
+        let router = router(config());
+        let (id, game) = create(
+            &router,
+            json!({"width": 6, "height": 4, "types": 6, "rules": "shisen-sho", "seed": seed}),
+        )
+        .await;
+        let path = |action: &str| format!("/v1/games/{id}/{action}");
+        // The model: the boards made, the boards taken back, the version.
+        let mut done = vec![game["board"].clone()];
+        let mut undone: Vec<Value> = Vec::new();
+        let mut version = 0u64;
+        let mut paused = false;
+        let mut assisted = false;
+        let mut last_keyed: Option<(String, String, String, Value)> = None;
+        for (i, step) in steps.into_iter().enumerate() {
+            let key = format!("key-{i}");
+            let step = match step {
+                Step::Open => {
+                    let open = post(
+                        &router,
+                        "/v1/moves",
+                        &json!({"board": done.last().unwrap(), "rules": "shisen-sho", "limit": 1}),
+                    )
+                    .await
+                    .json();
+                    match open["moves"].get(0) {
+                        Some(m) => Step::Move(
+                            m["from"][0].as_i64().unwrap(),
+                            m["from"][1].as_i64().unwrap(),
+                            m["to"][0].as_i64().unwrap(),
+                            m["to"][1].as_i64().unwrap(),
+                        ),
+                        None => Step::Shuffle,
+                    }
+                }
+                other => other,
+            };
+            let (route, body) = match &step {
+                Step::Move(a, b, c, d) => {
+                    ("moves", json!({"from": [a, b], "to": [c, d]}).to_string())
+                }
+                Step::Hint => ("hint", String::new()),
+                Step::Undo => ("undo", String::new()),
+                Step::Redo => ("redo", String::new()),
+                Step::Shuffle => ("shuffle", String::new()),
+                Step::Pause => ("pause", String::new()),
+                Step::Resume => ("resume", String::new()),
+                Step::Open => unreachable!("replaced by its move above"),
+                Step::StaleIfMatch => {
+                    let stale = format!("\"{}\"", version + 1);
+                    let reply =
+                        call(&router, action(&path("hint"), "", &[("if-match", &stale)])).await;
+                    assert_eq!(reply.status, 412);
+                    continue;
+                }
+                Step::RepeatKey => {
+                    if let Some((p, b, k, answer)) = &last_keyed {
+                        let reply = call(&router, action(p, b, &[("idempotency-key", k)])).await;
+                        assert_eq!(reply.status, 200);
+                        assert_eq!(reply.json(), *answer);
+                        assert_eq!(reply.header("idempotent-replayed"), Some("true"));
+                    }
+                    continue;
+                }
+            };
+            let before = done.last().unwrap().clone();
+            let expected: Option<Option<Value>> = match &step {
+                _ if paused && !matches!(step, Step::Resume | Step::Pause) => None,
+                Step::Move(a, b, c, d) => Some(play(&router, &before, [*a, *b], [*c, *d]).await),
+                Step::Undo => Some((done.len() > 1).then(|| done[done.len() - 2].clone())),
+                Step::Redo => Some(undone.last().cloned()),
+                Step::Pause => Some((!paused).then(|| before.clone())),
+                Step::Resume => Some(paused.then(|| before.clone())),
+                // Judged below: a hint or a shuffle applies when the board
+                // has a move, or, for a shuffle, any tiles.
+                _ => Some(Some(before.clone())),
+            };
+            let reply = call(
+                &router,
+                action(&path(route), &body, &[("idempotency-key", &key)]),
+            )
+            .await;
+            let applies = matches!(expected, Some(Some(_))) && reply.status == 200;
+            if !applies {
+                assert!(
+                    matches!(reply.status, 409),
+                    "step {i} {step:?}: {} {}",
+                    reply.status,
+                    reply.text()
+                );
+                let read = call(&router, get(&format!("/v1/games/{id}"))).await.json();
+                assert_eq!(read["version"], version, "a refusal changed the version");
+                if matches!(step, Step::Move(..)) && !paused {
+                    assert_eq!(
+                        expected,
+                        Some(None),
+                        "step {i}: the game refused a move /v1/play makes"
+                    );
+                }
+                continue;
+            }
+            let game = reply.json();
+            version += 1;
+            assert_eq!(game["version"], version, "step {i}: a gap in the versions");
+            assert_eq!(
+                reply.header("etag"),
+                Some(format!("\"{version}\"").as_str())
+            );
+            match &step {
+                Step::Move(..) => {
+                    let board = expected.unwrap().unwrap();
+                    assert_eq!(game["board"], board, "step {i}");
+                    done.push(board);
+                    undone.clear();
+                }
+                Step::Undo => {
+                    assisted = true;
+                    undone.push(done.pop().unwrap());
+                    assert_eq!(game["board"], *done.last().unwrap(), "step {i}");
+                }
+                Step::Redo => {
+                    let board = undone.pop().unwrap();
+                    assert_eq!(game["board"], board, "step {i}");
+                    done.push(board);
+                }
+                Step::Shuffle => {
+                    assisted = true;
+                    let board = game["board"].clone();
+                    assert_eq!(
+                        tiles(&board),
+                        tiles(&before),
+                        "step {i}: a shuffle changed the tiles"
+                    );
+                    done.push(board);
+                    undone.clear();
+                }
+                Step::Hint => {
+                    assisted = true;
+                    assert_eq!(game["board"], before);
+                    assert!(game["last"]["hint"].is_object());
+                }
+                Step::Pause => {
+                    paused = true;
+                    assert!(game.get("board").is_none());
+                }
+                Step::Resume => {
+                    paused = false;
+                    assert_eq!(game["board"], before);
+                }
+                Step::Open | Step::StaleIfMatch | Step::RepeatKey => unreachable!(),
+            }
+            assert_eq!(game["ranked"], !assisted, "step {i}");
+            let won = game["status"] == "won";
+            last_keyed = Some((path(route), body, key, game));
+            if won {
+                break;
+            }
+        }
+        let game = call(&router, get(&format!("/v1/games/{id}"))).await.json();
+        assert_eq!(game["version"], version);
+        let replay = call(&router, get(&format!("/v1/games/{id}/replay")))
+            .await
+            .json();
+        let check = post(&router, "/v1/replays", &replay).await;
+        assert_eq!(check.status, 200, "{}", check.text());
+        let check = check.json();
+        for field in [
+            "status",
+            "version",
+            "score",
+            "tiles_left",
+            "assists",
+            "ranked",
+        ] {
+            assert_eq!(check[field], game[field], "{field}");
+        }
+        if game["status"] != "paused" {
+            assert_eq!(check["board"], game["board"]);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        #[test]
+        fn actions_match_the_model(seed in 0u64..20, steps in proptest::collection::vec(step(), 1..40)) {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap()
+                .block_on(run(seed, steps));
+        }
+    }
+}
