@@ -24,9 +24,6 @@
 # 127.0.0.1 is sent traffic, besides the package registries; every step is
 # bounded in time; the server is stopped by its PID.
 set -euo pipefail
-# Its servers keep games in memory: a run starts fresh, and servers that
-# overlap do not contend for one store file.
-export LINKPATH_STORE=memory
 cd "$(dirname "$0")/.."
 started=$SECONDS
 
@@ -89,7 +86,7 @@ step "linkpath serve"
 # The defaults, whatever this shell has set: no keys, no rate limit.
 while read -r name; do unset "$name"; done < <(compgen -e | grep '^LINKPATH_' || true)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$bin" serve --listen "127.0.0.1:$port" --shutdown-grace-ms 0 >"$log" 2>&1 &
+"$bin" serve --listen "127.0.0.1:$port" --shutdown-grace-ms 0 --store memory >"$log" 2>&1 &
 server=$!
 stop_server() {
   if kill -0 "$server" 2>/dev/null; then

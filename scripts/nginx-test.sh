@@ -23,9 +23,6 @@
 # Stops, by PID, every process it started. Installs nginx with apt-get if
 # missing, without letting the package start a system nginx.
 set -euo pipefail
-# Its servers keep games in memory: a run starts fresh, and servers that
-# overlap do not contend for one store file.
-export LINKPATH_STORE=memory
 cd "$(dirname "$0")/.."
 started=$SECONDS
 
@@ -93,14 +90,15 @@ wait_for() { # wait_for URL PID LOG
 }
 
 step "two replicas, one solver slot each"
-# The defaults, whatever this shell has set, but for the slot count and a
-# solve deadline long enough to hold a slot through the tests below.
+# The defaults, whatever this shell has set, but for the slot count, a
+# solve deadline long enough to hold a slot through the tests below, and
+# games in memory (the two replicas would contend for one default file).
 while read -r var; do unset "$var"; done < <(compgen -e | grep '^LINKPATH_' || true)
 ports=() replica_pids=()
 for i in 1 2; do
   port=$(free_port)
   "$bin" serve --listen "127.0.0.1:$port" --workers 1 --solve-timeout-ms 15000 \
-    --shutdown-grace-ms 0 >"$tmp/replica$i.log" 2>&1 &
+    --shutdown-grace-ms 0 --store memory >"$tmp/replica$i.log" 2>&1 &
   pids+=("$!"); replica_pids+=("$!"); ports+=("$port")
   wait_for "http://127.0.0.1:$port/healthz" "$!" "$tmp/replica$i.log"
   echo "replica $i: 127.0.0.1:$port, pid ${replica_pids[-1]}"

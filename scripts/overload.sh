@@ -12,9 +12,6 @@
 #
 # Only 127.0.0.1 is ever sent traffic. Installs wrk with apt-get if missing.
 set -euo pipefail
-# Its servers keep games in memory: a run starts fresh, and servers that
-# overlap do not contend for one store file.
-export LINKPATH_STORE=memory
 cd "$(dirname "$0")/.."
 
 duration=${DURATION:-30}
@@ -87,7 +84,7 @@ EOF
 step "linkpath serve (LINKPATH_WORKERS=$workers)"
 while read -r name; do unset "$name"; done < <(compgen -e | grep '^LINKPATH_' || true)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-LINKPATH_WORKERS=$workers target/release/linkpath serve --listen "127.0.0.1:$port" \
+LINKPATH_WORKERS=$workers target/release/linkpath serve --store memory --listen "127.0.0.1:$port" \
   --shutdown-grace-ms 0 >"$log" 2>&1 &
 server=$!
 cleanup() {

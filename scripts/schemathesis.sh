@@ -12,9 +12,6 @@
 # schemathesis is pinned in scripts/requirements.txt and installed into
 # target/schemathesis-venv on first use.
 set -euo pipefail
-# Its servers keep games in memory: a run starts fresh, and servers that
-# overlap do not contend for one store file.
-export LINKPATH_STORE=memory
 cd "$(dirname "$0")/.."
 
 max_examples=${ST_MAX_EXAMPLES:-100}
@@ -64,7 +61,7 @@ step "linkpath serve"
 while read -r name; do unset "$name"; done < <(compgen -e | grep '^LINKPATH_' || true)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 # Enough slots that schemathesis never meets a 503 of ours.
-"$bin" serve --listen "127.0.0.1:$port" --workers 8 \
+"$bin" serve --listen "127.0.0.1:$port" --store memory --workers 8 \
   --shutdown-grace-ms 0 >"$log" 2>&1 &
 server=$!
 stop_server() {
