@@ -676,38 +676,27 @@ fn relocate(cells: &mut [u32], width: usize, moved: &[Moved], forward: bool) {
 
 /// `last` for a change made again (`forward`) or taken back.
 fn describe(last: &mut Last, change: &Change, forward: bool) {
-    match change {
+    let moved = match change {
         Change::Move {
             from, to, moved, ..
         } => {
             last.from = Some(*from);
             last.to = Some(*to);
-            last.moved = if forward {
-                moved.clone()
-            } else {
-                moved
-                    .iter()
-                    .map(|m| Moved {
-                        from: m.to,
-                        to: m.from,
-                    })
-                    .collect()
-            };
+            moved
         }
-        Change::Shuffle { moved } => {
-            last.moved = if forward {
-                moved.clone()
-            } else {
-                moved
-                    .iter()
-                    .map(|m| Moved {
-                        from: m.to,
-                        to: m.from,
-                    })
-                    .collect()
-            };
-        }
-    }
+        Change::Shuffle { moved } => moved,
+    };
+    last.moved = if forward {
+        moved.clone()
+    } else {
+        moved
+            .iter()
+            .map(|m| Moved {
+                from: m.to,
+                to: m.from,
+            })
+            .collect()
+    };
 }
 
 /// Checks that `moved` shuffles `board`: tiles moved onto cells that held
