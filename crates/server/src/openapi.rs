@@ -144,10 +144,14 @@ fn finish(operation: &mut Value, path: &str, method: &str, prose: &Value, shared
             json!([])
         },
     );
-    op.insert(
-        "parameters".into(),
-        json!([{"$ref": "#/components/parameters/XRequestId"}]),
-    );
+    // The route's own parameters (a game's id, `If-Match`, ...), then the
+    // request id every route takes.
+    let mut parameters = match op.remove("parameters") {
+        Some(Value::Array(own)) => own,
+        _ => Vec::new(),
+    };
+    parameters.push(json!({"$ref": "#/components/parameters/XRequestId"}));
+    op.insert("parameters".into(), Value::Array(parameters));
     if let Some(examples) = prose.get("request")
         && let Some(body) = op
             .get_mut("requestBody")

@@ -20,16 +20,14 @@ use utoipa::ToSchema;
 pub struct ReplayAction {
     pub action: ActionKind,
     pub after_ms: u64,
-    /// A move's first tile.
+    /// A move's first tile; none (or `null`) for other actions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
     pub from: Option<Point>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
     pub to: Option<Point>,
-    /// A shuffle's tiles, each moved at once.
+    /// A shuffle's tiles, each moved at once; none (or `null`) for other
+    /// actions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
     pub moved: Option<Vec<Moved>>,
 }
 

@@ -478,6 +478,7 @@ fn if_match(headers: &HeaderMap) -> Result<Option<u64>, ApiError> {
     request_body(content = MoveRequest, example = json!({"from": [0, 0], "to": [3, 0]})),
     responses(
         (status = 200, description = "The game after the move", body = GameView),
+        (status = 404, description = "No such game, or it expired", body = linkpath_api::ErrorBody),
         (status = 409, description = "An illegal move (`reason` says why), or a finished game", body = linkpath_api::ErrorBody),
         (status = 412, description = "`If-Match` names another version", body = linkpath_api::ErrorBody)))]
 async fn make_move(
@@ -499,6 +500,7 @@ macro_rules! plain_action {
                 ("Idempotency-Key" = Option<String>, Header, description = "Answers a retry with the first answer")),
             responses(
                 (status = 200, description = $ok, body = GameView),
+                (status = 404, description = "No such game, or it expired", body = linkpath_api::ErrorBody),
                 (status = 409, description = "The action does not apply now, or the game is finished", body = linkpath_api::ErrorBody),
                 (status = 412, description = "`If-Match` names another version", body = linkpath_api::ErrorBody)))]
         async fn $name(
