@@ -12,7 +12,8 @@ use std::time::{Duration, UNIX_EPOCH};
 use utoipa::ToSchema;
 
 /// The settings a game was created with, as they were sent (absent ones
-/// left out), with the board's size and form.
+/// left out), with the board's size and form. In a replay sent back,
+/// `null` is the same as absent.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct GameSettings {
     pub width: usize,
@@ -20,29 +21,23 @@ pub struct GameSettings {
     pub encoding: BoardEncoding,
     /// Tile types dealt; absent for a game on a board sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
     pub types: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
     pub copies: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
     pub difficulty: Option<DifficultyName>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
     pub seed: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
     pub alphabet: Option<String>,
     /// The rules as sent; mahjong when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<WireRules>, nullable = false)]
+    #[schema(value_type = Option<WireRules>)]
     pub rules: Option<serde_json::Value>,
     pub gravity: Gravity,
     pub settle: bool,
     /// Play time allowed, in milliseconds; no limit when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
     pub time_limit_ms: Option<u64>,
 }
 
