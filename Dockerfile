@@ -11,6 +11,9 @@
 # `docker buildx imagetools inspect` prints it.
 FROM docker.io/library/rust:1.95-bookworm AS build
 WORKDIR /src
+# The folder the games' store lives in, empty, for the final stage: FROM
+# scratch has no shell to make it.
+RUN mkdir -p /data
 COPY Cargo.toml Cargo.lock ./
 COPY src ./src
 COPY crates ./crates
@@ -28,9 +31,6 @@ COPY assets ./assets
 # .ci/run runs this exact command, and scripts/container-test.sh puts the
 # binary it builds into the stage below.
 RUN RUSTFLAGS='-C target-feature=+crt-static' cargo build --release --locked --target x86_64-unknown-linux-gnu --bin linkpath
-# The folder the games' store lives in, empty, for the final stage: FROM
-# scratch has no shell to make it.
-RUN mkdir -p /data
 
 # The image that ships: the binary and nothing else. scripts/container-test.sh
 # builds exactly this stage (--target runtime) around CI's binary and checks
