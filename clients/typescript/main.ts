@@ -4,7 +4,12 @@
 // of the README is called with the README's own request bodies (or
 // openapi.yaml's examples where the README shows none), written as typed
 // literals, and every answer is compared whole with its documented value and
-// read field by field through the generated types.
+// read field by field through the generated types. Then it plays a whole held
+// game: a seeded deal, an illegal move (409, nothing changed), a hint, a move
+// taken back and made again, the rest of /v1/clear's sequence to `won`, every
+// answer compared whole (its clock taken as it came, the score computed from
+// it), the event stream read alongside (one event a change), a move on the
+// won game (409), and the game's replay played again by /v1/replays.
 //
 //   node clients/typescript/dist/main.js http://127.0.0.1:8080 docs/render.svg
 //
