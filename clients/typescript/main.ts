@@ -473,8 +473,9 @@ const heldSettings: Schemas["GameSettings"] = {
   settle: false,
 };
 const heldDealt: Schemas["Board"] = ["ADCB", "ACAB", "DDAB", "CCDB"];
-// /v1/clear's sequence for the dealt board, each move with the path the game
-// answers in `last` and the moves open after it (no gravity: nothing falls).
+// /v1/clear's sequence for the dealt board: each move, the path the game
+// answers in `last`, the board after it and the moves open on it (no
+// gravity: nothing falls).
 const heldMoves: { move: MoveRequest; path: Point[]; board: string[]; movesOpen: number }[] = [
   { move: { from: [0, 0], to: [0, 1] }, path: [[0, 0], [0, 1]], board: [".DCB", ".CAB", "DDAB", "CCDB"], movesOpen: 11 },
   { move: { from: [2, 1], to: [2, 2] }, path: [[2, 1], [2, 2]], board: [".DCB", ".C.B", "DD.B", "CCDB"], movesOpen: 12 },
