@@ -10,10 +10,13 @@
 #      installed into a venv, for clients/python/main.py;
 #
 # then both programs run against a release `linkpath serve` on a free
-# loopback port: each calls every JSON route of the README through its
-# generated client, with the README's request bodies, and checks every
-# answer exactly (clients/*/main.*). Exits non-zero when any step fails, or
-# when the server logged a panic or did not exit 0 on SIGTERM.
+# loopback port, its games kept in memory: each calls every JSON route of
+# the README through its generated client, with the README's request
+# bodies, and checks every answer exactly, then plays a held game to `won`
+# through it (an illegal move, a hint, undo and redo, the event stream
+# read alongside, the replay checked again), checking every answer of it
+# too (clients/*/main.*). Exits non-zero when any step fails, or when the
+# server logged a panic or did not exit 0 on SIGTERM.
 #
 #   scripts/contract-test.sh                      # builds the binary first if needed
 #   LINKPATH_BIN=target/x86_64-unknown-linux-gnu/release/linkpath scripts/contract-test.sh

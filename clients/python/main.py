@@ -9,19 +9,40 @@ with its documented value twice: as the JSON sent, and as the parsed model
 written back (so no field was dropped or changed by the models). Fields are
 then read through the models.
 
+It also plays a whole held game through it: a seeded deal, an illegal move
+(409, nothing changed), a hint, a move taken back and made again, the rest
+of /v1/clear's sequence to `won`, every answer compared whole (its clock
+taken as it came, the score computed from it), the event stream read
+alongside (one event a change), a move on the won game (409), and the
+game's replay played again by /v1/replays.
+
     python clients/python/main.py http://127.0.0.1:8080 docs/render.svg
 
 Prints one line a check and exits 1 when any failed.
 """
 
 import json
+import math
+import re
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from linkpath_client import Client
 from linkpath_client.api.game import clear, deal, moves, play, shuffle
+from linkpath_client.api.games import (
+    check_replay,
+    create_game,
+    game_events,
+    get_game,
+    get_replay,
+    hint,
+    move_tiles,
+    redo,
+    undo,
+)
 from linkpath_client.api.operations import healthz, readyz
 from linkpath_client.api.solve import render, solve
 from linkpath_client.models import (
@@ -29,11 +50,15 @@ from linkpath_client.models import (
     ClearResponse,
     ClearOutcome,
     Connected,
+    CreateGame,
     DealRequest,
     DealResponse,
     Error,
     ErrorCode,
+    GameStatus,
+    GameView,
     Health,
+    MoveRequest,
     MovesRequest,
     MovesResponse,
     NotConnected,
@@ -42,6 +67,8 @@ from linkpath_client.models import (
     Preset,
     Query,
     Ready,
+    Replay,
+    ReplayCheck,
     RulesObject,
     ShuffleRequest,
     ShuffleResponse,
@@ -538,6 +565,414 @@ def _() -> str:
         },
     )
     return f"board {describe_board(answer.board)}, {describe_moves(answer.moves)}"
+
+
+# ---------------------------------------------------------------------------
+# A held game, played to the end: created, an illegal move, a hint, a move
+# taken back and made again, the rest of /v1/clear's sequence to `won`, all
+# watched on the event stream; then a move on the won game, and its replay
+# played again by /v1/replays.
+
+HELD_SETTINGS = {
+    "width": 4,
+    "height": 4,
+    "encoding": "text",
+    "types": 4,
+    "seed": 1,
+    "rules": "shisen-sho",
+    "gravity": "none",
+    "settle": False,
+}
+HELD_DEALT = ["ADCB", "ACAB", "DDAB", "CCDB"]
+# /v1/clear's sequence for the dealt board: each move, the path the game
+# answers in `last`, the board after it and the moves open on it (no
+# gravity: nothing falls).
+HELD_MOVES = [
+    ({"from": [0, 0], "to": [0, 1]}, [[0, 0], [0, 1]], [".DCB", ".CAB", "DDAB", "CCDB"], 11),
+    ({"from": [2, 1], "to": [2, 2]}, [[2, 1], [2, 2]], [".DCB", ".C.B", "DD.B", "CCDB"], 12),
+    ({"from": [3, 0], "to": [3, 1]}, [[3, 0], [3, 1]], [".DC.", ".C..", "DD.B", "CCDB"], 7),
+    ({"from": [3, 2], "to": [3, 3]}, [[3, 2], [3, 3]], [".DC.", ".C..", "DD..", "CCD."], 6),
+    ({"from": [2, 0], "to": [1, 1]}, [[2, 0], [2, 1], [1, 1]], [".D..", "....", "DD..", "CCD."], 7),
+    ({"from": [0, 3], "to": [1, 3]}, [[0, 3], [1, 3]], [".D..", "....", "DD..", "..D."], 6),
+    ({"from": [1, 0], "to": [0, 2]}, [[1, 0], [0, 0], [0, 2]], ["....", "....", ".D..", "..D."], 1),
+    ({"from": [1, 2], "to": [2, 3]}, [[1, 2], [2, 2], [2, 3]], ["....", "....", "....", "...."], 0),
+]
+NO_ASSISTS = {"hints": 0, "undos": 0, "shuffles": 0}
+HINTED = {"hints": 1, "undos": 0, "shuffles": 0}
+ASSISTED = {"hints": 1, "undos": 1, "shuffles": 0}
+RFC3339 = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
+
+# The game as the program follows it: its id, when it was created, the last
+# play time seen; and every answer that changed it, as sent, in order.
+held: dict[str, Any] = {"id": "", "created_at": "", "elapsed_ms": 0}
+answers: list[dict[str, Any]] = []
+
+
+def kshisen_score(removed: int, elapsed_ms: int) -> int:
+    """docs/games.md's score, in the server's floating-point steps, for a game without gravity."""
+    if removed == 0:
+        return 0
+    seconds = max(elapsed_ms, 1000) / 1000
+    return math.floor(removed / seconds / 0.14 * 100 * math.sqrt(removed / 84))
+
+
+def expected_game(sent: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """A game answer expected whole: `state`, the id and settings of the game
+    held, and what follows the server's clock (`elapsed_ms`, never going
+    back; the times, in RFC 3339) taken as it came, with the score computed
+    from it."""
+    elapsed = sent["elapsed_ms"]
+    assert isinstance(elapsed, int) and elapsed >= held["elapsed_ms"], (
+        f"elapsed_ms {elapsed} after {held['elapsed_ms']}"
+    )
+    held["elapsed_ms"] = elapsed
+    for key in ("created_at", "updated_at", "expires_at"):
+        assert RFC3339.fullmatch(sent[key]), f"{key} is {sent[key]!r}"
+    return {
+        "id": held["id"],
+        **state,
+        "settings": HELD_SETTINGS,
+        "score": kshisen_score(16 - state["tiles_left"], elapsed),
+        "elapsed_ms": elapsed,
+        "created_at": held["created_at"] or sent["created_at"],
+        "updated_at": sent["updated_at"],
+        "expires_at": sent["expires_at"],
+    }
+
+
+def state_of(game: dict[str, Any]) -> dict[str, Any]:
+    """What of a game answer does not follow the clock."""
+    keys = ("version", "status", "board", "tiles_left", "moves_open", "assists", "ranked", "last")
+    return {key: game[key] for key in keys}
+
+
+def game(response: Response[Any], status: int, state: dict[str, Any]) -> GameView:
+    """A game answer, checked by `parsed` against `state` (see expected_game), its `ETag` its version."""
+    assert response.status_code == status, f"status {response.status_code}: {response.content!r}"
+    sent = json.loads(response.content)
+    answer = parsed(response, status, GameView, expected_game(sent, state))
+    assert response.headers["etag"] == f'"{answer.version}"', response.headers.get("etag")
+    return answer
+
+
+def after_move(index: int, version: int, action: str, assists: dict[str, int]) -> dict[str, Any]:
+    """The game after the `index`th move of the sequence was made (by a move or a redo) as change `version`."""
+    move, path, board, moves_open = HELD_MOVES[index]
+    last = {"action": action, "version": version, **move, "moved": []}
+    if action == "move":
+        last["path"] = path
+    return {
+        "version": version,
+        "status": "won" if index == len(HELD_MOVES) - 1 else "playing",
+        "board": board,
+        "tiles_left": 14 - 2 * index,
+        "moves_open": moves_open,
+        "assists": assists,
+        "ranked": False,
+        "last": last,
+    }
+
+
+def describe_game(g: GameView) -> str:
+    return (
+        f"v{g.version} {g.status.value}, {g.tiles_left} tiles, {g.moves_open} moves open, "
+        f"score {g.score}, ranked {g.ranked}"
+    )
+
+
+class EventReader(threading.Thread):
+    """The game's event stream, read while the game is played.
+
+    The generated game_events takes a body whole, and this one ends only
+    with the game: the stream is read line by line through the generated
+    client's own httpx client (its base URL and timeouts), and its events
+    split here (blank-line separated fields; `:` lines are keep-alive
+    comments)."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(daemon=True)
+        self.game_id = game_id
+        self.started = threading.Event()
+        self.head: tuple[int, str] | None = None
+        self.events: list[dict[str, str]] = []
+        self.error: Exception | None = None
+
+    def run(self) -> None:
+        try:
+            with client.get_httpx_client().stream("GET", f"/v1/games/{self.game_id}/events") as response:
+                self.head = (response.status_code, response.headers["content-type"])
+                fields: dict[str, str] = {}
+                for line in response.iter_lines():
+                    if line.startswith(":"):
+                        continue
+                    if line:
+                        name, _, value = line.partition(":")
+                        value = value.removeprefix(" ")
+                        fields[name] = f"{fields[name]}\n{value}" if name == "data" and name in fields else value
+                        continue
+                    if "data" in fields:
+                        self.events.append(fields)
+                        self.started.set()
+                    fields = {}
+                assert not fields, f"the stream ended inside an event: {fields}"
+        except Exception as error:  # noqa: BLE001 - reported by the check that reads the events
+            self.error = error
+        finally:
+            self.started.set()
+
+
+events: EventReader | None = None
+cleared: list[Any] = []
+
+
+@check("POST /v1/games, a dealt 4 x 4 Shisen-Sho game")
+def _() -> str:
+    body = CreateGame(width=4, height=4, types=4, rules=Preset.SHISEN_SHO, seed=1)
+    response = create_game.sync_detailed(client=client, body=body)
+    assert response.status_code == 201, f"status {response.status_code}: {response.content!r}"
+    sent = json.loads(response.content)
+    assert re.fullmatch(r"[0-9a-f]{32}", sent["id"]), sent["id"]
+    held["id"] = sent["id"]
+    state = {
+        "version": 0,
+        "status": "playing",
+        "board": HELD_DEALT,
+        "tiles_left": 16,
+        "moves_open": 10,
+        "assists": NO_ASSISTS,
+        "ranked": True,
+        "last": {"action": "create", "version": 0, "moved": []},
+    }
+    created = game(response, 201, state)
+    assert created.elapsed_ms == 0 and created.score == 0
+    assert response.headers["etag"] == '"0"'
+    assert response.headers["location"] == f"/v1/games/{created.id}"
+    held["created_at"] = created.created_at
+    answers.append(sent)
+    return f"{describe_game(created)}, board {describe_board(created.board)}"
+
+
+@check("GET /v1/games/{id}/events, opened before the first action: the whole game first")
+def _() -> str:
+    global events
+    events = EventReader(held["id"])
+    events.start()
+    # Bounded by the client's read timeout, which ends the reader.
+    assert events.started.wait(10), "no event"
+    assert events.error is None, f"{type(events.error).__name__}: {events.error}"
+    assert events.head == (200, "text/event-stream"), events.head
+    first = events.events[0]
+    assert (first["event"], first["id"]) == ("game", "0"), first
+    sent = json.loads(first["data"])
+    assert sent == expected_game(sent, state_of(answers[0])), f"the first event is {sent}"
+    # Parsed into the model as any game answer.
+    assert GameView.from_dict(sent).to_dict() == sent
+    return f"event {first['event']}, id {first['id']}, version {sent['version']}, {sent['status']}"
+
+
+@check("POST /v1/clear on the game's board and rules: the sequence played")
+def _() -> str:
+    created = GameView.from_dict(answers[0])
+    body = ClearRequest(board=created.board, rules=created.settings.rules)
+    answer = parsed(
+        clear.sync_detailed(client=client, body=body),
+        200,
+        ClearResponse,
+        {"outcome": "solvable", "moves": [move for move, *_ in HELD_MOVES], "states": 8, "budget_ms": 1000},
+        varying=("elapsed_ms",),
+    )
+    cleared.extend(answer.moves)
+    return f"{answer.outcome.value}, {describe_moves(answer.moves)}"
+
+
+@check("POST /v1/games/{id}/moves, an illegal move: 409 illegal_move, the version unchanged")
+def _() -> str:
+    response = move_tiles.sync_detailed(held["id"], client=client, body=MoveRequest(from_=[0, 0], to=[2, 2]))
+    refused = parsed(
+        response,
+        409,
+        Error,
+        {
+            "error": {
+                "code": "illegal_move",
+                "message": "the tiles at [0, 0] and [2, 2] cannot be removed: no_path",
+                "reason": "no_path",
+            }
+        },
+    )
+    assert refused.error.code is ErrorCode.ILLEGAL_MOVE
+    now = game(get_game.sync_detailed(held["id"], client=client), 200, state_of(answers[0]))
+    return f"409 {refused.error.code.value} ({refused.error.reason}); GET: {describe_game(now)}"
+
+
+@check("POST /v1/games/{id}/hint: the first move /v1/moves lists")
+def _() -> str:
+    move, path, *_ = HELD_MOVES[0]
+    first = {**move, "segments": 1, "path": path}
+    parsed(
+        moves.sync_detailed(
+            client=client, body=MovesRequest.from_dict({"board": HELD_DEALT, "rules": "shisen-sho", "limit": 1})
+        ),
+        200,
+        MovesResponse,
+        {"moves": [first], "stuck": False, "cleared": False, "truncated": False},
+    )
+    response = hint.sync_detailed(held["id"], client=client)
+    hinted = game(
+        response,
+        200,
+        {
+            "version": 1,
+            "status": "playing",
+            "board": HELD_DEALT,
+            "tiles_left": 16,
+            "moves_open": 10,
+            "assists": HINTED,
+            "ranked": False,
+            "last": {"action": "hint", "version": 1, "moved": [], "hint": first},
+        },
+    )
+    answers.append(json.loads(response.content))
+    given = hinted.last.hint
+    return f"hint {point(given.from_)}-{point(given.to)}; {describe_game(hinted)}"
+
+
+@check("POST /v1/games/{id}/moves, the first move of the sequence")
+def _() -> str:
+    move = cleared[0]
+    response = move_tiles.sync_detailed(held["id"], client=client, body=MoveRequest(from_=move.from_, to=move.to))
+    moved = game(response, 200, after_move(0, 2, "move", HINTED))
+    answers.append(json.loads(response.content))
+    return describe_game(moved)
+
+
+@check("POST /v1/games/{id}/undo: the pair back, an assist")
+def _() -> str:
+    response = undo.sync_detailed(held["id"], client=client)
+    state = {
+        "version": 3,
+        "status": "playing",
+        "board": HELD_DEALT,
+        "tiles_left": 16,
+        "moves_open": 10,
+        "assists": ASSISTED,
+        "ranked": False,
+        "last": {"action": "undo", "version": 3, **HELD_MOVES[0][0], "moved": []},
+    }
+    undone = game(response, 200, state)
+    answers.append(json.loads(response.content))
+    return describe_game(undone)
+
+
+@check("POST /v1/games/{id}/redo: the move made again")
+def _() -> str:
+    response = redo.sync_detailed(held["id"], client=client)
+    redone = game(response, 200, after_move(0, 4, "redo", ASSISTED))
+    answers.append(json.loads(response.content))
+    return describe_game(redone)
+
+
+@check("POST /v1/games/{id}/moves, the rest of the sequence to won")
+def _() -> str:
+    assert len(cleared) == len(HELD_MOVES), "no sequence"
+    for index, move in enumerate(cleared[1:], start=1):
+        response = move_tiles.sync_detailed(held["id"], client=client, body=MoveRequest(from_=move.from_, to=move.to))
+        moved = game(response, 200, after_move(index, 4 + index, "move", ASSISTED))
+        answers.append(json.loads(response.content))
+    assert moved.status is GameStatus.WON
+    return describe_game(moved)
+
+
+@check("GET /v1/games/{id}: won, as the last move answered it")
+def _() -> str:
+    # The clock stopped with the last move: the game reads as that move left it.
+    won = parsed(get_game.sync_detailed(held["id"], client=client), 200, GameView, answers[-1])
+    assert (won.status, won.version, won.tiles_left) == (GameStatus.WON, 11, 0)
+    assert won.score == kshisen_score(16, won.elapsed_ms)
+    return f"{describe_game(won)}, {won.elapsed_ms} ms"
+
+
+@check("GET /v1/games/{id}/events: one event a change, ids the versions, ending with won")
+def _() -> str:
+    assert events is not None, "no stream"
+    # The stream ends with the game; the client's read timeout bounds the wait.
+    events.join(10)
+    assert not events.is_alive(), "the stream did not end"
+    assert events.error is None, f"{type(events.error).__name__}: {events.error}"
+    later = events.events[1:]
+    assert [(e["event"], e["id"]) for e in later] == [("game", str(a["version"])) for a in answers[1:]], [
+        e["id"] for e in later
+    ]
+    # Each event is the game as the change answered it.
+    assert [json.loads(e["data"]) for e in later] == answers[1:]
+    return f"{len(later)} events after the first, ids {' '.join(e['id'] for e in later)}"
+
+
+@check("GET /v1/games/{id}/events on the won game: the game, then the end")
+def _() -> str:
+    response = game_events.sync_detailed(held["id"], client=client)
+    assert response.status_code == 200, f"status {response.status_code}: {response.content!r}"
+    assert response.headers["content-type"] == "text/event-stream", response.headers["content-type"]
+    won = answers[-1]
+    expected = f"event: game\nid: {won['version']}\ndata: {json.dumps(won, separators=(',', ':'))}\n\n"
+    assert response.parsed == expected, response.parsed
+    return f"{len(response.parsed)} characters, one event"
+
+
+@check("POST /v1/games/{id}/moves on the won game: 409 game_over")
+def _() -> str:
+    response = move_tiles.sync_detailed(held["id"], client=client, body=MoveRequest.from_dict(HELD_MOVES[0][0]))
+    refused = parsed(
+        response,
+        409,
+        Error,
+        {
+            "error": {
+                "code": "game_over",
+                "message": "the game is won, expected a game in play: nothing applies to a finished game",
+            }
+        },
+    )
+    assert refused.error.code is ErrorCode.GAME_OVER
+    won = parsed(get_game.sync_detailed(held["id"], client=client), 200, GameView, answers[-1])
+    return f"409 {refused.error.code.value}: {refused.error.message}; GET: {describe_game(won)}"
+
+
+@check("GET /v1/games/{id}/replay, POST /v1/replays: the same end")
+def _() -> str:
+    # The times of the actions are those of their answers.
+    times = [a["elapsed_ms"] for a in answers[1:]]
+    actions = [
+        {"action": "hint", "after_ms": times[0]},
+        {"action": "move", "after_ms": times[1], **HELD_MOVES[0][0]},
+        {"action": "undo", "after_ms": times[2]},
+        {"action": "redo", "after_ms": times[3]},
+        *({"action": "move", "after_ms": after, **move} for after, (move, *_) in zip(times[4:], HELD_MOVES[1:])),
+    ]
+    replay = parsed(
+        get_replay.sync_detailed(held["id"], client=client),
+        200,
+        Replay,
+        {"settings": HELD_SETTINGS, "board": HELD_DEALT, "actions": actions},
+    )
+    won = answers[-1]
+    checked = parsed(
+        check_replay.sync_detailed(client=client, body=replay),
+        200,
+        ReplayCheck,
+        {
+            "status": "won",
+            "version": 11,
+            "score": won["score"],
+            "elapsed_ms": won["elapsed_ms"],
+            "tiles_left": 0,
+            "moves_open": 0,
+            "assists": ASSISTED,
+            "ranked": False,
+            "board": HELD_MOVES[-1][2],
+        },
+    )
+    return f"{len(replay.actions)} actions; replayed: {checked.status.value}, v{checked.version}, score {checked.score}"
 
 
 # ---------------------------------------------------------------------------

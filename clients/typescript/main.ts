@@ -4,7 +4,12 @@
 // of the README is called with the README's own request bodies (or
 // openapi.yaml's examples where the README shows none), written as typed
 // literals, and every answer is compared whole with its documented value and
-// read field by field through the generated types.
+// read field by field through the generated types. Then it plays a whole held
+// game: a seeded deal, an illegal move (409, nothing changed), a hint, a move
+// taken back and made again, the rest of /v1/clear's sequence to `won`, every
+// answer compared whole (its clock taken as it came, the score computed from
+// it), the event stream read alongside (one event a change), a move on the
+// won game (409), and the game's replay played again by /v1/replays.
 //
 //   node clients/typescript/dist/main.js http://127.0.0.1:8080 docs/render.svg
 //
@@ -446,6 +451,403 @@ await check("POST /v1/shuffle, so that the board can be cleared", async () => {
   };
   assert.deepEqual(answer, expected);
   return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
+});
+
+// ---------------------------------------------------------------------------
+// A held game, played to the end: created, an illegal move, a hint, a move
+// taken back and made again, the rest of /v1/clear's sequence to `won`, all
+// watched on the event stream; then a move on the won game, and its replay
+// played again by /v1/replays.
+
+type MoveRequest = Schemas["MoveRequest"];
+
+const heldRequest: Schemas["CreateGame"] = { width: 4, height: 4, types: 4, rules: "shisen-sho", seed: 1 };
+const heldSettings: Schemas["GameSettings"] = {
+  width: 4,
+  height: 4,
+  encoding: "text",
+  types: 4,
+  seed: 1,
+  rules: "shisen-sho",
+  gravity: "none",
+  settle: false,
+};
+const heldDealt: Schemas["Board"] = ["ADCB", "ACAB", "DDAB", "CCDB"];
+// /v1/clear's sequence for the dealt board: each move, the path the game
+// answers in `last`, the board after it and the moves open on it (no
+// gravity: nothing falls).
+const heldMoves: { move: MoveRequest; path: Point[]; board: string[]; movesOpen: number }[] = [
+  { move: { from: [0, 0], to: [0, 1] }, path: [[0, 0], [0, 1]], board: [".DCB", ".CAB", "DDAB", "CCDB"], movesOpen: 11 },
+  { move: { from: [2, 1], to: [2, 2] }, path: [[2, 1], [2, 2]], board: [".DCB", ".C.B", "DD.B", "CCDB"], movesOpen: 12 },
+  { move: { from: [3, 0], to: [3, 1] }, path: [[3, 0], [3, 1]], board: [".DC.", ".C..", "DD.B", "CCDB"], movesOpen: 7 },
+  { move: { from: [3, 2], to: [3, 3] }, path: [[3, 2], [3, 3]], board: [".DC.", ".C..", "DD..", "CCD."], movesOpen: 6 },
+  { move: { from: [2, 0], to: [1, 1] }, path: [[2, 0], [2, 1], [1, 1]], board: [".D..", "....", "DD..", "CCD."], movesOpen: 7 },
+  { move: { from: [0, 3], to: [1, 3] }, path: [[0, 3], [1, 3]], board: [".D..", "....", "DD..", "..D."], movesOpen: 6 },
+  { move: { from: [1, 0], to: [0, 2] }, path: [[1, 0], [0, 0], [0, 2]], board: ["....", "....", ".D..", "..D."], movesOpen: 1 },
+  { move: { from: [1, 2], to: [2, 3] }, path: [[1, 2], [2, 2], [2, 3]], board: ["....", "....", "....", "...."], movesOpen: 0 },
+];
+
+/** docs/games.md's score, in the server's floating-point steps, for a game without gravity. */
+function kshisenScore(removed: number, elapsedMs: number): number {
+  if (removed === 0) {
+    return 0;
+  }
+  const seconds = Math.max(elapsedMs, 1000) / 1000;
+  return Math.floor((removed / seconds / 0.14) * 100 * Math.sqrt(removed / 84));
+}
+
+const rfc3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/** The state of the game as the program follows it: its id, when it was created, the last play time seen. */
+const held = { id: "", createdAt: "", elapsedMs: 0 };
+
+// What of a game does not follow the clock; the board and the last change
+// are there whenever the game is not paused.
+type GameState = Pick<Game, "version" | "status" | "tiles_left" | "moves_open" | "assists" | "ranked"> & {
+  board: NonNullable<Game["board"]>;
+  last: NonNullable<Game["last"]>;
+};
+
+function stateOf({ version, status, board, tiles_left, moves_open, assists, ranked, last }: Game): GameState {
+  assert.ok(board !== undefined && last !== undefined, "no board or no last change");
+  return { version, status, board, tiles_left, moves_open, assists, ranked, last };
+}
+
+/**
+ * A game answer expected whole: `fields`, the id and settings of the game
+ * held, and what follows the server's clock (`elapsed_ms`, never going back;
+ * the times, in RFC 3339) taken as it came, with the score computed from it.
+ */
+function expectedGame(answer: Game, fields: GameState): Game {
+  assert.ok(Number.isInteger(answer.elapsed_ms) && answer.elapsed_ms >= held.elapsedMs, `elapsed_ms ${answer.elapsed_ms} after ${held.elapsedMs}`);
+  held.elapsedMs = answer.elapsed_ms;
+  for (const at of [answer.created_at, answer.updated_at, answer.expires_at]) {
+    assert.match(at, rfc3339);
+  }
+  return {
+    id: held.id,
+    ...fields,
+    settings: heldSettings,
+    score: kshisenScore(16 - fields.tiles_left, answer.elapsed_ms),
+    elapsed_ms: answer.elapsed_ms,
+    created_at: held.createdAt === "" ? answer.created_at : held.createdAt,
+    updated_at: answer.updated_at,
+    expires_at: answer.expires_at,
+  };
+}
+
+/** A 200 game answer, its `ETag` its version. */
+function game(answer: { data?: Game; error?: unknown; response: Response }): Game {
+  const data = ok(answer);
+  assert.equal(answer.response.headers.get("etag"), `"${data.version}"`);
+  return data;
+}
+
+/** A 409's error body, compared whole with `expected`. */
+function conflict(answer: { data?: Game; error?: Schemas["Error"]; response: Response }, expected: Schemas["ErrorDetail"]): string {
+  assert.equal(answer.response.status, 409, JSON.stringify(answer.data ?? answer.error));
+  assert.equal(answer.data, undefined);
+  assert.ok(answer.error !== undefined, "no error body");
+  assert.deepEqual(answer.error, { error: expected });
+  const { code, reason, message } = answer.error.error;
+  return `409 ${code}${reason === undefined ? "" : ` (${reason})`}: ${message}`;
+}
+
+function describeGame(g: Game): string {
+  return `v${g.version} ${g.status}, ${g.tiles_left} tiles, ${g.moves_open} moves open, score ${g.score}, ranked ${g.ranked}`;
+}
+
+const noAssists: Schemas["Assists"] = { hints: 0, undos: 0, shuffles: 0 };
+const assisted: Schemas["Assists"] = { hints: 1, undos: 1, shuffles: 0 };
+const gamePath = () => ({ params: { path: { id: held.id } } });
+const getGame = async () => client.GET("/v1/games/{id}", gamePath());
+// A game as openapi-fetch reads it: its helpers read a tuple (a Point) as an array.
+type Game = NonNullable<Awaited<ReturnType<typeof getGame>>["data"]>;
+const answers: Game[] = [];
+
+// One event of text/event-stream, as EventSource reads it.
+type StreamEvent = { event: string; id: string; data: string };
+
+/**
+ * The events of a text/event-stream body. openapi-fetch types the route and
+ * hands the body over unread (parseAs "stream"), but has no SSE parser, and
+ * Node has no EventSource: this splits the events (blank-line separated
+ * fields; `:` lines are keep-alive comments).
+ */
+async function* streamEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<StreamEvent> {
+  const decoder = new TextDecoder();
+  let text = "";
+  const reader = body.getReader();
+  for (let chunk = await reader.read(); chunk.done !== true; chunk = await reader.read()) {
+    text += decoder.decode(chunk.value, { stream: true });
+    for (let end = text.indexOf("\n\n"); end >= 0; end = text.indexOf("\n\n")) {
+      const fields = new Map<string, string>();
+      for (const line of text.slice(0, end).split("\n")) {
+        if (line.startsWith(":")) {
+          continue;
+        }
+        const colon = line.indexOf(":");
+        const name = colon < 0 ? line : line.slice(0, colon);
+        const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+        const before = fields.get(name);
+        fields.set(name, name === "data" && before !== undefined ? `${before}\n${value}` : value);
+      }
+      text = text.slice(end + 2);
+      const data = fields.get("data");
+      if (data !== undefined) {
+        yield { event: fields.get("event") ?? "message", id: fields.get("id") ?? "", data };
+      }
+    }
+  }
+  assert.equal(text, "", "the stream ended inside an event");
+}
+
+let events: AsyncGenerator<StreamEvent> | undefined;
+// The events after the first, read while the game is played.
+let laterEvents: Promise<StreamEvent[]> = Promise.resolve([]);
+// Every stream read here ends with the game; this bounds it if it does not.
+const streamBound = AbortSignal.timeout(30_000);
+
+await check("POST /v1/games, a dealt 4 x 4 Shisen-Sho game", async () => {
+  const answer = await client.POST("/v1/games", { body: heldRequest });
+  assert.equal(answer.response.status, 201, JSON.stringify(answer.error));
+  assert.equal(answer.response.headers.get("etag"), '"0"');
+  const created = answer.data;
+  assert.ok(created !== undefined, "no body");
+  assert.match(created.id, /^[0-9a-f]{32}$/);
+  assert.equal(answer.response.headers.get("location"), `/v1/games/${created.id}`);
+  held.id = created.id;
+  const expected = expectedGame(created, {
+    version: 0,
+    status: "playing",
+    board: heldDealt,
+    tiles_left: 16,
+    moves_open: 10,
+    assists: noAssists,
+    ranked: true,
+    last: { action: "create", version: 0, moved: [] },
+  });
+  assert.equal(created.elapsed_ms, 0);
+  assert.deepEqual(created, expected);
+  held.createdAt = created.created_at;
+  answers.push(created);
+  return `${describeGame(created)}, board ${describeBoard(heldDealt)}`;
+});
+
+await check("GET /v1/games/{id}/events, opened before the first action: the whole game first", async () => {
+  const { data, response } = await client.GET("/v1/games/{id}/events", { ...gamePath(), parseAs: "stream", signal: streamBound });
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get("content-type"), "text/event-stream");
+  assert.ok(data !== undefined && data !== null, "no body");
+  events = streamEvents(data);
+  const first = await events.next();
+  assert.ok(first.done !== true, "the stream ended at once");
+  assert.equal(first.value.event, "game");
+  assert.equal(first.value.id, "0");
+  const sent: Game = JSON.parse(first.value.data);
+  assert.deepEqual(sent, expectedGame(sent, stateOf(answers[0]!)));
+  const rest = events;
+  laterEvents = (async () => {
+    const later: StreamEvent[] = [];
+    for await (const event of rest) {
+      later.push(event);
+    }
+    return later;
+  })();
+  // A failure of the stream is reported by the check that awaits it.
+  laterEvents.catch(() => undefined);
+  return `event ${first.value.event}, id ${first.value.id}: ${describeGame(sent)}`;
+});
+
+let cleared: Schemas["Move"][] = [];
+
+await check("POST /v1/clear on the game's board and rules: the sequence played", async () => {
+  const created = answers[0];
+  assert.ok(created?.board !== undefined && created.settings.rules !== undefined, "no game");
+  const body: Schemas["ClearRequest"] = { board: created.board, rules: created.settings.rules };
+  const answer = ok(await client.POST("/v1/clear", { body }));
+  const expected: Schemas["ClearResponse"] = {
+    outcome: "solvable",
+    moves: heldMoves.map(({ move }) => move),
+    states: 8,
+    elapsed_ms: elapsedOf(answer),
+    budget_ms: 1000,
+  };
+  assert.deepEqual(answer, expected);
+  cleared = answer.moves ?? [];
+  return `${answer.outcome}, ${describeMoves(answer.moves)}`;
+});
+
+await check("POST /v1/games/{id}/moves, an illegal move: 409 illegal_move, the version unchanged", async () => {
+  const refused = conflict(await client.POST("/v1/games/{id}/moves", { ...gamePath(), body: { from: [0, 0], to: [2, 2] } }), {
+    code: "illegal_move",
+    message: "the tiles at [0, 0] and [2, 2] cannot be removed: no_path",
+    reason: "no_path",
+  });
+  const now = game(await getGame());
+  assert.deepEqual(now, expectedGame(now, stateOf(answers[0]!)));
+  return `${refused}; GET: ${describeGame(now)}`;
+});
+
+await check("POST /v1/games/{id}/hint: the first move /v1/moves lists", async () => {
+  const listed = ok(await client.POST("/v1/moves", { body: { board: heldDealt, rules: "shisen-sho", limit: 1 } }));
+  const first = listed.moves[0];
+  assert.ok(first !== undefined, "no move listed");
+  assert.deepEqual(first, { ...heldMoves[0]!.move, segments: 1, path: heldMoves[0]!.path });
+  const hinted = game(await client.POST("/v1/games/{id}/hint", gamePath()));
+  const expected = expectedGame(hinted, {
+    version: 1,
+    status: "playing",
+    board: heldDealt,
+    tiles_left: 16,
+    moves_open: 10,
+    assists: { hints: 1, undos: 0, shuffles: 0 },
+    ranked: false,
+    last: { action: "hint", version: 1, moved: [], hint: first },
+  });
+  assert.deepEqual(hinted, expected);
+  answers.push(hinted);
+  return `hint ${point(first.from)}-${point(first.to)}; ${describeGame(hinted)}`;
+});
+
+/** The game after the `index`th move of the sequence was made (by a move or a redo) as change `version`. */
+function afterMove(answer: Game, index: number, version: number, action: "move" | "redo", assists: Schemas["Assists"]): Game {
+  const step = heldMoves[index]!;
+  const last: Schemas["Last"] =
+    action === "move"
+      ? { action, version, ...step.move, path: step.path, moved: [] }
+      : { action, version, ...step.move, moved: [] };
+  return expectedGame(answer, {
+    version,
+    status: index === heldMoves.length - 1 ? "won" : "playing",
+    board: step.board,
+    tiles_left: 14 - 2 * index,
+    moves_open: step.movesOpen,
+    assists,
+    ranked: false,
+    last,
+  });
+}
+
+await check("POST /v1/games/{id}/moves, the first move of the sequence", async () => {
+  const move = cleared[0];
+  assert.ok(move !== undefined, "no sequence");
+  const moved = game(await client.POST("/v1/games/{id}/moves", { ...gamePath(), body: { from: move.from, to: move.to } }));
+  assert.deepEqual(moved, afterMove(moved, 0, 2, "move", { hints: 1, undos: 0, shuffles: 0 }));
+  answers.push(moved);
+  return describeGame(moved);
+});
+
+await check("POST /v1/games/{id}/undo: the pair back, an assist", async () => {
+  const undone = game(await client.POST("/v1/games/{id}/undo", gamePath()));
+  const expected = expectedGame(undone, {
+    version: 3,
+    status: "playing",
+    board: heldDealt,
+    tiles_left: 16,
+    moves_open: 10,
+    assists: assisted,
+    ranked: false,
+    last: { action: "undo", version: 3, ...heldMoves[0]!.move, moved: [] },
+  });
+  assert.deepEqual(undone, expected);
+  answers.push(undone);
+  return describeGame(undone);
+});
+
+await check("POST /v1/games/{id}/redo: the move made again", async () => {
+  const redone = game(await client.POST("/v1/games/{id}/redo", gamePath()));
+  assert.deepEqual(redone, afterMove(redone, 0, 4, "redo", assisted));
+  answers.push(redone);
+  return describeGame(redone);
+});
+
+await check("POST /v1/games/{id}/moves, the rest of the sequence to won", async () => {
+  assert.equal(cleared.length, heldMoves.length, "no sequence");
+  for (const [index, move] of cleared.entries()) {
+    if (index === 0) {
+      continue;
+    }
+    const moved = game(await client.POST("/v1/games/{id}/moves", { ...gamePath(), body: { from: move.from, to: move.to } }));
+    assert.deepEqual(moved, afterMove(moved, index, 4 + index, "move", assisted));
+    answers.push(moved);
+  }
+  const won = answers[answers.length - 1]!;
+  assert.equal(won.status, "won");
+  return describeGame(won);
+});
+
+await check("GET /v1/games/{id}: won, as the last move answered it", async () => {
+  const won = game(await getGame());
+  // The clock stopped with the last move: the game reads as that move left it.
+  assert.deepEqual(won, answers[answers.length - 1]);
+  assert.equal(won.version, 11);
+  assert.equal(won.tiles_left, 0);
+  assert.equal(won.score, kshisenScore(16, won.elapsed_ms));
+  return `${describeGame(won)}, ${won.elapsed_ms} ms`;
+});
+
+await check("GET /v1/games/{id}/events: one event a change, ids the versions, ending with won", async () => {
+  const later = await laterEvents;
+  assert.deepEqual(
+    later.map(({ event, id }) => `${event} ${id}`),
+    answers.slice(1).map(({ version }) => `game ${version}`),
+  );
+  // Each event is the game as the change answered it.
+  assert.deepEqual(
+    later.map(({ data }) => JSON.parse(data) as Game),
+    answers.slice(1),
+  );
+  return `${later.length} events after the first, ids ${later.map(({ id }) => id).join(" ")}`;
+});
+
+await check("GET /v1/games/{id}/events on the won game: the game, then the end", async () => {
+  const { data, response } = await client.GET("/v1/games/{id}/events", { ...gamePath(), parseAs: "text", signal: streamBound });
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get("content-type"), "text/event-stream");
+  const won = answers[answers.length - 1]!;
+  assert.equal(data, `event: game\nid: ${won.version}\ndata: ${JSON.stringify(won)}\n\n`);
+  return `${data?.length} bytes, one event`;
+});
+
+await check("POST /v1/games/{id}/moves on the won game: 409 game_over", async () => {
+  const refused = conflict(await client.POST("/v1/games/{id}/moves", { ...gamePath(), body: heldMoves[0]!.move }), {
+    code: "game_over",
+    message: "the game is won, expected a game in play: nothing applies to a finished game",
+  });
+  const won = game(await getGame());
+  assert.deepEqual(won, answers[answers.length - 1]);
+  return `${refused}; GET: ${describeGame(won)}`;
+});
+
+await check("GET /v1/games/{id}/replay, POST /v1/replays: the same end", async () => {
+  const replay = ok(await client.GET("/v1/games/{id}/replay", gamePath()));
+  const times = replay.actions.map(({ after_ms }) => after_ms);
+  const actions: Schemas["ReplayAction"][] = [
+    { action: "hint", after_ms: times[0]! },
+    { action: "move", after_ms: times[1]!, ...heldMoves[0]!.move },
+    { action: "undo", after_ms: times[2]! },
+    { action: "redo", after_ms: times[3]! },
+    ...heldMoves.slice(1).map(({ move }, i) => ({ action: "move" as const, after_ms: times[4 + i]!, ...move })),
+  ];
+  // The times of the answers, in order.
+  assert.deepEqual(times, answers.slice(1).map(({ elapsed_ms }) => elapsed_ms));
+  assert.deepEqual(replay, { settings: heldSettings, board: heldDealt, actions });
+  const won = answers[answers.length - 1]!;
+  const checked = ok(await client.POST("/v1/replays", { body: replay }));
+  const expected: Schemas["ReplayCheck"] = {
+    status: "won",
+    version: 11,
+    score: won.score,
+    elapsed_ms: won.elapsed_ms,
+    tiles_left: 0,
+    moves_open: 0,
+    assists: assisted,
+    ranked: false,
+    board: heldMoves[heldMoves.length - 1]!.board,
+  };
+  assert.deepEqual(checked, expected);
+  return `${replay.actions.length} actions; replayed: ${checked.status}, v${checked.version}, score ${checked.score}`;
 });
 
 // ---------------------------------------------------------------------------

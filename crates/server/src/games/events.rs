@@ -27,21 +27,18 @@ const BEHIND: usize = 16;
 /// the stream open.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
-/// One event of the stream, as `EventSource` reads it: declared for the
-/// contract, as the stream writes its events with axum's `Event`.
+/// The stream's text, as `EventSource` reads it: events of `event: game`,
+/// `id:` the game's version and `data:` the whole game as
+/// `GET /v1/games/{id}` answers it (JSON on one line), each ended by a blank
+/// line; lines starting with `:` are keep-alive comments. Declared a string
+/// for the contract, so that a generated client takes the body as text
+/// rather than parse it as one JSON object; axum's `Event` writes it.
 #[derive(utoipa::ToSchema)]
 #[expect(
     dead_code,
-    reason = "the contract's description of an event; never built"
+    reason = "the contract's description of the stream; never built"
 )]
-pub(crate) struct GameEvent {
-    /// Always `game`.
-    event: String,
-    /// The game's version.
-    id: String,
-    /// The whole game as `GET /v1/games/{id}` answers it, as JSON text.
-    data: String,
-}
+pub(crate) struct EventStream(String);
 
 /// One change as sent: its version and the game's JSON.
 #[derive(Clone)]
@@ -150,7 +147,7 @@ impl Drop for Reader {
     params(("id" = String, Path, description = "The game's id"),
         ("Last-Event-ID" = Option<String>, Header, description = "The last version read: the whole game is sent first only if it has changed since")),
     responses(
-        (status = 200, description = "`text/event-stream`: the game, then one event per change", content_type = "text/event-stream", body = GameEvent),
+        (status = 200, description = "`text/event-stream`: the game, then one event per change", content_type = "text/event-stream", body = EventStream),
         (status = 404, description = "No such game, or it expired", body = linkpath_api::ErrorBody),
         (status = 503, description = "Too many streams open", body = linkpath_api::ErrorBody)))]
 pub(super) async fn stream(
