@@ -162,7 +162,7 @@ function render() {
   $('tiles-left').textContent = game ? String(game.tiles_left) : '0';
   $('moves-open').textContent = game ? String(game.moves_open) : '0';
   const a = game ? game.assists : { hints: 0, undos: 0, shuffles: 0 };
-  $('assists').textContent = `${a.hints} hints, ${a.undos} undos, ${a.shuffles} shuffles`;
+  $('assists').textContent = `hints ${a.hints}, undos ${a.undos}, shuffles ${a.shuffles}`;
   $('ranked').textContent = !game || game.ranked ? 'yes' : 'no';
   if (game) {
     const s = game.settings;
@@ -189,10 +189,15 @@ function el(name, attributes = {}, text) {
   return node;
 }
 
-function hue(tile) {
+// Dark colours far apart, so that types next to each other (A, B, C) do
+// not look alike; the letter tells types of one colour apart.
+const INKS = ['#c62828', '#1565c0', '#2e7d32', '#6a1b9a', '#e65100', '#00838f',
+  '#ad1457', '#4e342e', '#558b2f', '#283593', '#9e7700', '#37474f'];
+
+function ink(tile) {
   let h = 0;
-  for (const c of tile) h = (h * 31 + c.codePointAt(0)) % 360;
-  return h;
+  for (const c of tile) h = (h * 31 + c.codePointAt(0)) % INKS.length;
+  return INKS[h];
 }
 
 // A board's rows as cells: a tile's type as text, or null when empty;
@@ -210,7 +215,8 @@ function draw() {
   const game = state.game;
   const board = game && game.board;
   $('paused-cover').hidden = !(game && game.status === 'paused');
-  svg.hidden = !board;
+  // An SVG element has no `hidden` property: the attribute, and style.css.
+  svg.toggleAttribute('hidden', !board);
   svg.replaceChildren();
   if (!board) return;
   const rows = cellsOf(board);
@@ -246,7 +252,7 @@ function draw() {
     if (tile !== null) {
       g.append(el('text', {
         x: cx, y: cy, 'font-size': CELL * (tile.length > 1 ? 0.4 : 0.55), 'text-anchor': 'middle',
-        'dominant-baseline': 'central', fill: `hsl(${hue(tile)}, 60%, 32%)`,
+        'dominant-baseline': 'central', fill: ink(tile),
       }, tile));
     }
     g.addEventListener('click', () => pick(at, tile !== null));
@@ -307,10 +313,25 @@ function idInAddress() {
   return match ? match[1] : null;
 }
 
+// The form deals the next game as this one was dealt, a seed of its own
+// aside.
+function fillForm(settings) {
+  if (!settings.types) return;
+  $('width').value = settings.width;
+  $('height').value = settings.height;
+  $('types').value = settings.types;
+  $('copies').value = settings.copies || 4;
+  $('difficulty').value = settings.difficulty || 'easy';
+  if (typeof settings.rules === 'string') $('rules').value = settings.rules;
+  $('gravity').value = settings.gravity;
+  $('time-limit').value = settings.time_limit_ms ? settings.time_limit_ms / 60000 : '';
+}
+
 function open(game) {
   closeStream();
   state.game = null;
   remember(game.id);
+  fillForm(game.settings);
   show(game);
   follow(game.id);
 }

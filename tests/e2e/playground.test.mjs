@@ -218,7 +218,7 @@ test('a game dealt on the page is played to the end, with an illegal move, undo,
   await atVersion(2);
   assert.equal(await page.locator('#board-view g.tile').count(), 24);
   assert.equal(await text('ranked'), 'no');
-  assert.equal(await text('assists'), '0 hints, 1 undos, 0 shuffles');
+  assert.equal(await text('assists'), 'hints 0, undos 1, shuffles 0');
   await page.click('#redo');
   await atVersion(3);
   assert.equal(await page.locator('#board-view g.tile').count(), 22);
@@ -234,7 +234,7 @@ test('a game dealt on the page is played to the end, with an illegal move, undo,
   const byReading = (a, b) => a[1] - b[1] || a[0] - b[0];
   assert.deepEqual(lit, [hinted.last.hint.from, hinted.last.hint.to].sort(byReading));
   assert.deepEqual(cells(await page.getAttribute('#board-view polyline.path.hint', 'points')), hinted.last.hint.path);
-  assert.equal(await text('assists'), '1 hints, 1 undos, 0 shuffles');
+  assert.equal(await text('assists'), 'hints 1, undos 1, shuffles 0');
   await page.screenshot({ path: join(artifacts, 'playground-hint.png'), animations: 'disabled' });
 
   // A reload resumes the same game at the same version.
@@ -246,6 +246,8 @@ test('a game dealt on the page is played to the end, with an illegal move, undo,
   assert.equal(await page.locator('#board-view g.tile').count(), 20);
   assert.equal(await page.locator('#board-view g.hinted').count(), 2);
   assert.equal(await text('score'), String(hinted.score));
+  // The form deals the next game as this one was dealt.
+  assert.deepEqual([await page.inputValue('#width'), await page.inputValue('#height'), await page.inputValue('#gravity')], ['6', '4', 'down']);
 
   // Paused: the board hidden, the clock stopped where the server stopped it.
   await page.click('#pause');
@@ -344,7 +346,7 @@ test('a stuck game is said so, and a shuffle plays on', async () => {
   const shuffled = await game(created.id);
   assert.equal(shuffled.status, 'playing');
   assert.equal(await text('game-status'), 'playing');
-  assert.equal(await text('assists'), '0 hints, 0 undos, 1 shuffles');
+  assert.equal(await text('assists'), 'hints 0, undos 0, shuffles 1');
   assert.deepEqual(problems, []);
 });
 
