@@ -22,6 +22,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const binary = process.env.LINKPATH_BIN || join(root, 'target', 'release', 'linkpath');
 const artifacts = join(root, 'tests', 'artifacts');
 const CELL = 40;
+// No test may hang: each is cut off well past what it needs.
+const BOUND = { timeout: 60000 };
 
 let server;
 let base;
@@ -159,7 +161,7 @@ after(async () => {
   server?.kill('SIGTERM');
 });
 
-test('the page loads with a CSP that allows only this origin, and no game', async () => {
+test('the page loads with a CSP that allows only this origin, and no game', BOUND, async () => {
   const response = await page.goto(`${base}/`);
   assert.equal(response.status(), 200);
   assert.match(response.headers()['content-security-policy'], /^default-src 'self'/);
@@ -172,7 +174,7 @@ test('the page loads with a CSP that allows only this origin, and no game', asyn
   assert.deepEqual(problems, []);
 });
 
-test('a game dealt on the page is played to the end, with an illegal move, undo, redo, a hint, a pause and a reload', async () => {
+test('a game dealt on the page is played to the end, with an illegal move, undo, redo, a hint, a pause and a reload', BOUND, async () => {
   const id = await dealOnPage({ width: 6, height: 4, types: 6, copies: 4, difficulty: 'easy', rules: 'shisen-sho', gravity: 'down', seed: 42 });
   assert.equal(new URL(page.url()).hash, `#game=${id}`);
   const dealt = await game(id);
@@ -293,7 +295,7 @@ test('a game dealt on the page is played to the end, with an illegal move, undo,
   assert.deepEqual(problems, [`409 ${base}/v1/games/${id}/moves`]);
 });
 
-test('changes made through the API arrive on the event stream', async () => {
+test('changes made through the API arrive on the event stream', BOUND, async () => {
   const id = await dealOnPage({ width: 4, height: 2, types: 2, copies: 4, rules: 'lianliankan', gravity: 'none', seed: 7 });
   await page.waitForSelector('#game[data-stream="open"]', { state: 'attached' });
   assert.equal(await page.locator('#board-view rect.ring').count(), 0);
@@ -318,7 +320,7 @@ test('changes made through the API arrive on the event stream', async () => {
   assert.deepEqual(problems, []);
 });
 
-test('a time limit runs out while the page watches', async () => {
+test('a time limit runs out while the page watches', BOUND, async () => {
   // 0.02 minutes: 1.2 s of play.
   const id = await dealOnPage({ width: 4, height: 2, types: 2, copies: 4, rules: 'shisen-sho', 'time-limit': '0.02', seed: 1 });
   await page.waitForSelector('#game[data-status="out_of_time"]', { state: 'attached', timeout: 15000 });
@@ -333,7 +335,7 @@ test('a time limit runs out while the page watches', async () => {
   await page.fill('#time-limit', '');
 });
 
-test('a stuck game is said so, and a shuffle plays on', async () => {
+test('a stuck game is said so, and a shuffle plays on', BOUND, async () => {
   // Under Lianliankan no path leaves the board: no pair of this one meets.
   const created = await call('POST', '/v1/games', { board: ['AB', 'BA'], rules: 'lianliankan' });
   assert.equal(created.status, 'stuck');
@@ -350,7 +352,7 @@ test('a stuck game is said so, and a shuffle plays on', async () => {
   assert.deepEqual(problems, []);
 });
 
-test('a game the server does not have is said so, and forgotten', async () => {
+test('a game the server does not have is said so, and forgotten', BOUND, async () => {
   const id = '0'.repeat(32);
   await page.goto(`${base}/#game=${id}`);
   await page.waitForSelector('#gone');
