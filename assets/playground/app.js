@@ -1,5 +1,8 @@
-// The linkpath playground: a client of the public API only. Every action is
-// one fetch to /v1/*; the answers are drawn as SVG in the page.
+// The linkpath playground: a game held by the server (/v1/games), played
+// through the public API only. The page keeps no game of its own: it keeps
+// the game's id (in the address, #game=ID, and in localStorage, so a reload
+// resumes it) and the tile picked, and draws the newest game the server
+// answered, to its own actions or on the game's event stream.
 'use strict';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -9,70 +12,173 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 const CELL = 40;
 const centre = ([x, y]) => [CELL + (x + 0.5) * CELL, CELL + (y + 0.5) * CELL];
 const OUTSIDE = { mahjong: true, 'shisen-sho': true, lianliankan: false, curling: false };
-
-const SAMPLES = {
-  mahjong: { rows: ['XXXXX', 'X...X', 'XXX.X', '.XXX.'], preset: 'mahjong' },
-  shisen: { rows: ['AB.A', 'B..C', 'ACBA'], preset: 'shisen-sho' },
-  lianliankan: { rows: ['AB.A', 'B..C', 'ACBA'], preset: 'lianliankan' },
-  gravity: { rows: ['A.', 'BB', 'AC'], preset: 'lianliankan', gravity: 'down' },
+const FINISHED = new Set(['won', 'out_of_time', 'resigned']);
+const STATUS_TEXT = {
+  playing: 'playing', paused: 'paused', stuck: 'stuck', won: 'won', out_of_time: 'out of time', resigned: 'resigned',
 };
+const REASONS = {
+  no_path: 'no path the rules allow joins them',
+  type_mismatch: 'the two tiles are not of one type',
+  not_a_tile: 'a cell picked holds no tile',
+  same_cell: 'the same cell twice',
+  off_board: 'a cell off the board',
+};
+const STORED = 'linkpath.game';
 
 const $ = (id) => document.getElementById(id);
-// `partners`: the cells the one selected tile can be removed with, as
-// `/v1/moves` with `from` answers; `asked` tells a stale answer from the
-// current one.
-const state = { rows: [], selected: [], move: null, partners: [], asked: 0 };
+const state = {
+  game: null, // the newest game answered
+  at: 0, // performance.now() when `game` came, to run its clock
+  picked: null, // the first tile of a move
+  stream: null, // the event stream followed: { close() }
+  queue: Promise.resolve(), // actions one at a time, each pinned to the version shown
+  expiring: false, // the game's time limit is being asked about
+};
 
-function setStatus(text) {
-  $('status').replaceChildren(...(Array.isArray(text) ? text : [text]));
+class ApiError extends Error {
+  constructor(status, error, method, path) {
+    super(`${method} ${path} answered ${status}\n${error.code}: ${error.message}${error.field ? ` (field ${error.field})` : ''}`);
+    this.status = status;
+    this.code = error.code;
+    this.reason = error.reason;
+    this.detail = error.message;
+  }
 }
 
-function showError(text) {
-  const box = $('error');
-  box.textContent = text;
-  box.hidden = !text;
-}
+function apiKey() { return $('api-key').value.trim(); }
 
-// POSTs `body` as JSON; resolves to the parsed answer, or throws an Error
-// whose message is the API's error, code, field and all.
-async function api(path, body, accept = 'json') {
-  const headers = { 'Content-Type': 'application/json' };
-  const key = $('api-key').value.trim();
+// Sends one request; resolves to the parsed answer, or throws an ApiError
+// carrying the API's error. `version` pins the action to the game shown
+// (If-Match): a game changed elsewhere meanwhile is a 412, not a surprise.
+async function api(method, path, { body, version } = {}) {
+  const headers = {};
+  const key = apiKey();
   if (key) headers.Authorization = `Bearer ${key}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (version !== undefined) headers['If-Match'] = `"${version}"`;
   let response;
   try {
-    response = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body) });
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (e) {
-    throw new Error(`POST ${path}: the server did not answer (${e.message})`);
+    throw new ApiError(0, { code: 'unreachable', message: `the server did not answer (${e.message})` }, method, path);
   }
-  if (response.ok) return accept === 'json' ? response.json() : response.text();
   const text = await response.text();
-  let detail = text;
-  try {
-    const { error } = JSON.parse(text);
-    detail = `${error.code}: ${error.message}${error.field ? ` (field ${error.field})` : ''}`;
-  } catch (_) { /* not JSON: show the text as it came */ }
-  throw new Error(`POST ${path} answered ${response.status}\n${detail}`);
+  let json = null;
+  try { json = JSON.parse(text); } catch (_) { /* not JSON: kept as text below */ }
+  if (response.ok) return json;
+  const error = json && json.error ? json.error : { code: `http_${response.status}`, message: text };
+  throw new ApiError(response.status, error, method, path);
 }
 
-function rules() { return $('preset').value; }
+// ---- what is shown --------------------------------------------------------
 
-function readRows() {
-  const text = $('board').value.replace(/\r/g, '');
-  let lines = text.split('\n');
-  while (lines.length && lines[lines.length - 1].trim() === '') lines.pop();
-  const width = Math.max(0, ...lines.map((l) => [...l].length));
-  // Short rows are padded with empty cells, as in the judges' text format.
-  return lines.map((l) => l + '.'.repeat(width - [...l].length));
+function say(...parts) { $('message').replaceChildren(...parts); }
+
+function showError(...parts) {
+  const box = $('error');
+  box.replaceChildren(...parts);
+  box.hidden = parts.length === 0 || (parts.length === 1 && parts[0] === '');
 }
 
-function setBoard(rows) {
-  state.rows = rows;
-  state.selected = [];
-  state.partners = [];
-  state.move = null;
-  $('board').value = rows.join('\n');
-  $('play').disabled = true;
+function strong(id, text) { return Object.assign(document.createElement('strong'), { id, textContent: text }); }
+
+const point = ([x, y]) => `[${x}, ${y}]`;
+
+// m:ss, whole seconds shown as they passed.
+function clockText(ms) {
+  const seconds = Math.floor(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+function running(game) { return game.status === 'playing' || game.status === 'stuck'; }
+
+// The play time now: the server's, moved on by the time since it answered
+// while the clock runs; never past the time limit.
+function elapsed() {
+  const game = state.game;
+  if (!game) return 0;
+  let ms = game.elapsed_ms;
+  if (running(game)) ms += performance.now() - state.at;
+  return game.time_limit_ms ? Math.min(ms, game.time_limit_ms) : ms;
+}
+
+function tick() {
+  const game = state.game;
+  if (!game) { $('clock').textContent = clockText(0); return; }
+  const ms = elapsed();
+  $('clock').textContent = game.time_limit_ms ? `${clockText(ms)} of ${clockText(game.time_limit_ms)}` : clockText(ms);
+  // The server ends the game when its limit passes and sends it on the
+  // stream; a read makes sure of it when no stream is followed.
+  if (running(game) && game.time_limit_ms && ms >= game.time_limit_ms && !state.expiring) {
+    state.expiring = true;
+    setTimeout(() => refresh(game.id).finally(() => { state.expiring = false; }), state.stream ? 1000 : 0);
+  }
+}
+
+function rulesName(rules) {
+  if (rules === undefined || rules === null) return 'mahjong';
+  if (typeof rules === 'string') return rules;
+  return `${rules.preset || 'mahjong'}, changed`;
+}
+
+function outside(rules) {
+  if (rules && typeof rules === 'object') {
+    if (typeof rules.outside === 'boolean') return rules.outside;
+    return OUTSIDE[rules.preset || 'mahjong'];
+  }
+  return OUTSIDE[rules || 'mahjong'];
+}
+
+// What the last change was, in words; the game's status comes first.
+function describe(game) {
+  const last = game.last || { action: 'create' };
+  switch (game.status) {
+    case 'won': return `Won: cleared in ${clockText(game.elapsed_ms)}, score ${game.score}${game.ranked ? '' : ', unranked (assists used)'}.`;
+    case 'out_of_time': return `Out of time: ${game.tiles_left} tiles left, score ${game.score}.`;
+    case 'resigned': return `Resigned with ${game.tiles_left} tiles left, score ${game.score}.`;
+    case 'paused': return 'Paused: the clock is stopped and the board hidden.';
+    case 'stuck': return 'Stuck: tiles are left and no pair can be removed. Shuffle, or undo.';
+    default: break;
+  }
+  switch (last.action) {
+    case 'move': return `Removed ${point(last.from)} and ${point(last.to)}.`;
+    case 'hint': return last.hint ? `Hint: ${point(last.hint.from)} and ${point(last.hint.to)}.` : 'Hint.';
+    case 'undo': return 'Took back the last change.';
+    case 'redo': return 'Made the change again.';
+    case 'shuffle': return 'Shuffled the tiles left.';
+    case 'resume': return 'Resumed: the clock runs again.';
+    default: return 'Click two tiles of a pair to remove them.';
+  }
+}
+
+function render() {
+  const game = state.game;
+  const box = $('game');
+  box.dataset.id = game ? game.id : '';
+  box.dataset.version = game ? String(game.version) : '';
+  box.dataset.status = game ? game.status : 'none';
+  $('game-status').textContent = game ? STATUS_TEXT[game.status] || game.status : 'no game';
+  $('score').textContent = game ? String(game.score) : '0';
+  $('tiles-left').textContent = game ? String(game.tiles_left) : '0';
+  $('moves-open').textContent = game ? String(game.moves_open) : '0';
+  const a = game ? game.assists : { hints: 0, undos: 0, shuffles: 0 };
+  $('assists').textContent = `hints ${a.hints}, undos ${a.undos}, shuffles ${a.shuffles}`;
+  $('ranked').textContent = !game || game.ranked ? 'yes' : 'no';
+  if (game) {
+    const s = game.settings;
+    const dealt = s.types ? `, ${s.types} types${s.difficulty ? `, ${s.difficulty}` : ''}${s.seed !== undefined ? `, seed ${s.seed}` : ''}` : '';
+    $('game-line').textContent = `Game ${game.id}, version ${game.version}: ${s.width} × ${s.height}${dealt}, `
+      + `${rulesName(s.rules)}, gravity ${s.gravity}.`;
+  } else {
+    $('game-line').textContent = '';
+  }
+  const finished = !game || FINISHED.has(game.status);
+  const paused = game && game.status === 'paused';
+  for (const id of ['hint', 'undo', 'redo', 'shuffle']) $(id).disabled = finished || paused;
+  $('pause').disabled = finished;
+  $('pause').textContent = paused ? 'Resume' : 'Pause';
+  $('resign').disabled = finished;
+  tick();
   draw();
 }
 
@@ -83,210 +189,388 @@ function el(name, attributes = {}, text) {
   return node;
 }
 
-function hue(tile) {
+// Dark colours far apart, so that types next to each other (A, B, C) do
+// not look alike; the letter tells types of one colour apart.
+const INKS = ['#c62828', '#1565c0', '#2e7d32', '#6a1b9a', '#e65100', '#00838f',
+  '#ad1457', '#4e342e', '#558b2f', '#283593', '#9e7700', '#37474f'];
+
+function ink(tile) {
   let h = 0;
-  for (const c of tile) h = (h * 31 + c.codePointAt(0)) % 360;
-  return h;
+  for (const c of tile) h = (h * 31 + c.codePointAt(0)) % INKS.length;
+  return INKS[h];
 }
 
-function draw(paths = []) {
+// A board's rows as cells: a tile's type as text, or null when empty;
+// text rows and number rows alike.
+function cellsOf(board) {
+  return board.map((row) => (typeof row === 'string'
+    ? [...row].map((c) => (c === '.' || c === ' ' ? null : c))
+    : row.map((n) => (n === 0 ? null : String(n)))));
+}
+
+const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
+
+function draw() {
   const svg = $('board-view');
-  const rows = state.rows.map((r) => [...r]);
+  const game = state.game;
+  const board = game && game.board;
+  $('paused-cover').hidden = !(game && game.status === 'paused');
+  // An SVG element has no `hidden` property: the attribute, and style.css.
+  svg.toggleAttribute('hidden', !board);
+  svg.replaceChildren();
+  if (!board) return;
+  const rows = cellsOf(board);
   const h = rows.length;
   const w = h ? rows[0].length : 0;
   svg.setAttribute('viewBox', `0 0 ${(w + 2) * CELL} ${(h + 2) * CELL}`);
-  svg.replaceChildren();
-  if (OUTSIDE[rules()]) {
+  if (outside(game.settings.rules)) {
     svg.append(el('rect', { class: 'ring', x: 1, y: 1, width: (w + 2) * CELL - 2, height: (h + 2) * CELL - 2 }));
   }
-  rows.forEach((row, y) => row.forEach((c, x) => {
-    const empty = c === ' ' || c === '.';
-    const at = ([px, py]) => px === x && py === y;
-    const selected = state.selected.some(at);
-    const partner = state.partners.some(at);
-    const [cx, cy] = centre([x, y]);
-    const g = el('g', {
-      class: `cell ${empty ? 'empty' : 'tile'}${selected ? ' selected' : ''}${partner ? ' partner' : ''}`,
-      'data-x': x, 'data-y': y,
-    });
+  const last = game.last && game.last.version === game.version ? game.last : null;
+  const hint = last && last.action === 'hint' && last.hint ? last.hint : null;
+  const moved = last && ['move', 'undo', 'redo', 'shuffle'].includes(last.action) ? last.moved.map((m) => m.to) : [];
+  const back = last && last.action === 'undo' && last.from ? [last.from, last.to] : [];
+  const play = !FINISHED.has(game.status);
+  rows.forEach((row, y) => row.forEach((tile, x) => {
+    const at = [x, y];
+    const classes = ['cell', tile === null ? 'empty' : 'tile'];
+    if (same(state.picked, at)) classes.push('picked');
+    if (hint && (same(hint.from, at) || same(hint.to, at))) classes.push('hinted');
+    if (moved.some((m) => same(m, at)) || back.some((m) => same(m, at))) classes.push('moved');
+    const [cx, cy] = centre(at);
+    const g = el('g', { class: classes.join(' '), 'data-x': x, 'data-y': y });
+    if (tile !== null && play) {
+      g.setAttribute('tabindex', '0');
+      g.setAttribute('role', 'button');
+      g.setAttribute('aria-label', `tile ${tile} at ${x}, ${y}`);
+      g.setAttribute('aria-pressed', same(state.picked, at) ? 'true' : 'false');
+    }
     g.append(el('rect', {
       x: cx - CELL * 0.44, y: cy - CELL * 0.44, width: CELL * 0.88, height: CELL * 0.88,
       rx: CELL * 0.12, 'stroke-width': CELL * 0.04,
     }));
-    if (!empty) {
+    if (tile !== null) {
       g.append(el('text', {
-        x: cx, y: cy, 'font-size': CELL * 0.55, 'text-anchor': 'middle',
-        'dominant-baseline': 'central', fill: `hsl(${hue(c)}, 60%, 32%)`,
-      }, c));
+        x: cx, y: cy, 'font-size': CELL * (tile.length > 1 ? 0.4 : 0.55), 'text-anchor': 'middle',
+        'dominant-baseline': 'central', fill: ink(tile),
+      }, tile));
     }
-    g.addEventListener('click', () => pick(x, y));
+    g.addEventListener('click', () => pick(at, tile !== null));
+    g.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); pick(at, tile !== null); }
+    });
     svg.append(g);
   }));
-  for (const { points, hint } of paths) {
-    svg.append(el('polyline', {
-      class: `path${hint ? ' hint' : ''}`,
+  const path = last && (last.action === 'move' || last.action === 'redo') && last.path ? last.path : null;
+  for (const [points, kind] of [[path, 'path move'], [hint && hint.path, 'path hint']]) {
+    if (!points) continue;
+    const line = el('polyline', {
+      class: kind,
       points: points.map((p) => centre(p).join(',')).join(' '),
       'stroke-width': CELL * 0.12,
-    }));
+    });
+    // The move's path is drawn from end to end (style.css), in units of
+    // its length.
+    if (kind === 'path move') line.setAttribute('pathLength', 100);
+    svg.append(line);
   }
 }
 
-const point = ([x, y]) => `[${x}, ${y}]`;
-
-async function pick(x, y) {
-  showError('');
-  if (state.selected.length === 2) state.selected = [];
-  state.selected.push([x, y]);
-  state.move = null;
-  state.partners = [];
-  state.asked += 1;
-  $('play').disabled = true;
-  if (state.selected.length === 1) {
-    draw();
-    setStatus(`From ${point([x, y])}: click a second cell.`);
-    const tile = [...state.rows[y]][x];
-    if (rules() !== 'curling' && tile !== '.' && tile !== ' ') await showPartners([x, y]);
-    return;
-  }
-  draw();
-  const [from, to] = state.selected;
-  setStatus(`Solving ${point(from)} to ${point(to)}…`);
-  try {
-    const answer = await api('/v1/solve', { board: state.rows, rules: rules(), queries: [{ from, to }] });
-    const result = answer.results[0];
-    if (result.connected) {
-      draw([{ points: result.path }]);
-      const count = Object.assign(document.createElement('strong'), { id: 'segments', textContent: String(result.segments) });
-      setStatus([`${point(from)} to ${point(to)}: `, count, result.segments === 1 ? ' segment' : ' segments']);
-      state.move = { from, to };
-      $('play').disabled = false;
-    } else {
-      const reason = Object.assign(document.createElement('strong'), { id: 'reason', textContent: result.reason });
-      setStatus([`${point(from)} to ${point(to)} do not connect: `, reason]);
-    }
-  } catch (e) {
-    setStatus('');
-    showError(e.message);
-  }
-}
-
-// Forgets the selection, and any partners still being asked for.
-function deselect() {
-  state.selected = [];
-  state.move = null;
-  state.partners = [];
-  state.asked += 1;
-  $('play').disabled = true;
-}
-
-// Lights up the tiles `from` can be removed with now.
-async function showPartners(from) {
-  const asked = state.asked;
-  try {
-    const answer = await api('/v1/moves', { board: state.rows, rules: rules(), from, include_path: false });
-    if (asked !== state.asked) return;
-    state.partners = answer.moves.map((m) => m.to);
-    draw();
-    const count = Object.assign(document.createElement('strong'), { id: 'partners', textContent: String(state.partners.length) });
-    setStatus([`From ${point(from)}: `, count, state.partners.length === 1 ? ' partner' : ' partners', ' lit up; click a second cell.']);
-  } catch (e) {
-    if (asked === state.asked) showError(e.message);
-  }
-}
-
-async function hint() {
-  showError('');
-  deselect();
-  try {
-    const answer = await api('/v1/moves', { board: state.rows, rules: rules(), limit: 1 });
-    if (answer.moves.length === 0) {
-      draw();
-      setStatus(answer.cleared ? 'Cleared: no tile left.' : 'Stuck: no pair can be removed.');
+// Shows `game` unless a newer version is shown already. The same version
+// again (the stream repeating an answer, or a read) only sets the clock.
+function show(game) {
+  const current = state.game;
+  if (current && current.id === game.id) {
+    if (game.version < current.version) return;
+    if (game.version === current.version) {
+      if (game.elapsed_ms > current.elapsed_ms) {
+        state.game = game;
+        state.at = performance.now();
+        tick();
+      }
       return;
     }
-    const move = answer.moves[0];
-    state.selected = [move.from, move.to];
-    state.move = { from: move.from, to: move.to };
-    $('play').disabled = false;
-    draw([{ points: move.path, hint: true }]);
-    const count = Object.assign(document.createElement('strong'), { id: 'segments', textContent: String(move.segments) });
-    setStatus([
-      Object.assign(document.createElement('span'), { id: 'hint-text', textContent: `Hint: ${point(move.from)} and ${point(move.to)}, ` }),
-      count, move.segments === 1 ? ' segment' : ' segments',
-    ]);
-  } catch (e) {
-    draw();
-    setStatus('');
-    showError(e.message);
   }
+  state.game = game;
+  state.at = performance.now();
+  state.picked = null;
+  render();
+  say(describe(game));
+  if (FINISHED.has(game.status)) closeStream();
 }
 
-async function play() {
-  if (!state.move) return;
-  showError('');
-  const gravity = $('gravity').value;
+// ---- the game's life -------------------------------------------------------
+
+function remember(id) {
   try {
-    const answer = await api('/v1/play', { board: state.rows, rules: rules(), gravity, moves: [state.move] });
-    setBoard(answer.board);
-    if (answer.stopped_at) {
-      setStatus(`Move refused: ${answer.stopped_at.reason}`);
-    } else {
-      const left = answer.cleared ? ' Cleared!' : answer.stuck ? ' Stuck: no move left.' : '';
-      setStatus(`Removed, gravity ${gravity}.${left}`);
-    }
+    if (id) localStorage.setItem(STORED, id); else localStorage.removeItem(STORED);
+  } catch (_) { /* storage refused: the address still holds the id */ }
+  history.replaceState(null, '', id ? `#game=${id}` : location.pathname);
+}
+
+function idInAddress() {
+  const match = /^#(?:game=)?([0-9A-Za-z_-]+)$/.exec(location.hash);
+  return match ? match[1] : null;
+}
+
+// The form deals the next game as this one was dealt, a seed of its own
+// aside.
+function fillForm(settings) {
+  if (!settings.types) return;
+  $('width').value = settings.width;
+  $('height').value = settings.height;
+  $('types').value = settings.types;
+  $('copies').value = settings.copies || 4;
+  $('difficulty').value = settings.difficulty || 'easy';
+  if (typeof settings.rules === 'string') $('rules').value = settings.rules;
+  $('gravity').value = settings.gravity;
+  $('time-limit').value = settings.time_limit_ms ? settings.time_limit_ms / 60000 : '';
+}
+
+function open(game) {
+  closeStream();
+  state.game = null;
+  remember(game.id);
+  fillForm(game.settings);
+  show(game);
+  follow(game.id);
+}
+
+async function load(id) {
+  closeStream();
+  state.game = null;
+  state.picked = null;
+  render();
+  say('Loading the game…');
+  try {
+    open(await api('GET', `/v1/games/${encodeURIComponent(id)}`));
   } catch (e) {
-    showError(e.message);
+    if (e.code === 'game_not_found') gone(id);
+    else { say(''); showError(e.message); }
   }
 }
 
-async function deal() {
+// The game is not on this server (never was, or expired): start afresh.
+function gone(id) {
+  if (state.game && state.game.id !== id) return;
+  closeStream();
+  state.game = null;
+  state.picked = null;
+  remember(null);
+  render();
+  say(strong('gone', `Game ${id} is gone`),
+    ': this server has no such game (it expired after a day without play, or the server\'s store was emptied). Deal a new game.');
+}
+
+// Reads the game again, as the server has it now.
+async function refresh(id) {
+  try {
+    const game = await api('GET', `/v1/games/${id}`);
+    if (state.game && state.game.id === id) show(game);
+  } catch (e) {
+    if (e.code === 'game_not_found') gone(id);
+  }
+}
+
+// Queues an action on the game shown, pinned to the version shown when it
+// is sent, after the actions before it.
+function act(action, body) {
+  const id = state.game && state.game.id;
+  if (!id) return state.queue;
+  state.queue = state.queue.then(async () => {
+    if (!state.game || state.game.id !== id) return;
+    const shown = state.game.version;
+    try {
+      const game = await api('POST', `/v1/games/${id}/${action}`, { body, version: shown });
+      showError('');
+      show(game);
+    } catch (e) {
+      await refused(e, id, shown);
+    }
+  });
+  return state.queue;
+}
+
+async function refused(e, id, shown) {
+  switch (e.code) {
+    case 'illegal_move':
+      // Nothing changed on the server; the board stays as shown.
+      showError('Not removed: ', strong('reason', e.reason || 'illegal'), ` (${REASONS[e.reason] || e.detail}).`);
+      draw();
+      break;
+    case 'version_mismatch':
+      await refresh(id);
+      showError(`The game changed elsewhere after version ${shown}, so nothing was done: look again.`);
+      break;
+    case 'game_not_found':
+      gone(id);
+      break;
+    case 'game_over':
+    case 'action_refused':
+      showError(strong('refused', e.detail));
+      await refresh(id);
+      break;
+    default:
+      showError(e.message);
+  }
+}
+
+function pick(at, isTile) {
+  const game = state.game;
+  if (!game || !game.board || FINISHED.has(game.status)) return;
+  showError('');
+  if (!state.picked) {
+    if (!isTile) return;
+    state.picked = at;
+    draw();
+    say(`Picked ${point(at)}: now the tile to remove it with.`);
+    return;
+  }
+  const from = state.picked;
+  state.picked = null;
+  draw();
+  if (same(from, at)) {
+    say(`Put back ${point(at)}.`);
+    return;
+  }
+  act('moves', { from, to: at });
+}
+
+async function deal(event) {
+  event.preventDefault();
   showError('');
   const number = (id) => Number($(id).value);
+  const minutes = $('time-limit').value.trim();
+  const seed = $('seed').value.trim();
+  const body = {
+    width: number('width'), height: number('height'), types: number('types'), copies: number('copies'),
+    difficulty: $('difficulty').value, rules: $('rules').value, gravity: $('gravity').value,
+    // The server deals seed 0 when none is sent: a new game each time
+    // needs a seed of its own.
+    seed: seed === '' ? Math.floor(Math.random() * 2 ** 32) : Number(seed),
+  };
+  if (minutes !== '') body.time_limit_ms = Math.max(1, Math.round(Number(minutes) * 60000));
+  $('deal').disabled = true;
+  say('Dealing…');
   try {
-    const answer = await api('/v1/deal', {
-      width: number('deal-width'), height: number('deal-height'), types: number('deal-types'),
-      seed: number('deal-seed'), rules: rules(), gravity: $('gravity').value,
-    });
-    setBoard(answer.board);
-    setStatus(`Dealt: ${answer.moves.length} moves clear it.`);
+    open(await api('POST', '/v1/games', { body }));
   } catch (e) {
+    say('');
     showError(e.message);
+  } finally {
+    $('deal').disabled = false;
   }
 }
 
-async function downloadSvg() {
-  showError('');
-  const queries = state.selected.length === 2 ? [{ from: state.selected[0], to: state.selected[1] }] : [];
-  try {
-    const svg = await api('/v1/render', { board: state.rows, rules: rules(), queries }, 'text');
-    const link = document.createElement('a');
-    link.href = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
-    link.download = 'board.svg';
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 10000);
-  } catch (e) {
-    showError(e.message);
-  }
+// ---- the event stream -------------------------------------------------------
+
+function closeStream() {
+  if (state.stream) state.stream.close();
+  state.stream = null;
+  $('game').dataset.stream = 'closed';
 }
 
-function loadSample() {
-  const sample = SAMPLES[$('sample').value];
-  $('preset').value = sample.preset;
-  $('gravity').value = sample.gravity || 'none';
-  setBoard(sample.rows);
-  setStatus('Click a tile.');
-  showError('');
+// Follows the game's events until it finishes: changes made elsewhere
+// (another tab, the API) show up as they happen.
+function follow(id) {
+  closeStream();
+  if (!state.game || FINISHED.has(state.game.status)) return;
+  // EventSource sends no Authorization header: with an API key the stream
+  // is read with fetch.
+  state.stream = apiKey() ? fetchStream(id) : eventSource(id);
 }
+
+function onEvent(id, data) {
+  if (!state.game || state.game.id !== id) return;
+  let game;
+  try { game = JSON.parse(data); } catch (_) { return; }
+  show(game);
+}
+
+function eventSource(id) {
+  const source = new EventSource(`/v1/games/${id}/events`);
+  const stream = { close: () => source.close() };
+  source.addEventListener('open', () => { if (state.stream === stream) $('game').dataset.stream = 'open'; });
+  source.addEventListener('game', (e) => onEvent(id, e.data));
+  // A stream that ended is opened again by EventSource itself, with
+  // Last-Event-ID; an answer that is no stream (a 404, a 503) ends it.
+  source.addEventListener('error', () => {
+    if (state.stream !== stream || source.readyState !== EventSource.CLOSED) return;
+    $('game').dataset.stream = 'closed';
+    setTimeout(async () => {
+      if (state.stream !== stream) return;
+      await refresh(id);
+      if (state.stream === stream) follow(id);
+    }, 3000);
+  });
+  return stream;
+}
+
+function fetchStream(id) {
+  const abort = new AbortController();
+  const stream = { close: () => abort.abort() };
+  let seen = null;
+  (async () => {
+    while (!abort.signal.aborted) {
+      try {
+        const headers = { Authorization: `Bearer ${apiKey()}`, Accept: 'text/event-stream' };
+        if (seen !== null) headers['Last-Event-ID'] = seen;
+        const response = await fetch(`/v1/games/${id}/events`, { headers, signal: abort.signal });
+        if (response.status === 404) { gone(id); return; }
+        if (response.ok) {
+          $('game').dataset.stream = 'open';
+          const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+          let buffer = '';
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            buffer += value.replace(/\r\n?/g, '\n');
+            let end;
+            while ((end = buffer.indexOf('\n\n')) >= 0) {
+              const block = buffer.slice(0, end);
+              buffer = buffer.slice(end + 2);
+              const data = [];
+              for (const line of block.split('\n')) {
+                if (line.startsWith('id:')) seen = line.slice(3).trim();
+                else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+              }
+              if (data.length) onEvent(id, data.join('\n'));
+            }
+          }
+        }
+      } catch (_) {
+        if (abort.signal.aborted) return;
+      }
+      if (state.stream === stream) $('game').dataset.stream = 'closed';
+      await new Promise((resolve) => { setTimeout(resolve, 3000); });
+    }
+  })();
+  return stream;
+}
+
+// ---- start -----------------------------------------------------------------
 
 document.addEventListener('DOMContentLoaded', () => {
-  $('load-sample').addEventListener('click', loadSample);
-  $('apply-board').addEventListener('click', () => { setBoard(readRows()); showError(''); setStatus('Click a tile.'); });
-  $('preset').addEventListener('change', () => { deselect(); draw(); });
-  $('hint').addEventListener('click', hint);
-  $('play').addEventListener('click', play);
-  $('deal').addEventListener('click', deal);
-  $('svg').addEventListener('click', downloadSvg);
-  $('clear-selection').addEventListener('click', () => { deselect(); draw(); setStatus('Click a tile.'); });
-  loadSample();
-  document.body.dataset.ready = 'true';
+  $('new-game').addEventListener('submit', deal);
+  $('hint').addEventListener('click', () => act('hint'));
+  $('undo').addEventListener('click', () => act('undo'));
+  $('redo').addEventListener('click', () => act('redo'));
+  $('shuffle').addEventListener('click', () => act('shuffle'));
+  $('pause').addEventListener('click', () => act(state.game && state.game.status === 'paused' ? 'resume' : 'pause'));
+  $('resign').addEventListener('click', () => {
+    if (window.confirm('Resign this game? It ends here.')) act('resign');
+  });
+  $('api-key').addEventListener('change', () => { if (state.game) follow(state.game.id); });
+  window.addEventListener('hashchange', () => {
+    const id = idInAddress();
+    if (id && (!state.game || state.game.id !== id)) load(id);
+  });
+  setInterval(tick, 250);
+  render();
+  let id = idInAddress();
+  if (!id) {
+    try { id = localStorage.getItem(STORED); } catch (_) { id = null; }
+  }
+  const ready = id ? load(id) : Promise.resolve(say('Deal a game to start: pick its size, rules and gravity.'));
+  ready.finally(() => { document.body.dataset.ready = 'true'; });
 });

@@ -1,13 +1,16 @@
 // The playground page in headless Chromium: `node --test tests/e2e/`.
 //
-// Starts the release binary (or $LINKPATH_BIN) on a free loopback port,
-// drives Debian's /usr/bin/chromium (or $CHROMIUM) with playwright-core,
-// clicks two tiles of the docs/rules.md sample and checks the drawn path and the
-// segment count, selects one tile and checks its partners light up, asks for a
-// hint and plays it, checks an API error is shown,
-// and saves screenshots under tests/artifacts/; the README's picture,
-// docs/playground.png, is the first of them, taken anew on each run.
-import { test, before, after } from 'node:test';
+// Starts the release binary (or $LINKPATH_BIN) on a free loopback port with
+// games in memory, drives Debian's /usr/bin/chromium (or $CHROMIUM) with
+// playwright-core, and plays games the server holds through the page: deals
+// one, shows an illegal move's reason, plays the sequence `/v1/clear`
+// answers with undo, redo, a hint, a pause and a reload on the way, to
+// `won`, and checks the clock, score and `ranked` shown against
+// `GET /v1/games/{id}`; then changes made through the API arriving on the
+// event stream, a time limit running out, a stuck game shuffled, and a game
+// that is gone. Screenshots go under tests/artifacts/; the README's picture,
+// docs/playground.png, is taken anew on each run, of the game mid-play.
+import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -19,12 +22,15 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const binary = process.env.LINKPATH_BIN || join(root, 'target', 'release', 'linkpath');
 const artifacts = join(root, 'tests', 'artifacts');
 const CELL = 40;
+// No test may hang: each is cut off well past what it needs.
+const BOUND = { timeout: 60000 };
 
 let server;
 let base;
 let browser;
 let page;
-const problems = [];
+// Failed requests and page errors; each test says which it expects.
+let problems = [];
 
 // Starts linkpath on 127.0.0.1:0 and reads the bound address from its
 // first JSON log line.
@@ -56,6 +62,21 @@ function startServer() {
   });
 }
 
+// The API itself, beside the page: what the page shows is checked against it.
+async function call(method, path, body) {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(10000),
+  });
+  const json = await response.json();
+  assert.ok(response.ok, `${method} ${path} answered ${response.status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+const game = (id) => call('GET', `/v1/games/${id}`);
+
 // A `points` attribute back to cells: the centre of [x, y] is at
 // (CELL + (x + 0.5) CELL, CELL + (y + 0.5) CELL).
 function cells(points) {
@@ -66,12 +87,42 @@ function cells(points) {
   }));
 }
 
-const cell = (x, y) => `#board-view g.cell[data-x="${x}"][data-y="${y}"]`;
+// The page's clock: m:ss of whole seconds.
+function clockText(ms) {
+  const seconds = Math.floor(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
 
-async function clickPair(from, to) {
+const cell = (x, y) => `#board-view g.cell[data-x="${x}"][data-y="${y}"]`;
+const atVersion = (version) => page.waitForSelector(`#game[data-version="${version}"]`, { state: 'attached' });
+const text = (id) => page.textContent(`#${id}`);
+
+async function shownGame() {
+  return page.$eval('#game', (g) => ({ id: g.dataset.id, version: Number(g.dataset.version), status: g.dataset.status }));
+}
+
+async function picked() {
+  return page.$$eval('#board-view g.picked', (gs) => gs.map((g) => [Number(g.dataset.x), Number(g.dataset.y)]));
+}
+
+// Clicks the two tiles of a move and waits for the version it makes.
+async function clickMove({ from, to }, version) {
   await page.click(cell(...from));
+  assert.deepEqual(await picked(), [from]);
   await page.click(cell(...to));
-  await page.waitForSelector('#segments, #reason, #error:not([hidden])');
+  await atVersion(version);
+}
+
+async function dealOnPage(fields) {
+  for (const [id, value] of Object.entries(fields)) {
+    if (['difficulty', 'rules', 'gravity'].includes(id)) await page.selectOption(`#${id}`, value);
+    else await page.fill(`#${id}`, String(value));
+  }
+  await page.click('#deal');
+  await page.waitForSelector('#game[data-version="0"]', { state: 'attached' });
+  const { id } = await shownGame();
+  assert.match(id, /^[0-9a-f]{32}$/);
+  return id;
 }
 
 before(async () => {
@@ -82,98 +133,232 @@ before(async () => {
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     timeout: 30000,
   });
-  page = await browser.newPage({ viewport: { width: 1200, height: 960 } });
+  page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
   page.setDefaultTimeout(10000);
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   // A refused request is reported by `response` below, with its URL.
   page.on('console', (m) => {
     if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console: ${m.text()}`);
   });
-  // The browser's own favicon request is the only 404 expected.
+  // The browser's own favicon request is the only 404 not asked for.
   page.on('response', (r) => {
     if (r.status() >= 400 && new URL(r.url()).pathname !== '/favicon.ico') problems.push(`${r.status()} ${r.url()}`);
   });
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+  // An event stream the page closes (the game ended, or the page went) is
+  // an aborted request, as it should be.
+  page.on('requestfailed', (r) => {
+    if (!(new URL(r.url()).pathname.endsWith('/events') && r.failure()?.errorText === 'net::ERR_ABORTED')) {
+      problems.push(`request failed: ${r.url()}`);
+    }
+  });
   mkdirSync(artifacts, { recursive: true });
 });
+
+afterEach(() => { problems = []; });
 
 after(async () => {
   await browser?.close();
   server?.kill('SIGTERM');
 });
 
-test('the page loads with a CSP that allows only this origin', async () => {
+test('the page loads with a CSP that allows only this origin, and no game', BOUND, async () => {
   const response = await page.goto(`${base}/`);
   assert.equal(response.status(), 200);
   assert.match(response.headers()['content-security-policy'], /^default-src 'self'/);
   await page.waitForSelector('body[data-ready="true"]');
-  assert.equal(await page.locator('#board-view g.tile').count(), 14);
-  assert.equal(await page.locator('#board-view g.empty').count(), 6);
+  assert.equal((await shownGame()).status, 'none');
+  assert.equal(await text('game-status'), 'no game');
+  for (const id of ['hint', 'undo', 'redo', 'shuffle', 'pause', 'resign']) {
+    assert.equal(await page.isDisabled(`#${id}`), true, id);
+  }
+  assert.deepEqual(problems, []);
 });
 
-test('two tiles of the docs/rules.md sample: the path and its segments', async () => {
-  await clickPair([1, 2], [4, 2]);
-  assert.equal(await page.textContent('#segments'), '4');
-  const points = await page.getAttribute('#board-view polyline.path', 'points');
-  assert.deepEqual(cells(points), [[1, 2], [1, 1], [3, 1], [3, 2], [4, 2]]);
-  await page.screenshot({ path: join(artifacts, 'playground.png') });
-  await page.screenshot({ path: join(root, 'docs', 'playground.png') });
+test('a game dealt on the page is played to the end, with an illegal move, undo, redo, a hint, a pause and a reload', BOUND, async () => {
+  const id = await dealOnPage({ width: 6, height: 4, types: 6, copies: 4, difficulty: 'easy', rules: 'shisen-sho', gravity: 'down', seed: 42 });
+  assert.equal(new URL(page.url()).hash, `#game=${id}`);
+  const dealt = await game(id);
+  assert.equal(dealt.status, 'playing');
+  assert.deepEqual(dealt.settings, {
+    width: 6, height: 4, encoding: 'text', types: 6, copies: 4, difficulty: 'easy', seed: 42, rules: 'shisen-sho', gravity: 'down', settle: false,
+  });
+  assert.equal(await page.locator('#board-view g.tile').count(), 24);
+  assert.equal(await text('game-status'), 'playing');
+  assert.equal(await text('ranked'), 'yes');
+  assert.equal(await page.locator('#board-view rect.ring').count(), 1);
 
-  // Through the ring below the board (y = 4 = height).
-  await clickPair([0, 2], [3, 3]);
-  assert.equal(await page.textContent('#segments'), '3');
-  const ring = await page.getAttribute('#board-view polyline.path', 'points');
-  assert.deepEqual(cells(ring), [[0, 2], [0, 4], [3, 4], [3, 3]]);
-  assert.equal(await page.locator('#board-view polyline').count(), 1);
-});
+  const clear = await call('POST', '/v1/clear', { board: dealt.board, rules: 'shisen-sho', gravity: 'down' });
+  assert.equal(clear.outcome, 'solvable');
+  const { moves } = clear;
+  assert.equal(moves.length, 12);
 
-test('one selected tile lights up its partners', async () => {
-  await page.click(cell(1, 2));
-  await page.waitForSelector('#partners');
-  assert.equal(await page.textContent('#partners'), '10');
-  const lit = await page.$$eval('#board-view g.partner', (gs) => gs.map((g) => [Number(g.dataset.x), Number(g.dataset.y)]));
-  // Every tile touching the open cells inside the board, and its three
-  // neighbours; not the corners' tiles [0, 0], [4, 0] or [2, 3].
-  const partners = [[1, 0], [2, 0], [3, 0], [0, 1], [4, 1], [0, 2], [2, 2], [4, 2], [1, 3], [3, 3]];
-  assert.deepEqual(lit, partners);
-  const expected = await (await fetch(`${base}/v1/moves`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ board: ['XXXXX', 'X...X', 'XXX.X', '.XXX.'], rules: 'mahjong', from: [1, 2] }),
-  })).json();
-  assert.deepEqual(expected.moves.map((m) => m.to), partners);
-  await page.screenshot({ path: join(artifacts, 'playground-partners.png') });
-  await page.click('#clear-selection');
-  assert.equal(await page.locator('#board-view g.partner').count(), 0);
-});
+  // Two tiles of different types: refused with its reason, nothing changed.
+  const rows = dealt.board.map((r) => [...r]);
+  const first = [0, 0];
+  const other = [rows[0].findIndex((t) => t !== rows[0][0]), 0];
+  await page.click(cell(...first));
+  await page.click(cell(...other));
+  await page.waitForSelector('#reason');
+  assert.equal(await text('reason'), 'type_mismatch');
+  assert.equal((await shownGame()).version, 0);
+  assert.equal((await game(id)).version, 0);
+  assert.equal(await page.locator('#board-view g.tile').count(), 24);
+  assert.deepEqual(await picked(), []);
 
-test('a hint is shown, and playing it removes its tiles', async () => {
+  // The first move: the path drawn is the one the server answered.
+  await clickMove(moves[0], 1);
+  assert.equal(await page.isHidden('#error'), true);
+  const moved = await game(id);
+  assert.equal(moved.last.action, 'move');
+  assert.deepEqual(cells(await page.getAttribute('#board-view polyline.path.move', 'points')), moved.last.path);
+  assert.equal(await page.locator('#board-view g.tile').count(), 22);
+  assert.equal(await text('tiles-left'), '22');
+  assert.equal(await text('score'), String(moved.score));
+
+  // Undo puts the pair back and unranks the game; redo makes the move again.
+  await page.click('#undo');
+  await atVersion(2);
+  assert.equal(await page.locator('#board-view g.tile').count(), 24);
+  assert.equal(await text('ranked'), 'no');
+  assert.equal(await text('assists'), 'hints 0, undos 1, shuffles 0');
+  await page.click('#redo');
+  await atVersion(3);
+  assert.equal(await page.locator('#board-view g.tile').count(), 22);
+
+  await clickMove(moves[1], 4);
+
+  // A hint: the pair lit up and its path, as the server gave them.
   await page.click('#hint');
-  // Attached, not visible: a straight hint has a bounding box of height 0.
-  await page.waitForSelector('#board-view polyline.path.hint', { state: 'attached' });
-  const expected = await (await fetch(`${base}/v1/moves`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ board: ['XXXXX', 'X...X', 'XXX.X', '.XXX.'], rules: 'mahjong', limit: 1 }),
-  })).json();
-  const [move] = expected.moves;
-  assert.equal(await page.textContent('#hint-text'), `Hint: [${move.from.join(', ')}] and [${move.to.join(', ')}], `);
-  assert.equal(await page.textContent('#segments'), String(move.segments));
-  const points = await page.getAttribute('#board-view polyline.path.hint', 'points');
-  assert.deepEqual(cells(points), move.path);
-  await page.screenshot({ path: join(artifacts, 'playground-hint.png') });
+  await atVersion(5);
+  const hinted = await game(id);
+  assert.equal(hinted.last.action, 'hint');
+  const lit = await page.$$eval('#board-view g.hinted', (gs) => gs.map((g) => [Number(g.dataset.x), Number(g.dataset.y)]));
+  const byReading = (a, b) => a[1] - b[1] || a[0] - b[0];
+  assert.deepEqual(lit, [hinted.last.hint.from, hinted.last.hint.to].sort(byReading));
+  assert.deepEqual(cells(await page.getAttribute('#board-view polyline.path.hint', 'points')), hinted.last.hint.path);
+  assert.equal(await text('assists'), 'hints 1, undos 1, shuffles 0');
+  await page.screenshot({ path: join(artifacts, 'playground-hint.png'), animations: 'disabled' });
 
-  await page.click('#play');
-  await page.waitForSelector(`${cell(...move.from)}.empty`);
-  assert.ok(await page.locator(`${cell(...move.to)}.empty`).count() === 1);
-  assert.equal(await page.locator('#board-view g.tile').count(), 12);
+  // A reload resumes the same game at the same version.
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await atVersion(5);
+  assert.deepEqual(await shownGame(), { id, version: 5, status: 'playing' });
+  assert.equal(new URL(page.url()).hash, `#game=${id}`);
+  assert.equal(await page.locator('#board-view g.tile').count(), 20);
+  assert.equal(await page.locator('#board-view g.hinted').count(), 2);
+  assert.equal(await text('score'), String(hinted.score));
+  // The form deals the next game as this one was dealt.
+  assert.deepEqual([await page.inputValue('#width'), await page.inputValue('#height'), await page.inputValue('#gravity')], ['6', '4', 'down']);
+
+  // Paused: the board hidden, the clock stopped where the server stopped it.
+  await page.click('#pause');
+  await atVersion(6);
+  assert.equal(await page.isHidden('#board-view'), true);
+  assert.equal(await page.isVisible('#paused-cover'), true);
+  assert.equal(await text('pause'), 'Resume');
+  const paused = await game(id);
+  assert.equal(paused.status, 'paused');
+  assert.equal(paused.board, undefined);
+  assert.equal(await text('clock'), clockText(paused.elapsed_ms));
+  assert.equal(await page.isDisabled('#hint'), true);
+  await page.click('#pause');
+  await atVersion(7);
+  assert.equal(await text('game-status'), 'playing');
+
+  await clickMove(moves[2], 8);
+  await page.screenshot({ path: join(artifacts, 'playground.png'), animations: 'disabled' });
+  await page.screenshot({ path: join(root, 'docs', 'playground.png'), animations: 'disabled' });
+  for (let i = 3; i < moves.length; i += 1) await clickMove(moves[i], 6 + i);
+
+  // Won: what the page shows is what the server holds.
+  await page.waitForSelector('#game[data-status="won"]', { state: 'attached' });
+  const won = await game(id);
+  assert.equal(won.status, 'won');
+  assert.equal(won.version, 6 + moves.length - 1);
+  assert.equal(won.tiles_left, 0);
+  assert.equal(won.ranked, false);
+  assert.deepEqual(won.assists, { hints: 1, undos: 1, shuffles: 0 });
+  assert.ok(won.score > 0);
+  assert.equal(await text('game-status'), 'won');
+  assert.equal(await text('score'), String(won.score));
+  assert.equal(await text('ranked'), 'no');
+  assert.equal(await text('tiles-left'), '0');
+  assert.equal(await text('clock'), clockText(won.elapsed_ms));
+  assert.equal(await text('message'), `Won: cleared in ${clockText(won.elapsed_ms)}, score ${won.score}, unranked (assists used).`);
+  assert.equal(await page.locator('#board-view g.tile').count(), 0);
+  assert.equal(await page.getAttribute('#game', 'data-stream'), 'closed');
+  for (const button of ['hint', 'undo', 'redo', 'shuffle', 'pause', 'resign']) {
+    assert.equal(await page.isDisabled(`#${button}`), true, button);
+  }
+  await page.screenshot({ path: join(artifacts, 'playground-won.png') });
+  assert.deepEqual(problems, [`409 ${base}/v1/games/${id}/moves`]);
 });
 
-test('an API error is shown as the API gave it', async () => {
-  await page.fill('#deal-width', '0');
-  await page.click('#deal');
-  await page.waitForSelector('#error:not([hidden])');
-  const text = await page.textContent('#error');
-  assert.match(text, /^POST \/v1\/deal answered 422\ninvalid_request: /);
-  assert.deepEqual(problems, [`422 ${base}/v1/deal`]);
+test('changes made through the API arrive on the event stream', BOUND, async () => {
+  const id = await dealOnPage({ width: 4, height: 2, types: 2, copies: 4, rules: 'lianliankan', gravity: 'none', seed: 7 });
+  await page.waitForSelector('#game[data-stream="open"]', { state: 'attached' });
+  assert.equal(await page.locator('#board-view rect.ring').count(), 0);
+
+  await call('POST', `/v1/games/${id}/hint`);
+  await atVersion(1);
+  assert.equal(await page.locator('#board-view g.hinted').count(), 2);
+  assert.equal(await text('ranked'), 'no');
+
+  const { moves } = await call('POST', '/v1/clear', { board: (await game(id)).board, rules: 'lianliankan' });
+  const after = await call('POST', `/v1/games/${id}/moves`, moves[0]);
+  await atVersion(2);
+  assert.equal(await page.locator('#board-view g.tile').count(), 6);
+  assert.deepEqual(cells(await page.getAttribute('#board-view polyline.path.move', 'points')), after.last.path);
+  assert.equal(await text('score'), String(after.score));
+
+  await call('POST', `/v1/games/${id}/resign`);
+  await atVersion(3);
+  assert.equal(await text('game-status'), 'resigned');
+  assert.equal(await text('message'), `Resigned with 6 tiles left, score ${after.score}.`);
+  assert.equal(await page.getAttribute('#game', 'data-stream'), 'closed');
+  assert.deepEqual(problems, []);
+});
+
+test('a time limit runs out while the page watches', BOUND, async () => {
+  // 0.02 minutes: 1.2 s of play.
+  const id = await dealOnPage({ width: 4, height: 2, types: 2, copies: 4, rules: 'shisen-sho', 'time-limit': '0.02', seed: 1 });
+  await page.waitForSelector('#game[data-status="out_of_time"]', { state: 'attached', timeout: 15000 });
+  const ended = await game(id);
+  assert.equal(ended.status, 'out_of_time');
+  assert.equal(ended.time_limit_ms, 1200);
+  assert.equal(ended.elapsed_ms, 1200);
+  assert.equal(await text('game-status'), 'out of time');
+  assert.equal(await text('clock'), '0:01 of 0:01');
+  assert.equal(await text('message'), 'Out of time: 8 tiles left, score 0.');
+  assert.deepEqual(problems, []);
+  await page.fill('#time-limit', '');
+});
+
+test('a stuck game is said so, and a shuffle plays on', BOUND, async () => {
+  // Under Lianliankan no path leaves the board: no pair of this one meets.
+  const created = await call('POST', '/v1/games', { board: ['AB', 'BA'], rules: 'lianliankan' });
+  assert.equal(created.status, 'stuck');
+  await page.goto(`${base}/#game=${created.id}`);
+  await page.waitForSelector(`#game[data-id="${created.id}"]`, { state: 'attached' });
+  assert.equal(await text('game-status'), 'stuck');
+  assert.equal(await text('message'), 'Stuck: tiles are left and no pair can be removed. Shuffle, or undo.');
+  await page.click('#shuffle');
+  await atVersion(1);
+  const shuffled = await game(created.id);
+  assert.equal(shuffled.status, 'playing');
+  assert.equal(await text('game-status'), 'playing');
+  assert.equal(await text('assists'), 'hints 0, undos 0, shuffles 1');
+  assert.deepEqual(problems, []);
+});
+
+test('a game the server does not have is said so, and forgotten', BOUND, async () => {
+  const id = '0'.repeat(32);
+  await page.goto(`${base}/#game=${id}`);
+  await page.waitForSelector('#gone');
+  assert.equal(await text('gone'), `Game ${id} is gone`);
+  assert.equal((await shownGame()).status, 'none');
+  assert.equal(new URL(page.url()).hash, '');
+  assert.equal(await page.evaluate(() => localStorage.getItem('linkpath.game')), null);
+  assert.deepEqual(problems, [`404 ${base}/v1/games/${id}`]);
 });
