@@ -96,10 +96,7 @@ impl Handle {
         if state.db.is_some() && self.failed.load(Ordering::Acquire) != state.generation {
             return Ok(());
         }
-        if state
-            .reopened_at
-            .is_some_and(|at| at.elapsed() < RETRY)
-        {
+        if state.reopened_at.is_some_and(|at| at.elapsed() < RETRY) {
             return Err(closed(&state));
         }
         state.reopened_at = Some(Instant::now());
