@@ -105,9 +105,15 @@ impl Process {
     /// Starts `linkpath serve` with `flags` and the default log settings
     /// (`RUST_LOG` unset), and waits until it accepts connections.
     pub async fn serve(name: &str, flags: &[&str]) -> Process {
+        Process::serve_with(name, linkpath(), flags).await
+    }
+
+    /// As [`Process::serve`], with `command`: [`linkpath`] or a command
+    /// that runs it.
+    pub async fn serve_with(name: &str, mut command: Command, flags: &[&str]) -> Process {
         let addr = free_addr();
         let log = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}.log"));
-        let child = linkpath()
+        let child = command
             .arg("serve")
             .args(["--listen", &addr.to_string()])
             .args(flags)
