@@ -93,7 +93,7 @@ impl Handle {
         }
         let mut state = self.state.write().unwrap_or_else(PoisonError::into_inner);
         // Another call may have opened it while this one waited.
-        if state.db.is_some() && self.failed.load(Ordering::Acquire) != state.generation {
+        if self.healthy(&state).is_some() {
             return Ok(());
         }
         if state.reopened_at.is_some_and(|at| at.elapsed() < RETRY) {
