@@ -310,6 +310,7 @@ fn expected_series() -> BTreeSet<Series> {
         ));
     }
     expected.insert(series("linkpath_store_errors_total", &[]));
+    expected.insert(series("linkpath_store_reopens_total", &[]));
     expected.insert(series("linkpath_games_stored", &[]));
     expected.insert(series("linkpath_game_streams_open", &[]));
     expected
@@ -394,6 +395,7 @@ async fn first_scrapes() {
             ("linkpath_solves_in_flight", "gauge"),
             ("linkpath_store_duration_seconds", "histogram"),
             ("linkpath_store_errors_total", "counter"),
+            ("linkpath_store_reopens_total", "counter"),
         ]
         .map(|(n, t)| (n.to_owned(), t.to_owned()))
         .into()
