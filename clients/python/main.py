@@ -53,7 +53,7 @@ from linkpath_client.models import (
     CreateGame,
     DealRequest,
     DealResponse,
-    Error,
+    ErrorBody,
     ErrorCode,
     GameStatus,
     GameView,
@@ -257,7 +257,7 @@ def _() -> str:
     return describe_results(answer)
 
 
-@check("POST /v1/solve, the README's ragged board: 422 parsed into Error")
+@check("POST /v1/solve, the README's ragged board: 422 parsed into ErrorBody")
 def _() -> str:
     body = SolveRequest.from_dict(
         {"board": ["XXXXX", "X  X", "XXX X", " XXX "], "queries": [{"from": [1, 2], "to": [4, 2]}]}
@@ -265,7 +265,7 @@ def _() -> str:
     answer = parsed(
         solve.sync_detailed(client=client, body=body),
         422,
-        Error,
+        ErrorBody,
         {"error": {"code": "invalid_board", "message": "row 1 has 4 cells, expected 5", "field": "board[1]"}},
     )
     assert answer.error.code is ErrorCode.INVALID_BOARD
@@ -791,7 +791,7 @@ def _() -> str:
     refused = parsed(
         response,
         409,
-        Error,
+        ErrorBody,
         {
             "error": {
                 "code": "illegal_move",
@@ -925,7 +925,7 @@ def _() -> str:
     refused = parsed(
         response,
         409,
-        Error,
+        ErrorBody,
         {
             "error": {
                 "code": "game_over",

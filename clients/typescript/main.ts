@@ -21,7 +21,8 @@ import createClient from "openapi-fetch";
 import type { components, paths } from "./generated/linkpath.js";
 
 type Schemas = components["schemas"];
-type Point = Schemas["Point"];
+// A cell [x, y]: the contract writes its schema out where it is used.
+type Point = Schemas["Query"]["from"];
 
 const [baseUrl, renderSvgPath] = process.argv.slice(2);
 if (baseUrl === undefined || renderSvgPath === undefined) {
@@ -174,7 +175,7 @@ await check("POST /v1/solve, the README's ragged board: 422 through the typed er
   assert.equal(response.status, 422);
   assert.equal(data, undefined);
   assert.ok(error !== undefined, "no error body");
-  const expected: Schemas["Error"] = {
+  const expected: Schemas["ErrorBody"] = {
     error: { code: "invalid_board", message: "row 1 has 4 cells, expected 5", field: "board[1]" },
   };
   assert.deepEqual(error, expected);
@@ -544,7 +545,7 @@ function game(answer: { data?: Game; error?: unknown; response: Response }): Gam
 }
 
 /** A 409's error body, compared whole with `expected`. */
-function conflict(answer: { data?: Game; error?: Schemas["Error"]; response: Response }, expected: Schemas["ErrorDetail"]): string {
+function conflict(answer: { data?: Game; error?: Schemas["ErrorBody"]; response: Response }, expected: Schemas["ErrorDetail"]): string {
   assert.equal(answer.response.status, 409, JSON.stringify(answer.data ?? answer.error));
   assert.equal(answer.data, undefined);
   assert.ok(answer.error !== undefined, "no error body");

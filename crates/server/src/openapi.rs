@@ -113,8 +113,34 @@ fn document() -> Value {
     // Request bodies state their defaults in prose: a `default` keyword
     // would make a field required in generated TypeScript types.
     tidy(&mut schemas);
+    inline_points(&mut schemas);
     doc["components"]["schemas"] = schemas;
     doc
+}
+
+/// Writes the point schema out where it is used instead of referring to
+/// it: openapi-python-client declares one loop variable per referred array
+/// schema, so a model with two points (`from`, `to`) declares it twice,
+/// which `mypy --strict` refuses; written out, each loop takes its field's
+/// name.
+fn inline_points(schemas: &mut Value) {
+    let map = schemas.as_object_mut().expect("schemas");
+    let point = map.remove("Point").expect("the point schema");
+    fn walk(value: &mut Value, point: &Value) {
+        match value {
+            Value::Object(map) if map.get("$ref") == Some(&json!("#/components/schemas/Point")) => {
+                // A description beside the reference stays, over the point's own.
+                map.remove("$ref");
+                for (key, part) in point.as_object().expect("the point schema") {
+                    map.entry(key.clone()).or_insert_with(|| part.clone());
+                }
+            }
+            Value::Object(map) => map.values_mut().for_each(|v| walk(v, point)),
+            Value::Array(items) => items.iter_mut().for_each(|v| walk(v, point)),
+            _ => {}
+        }
+    }
+    walk(schemas, &point);
 }
 
 /// Adds to a generated operation its prose, examples, security, the

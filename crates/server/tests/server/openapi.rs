@@ -82,7 +82,7 @@ fn violations(schema: &Value, value: &Value) -> Vec<String> {
 
 #[test]
 fn the_validator_catches_what_it_should() {
-    let error = json!({"$ref": "#/components/schemas/Error"});
+    let error = json!({"$ref": "#/components/schemas/ErrorBody"});
     let good = json!({"error": {"code": "not_found", "message": "m"}});
     assert_eq!(violations(&error, &good), Vec::<String>::new());
     let bad = json!({"error": {"code": "nope", "message": 1, "extra": true}});
