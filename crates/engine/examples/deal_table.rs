@@ -104,6 +104,7 @@ fn main() {
                             width,
                             height,
                             tiles: &tiles,
+                            layout: None,
                             rules,
                             fall: gravity.into(),
                             difficulty,
