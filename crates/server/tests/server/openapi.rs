@@ -489,7 +489,7 @@ async fn each_request_example_answers_its_response_example() {
         counts,
         [
             ("/v1/clear", 5),
-            ("/v1/deal", 2),
+            ("/v1/deal", 3),
             ("/v1/moves", 5),
             ("/v1/play", 3),
             ("/v1/render", 1),
@@ -525,7 +525,7 @@ async fn each_invalid_request_answers_its_exact_error() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 38);
+    assert_eq!(checked, 40);
 }
 
 #[test]
