@@ -341,6 +341,7 @@ fn the_file_is_openapi_with_the_expected_routes() {
             "GET /metrics",
             "GET /openapi.yaml",
             "GET /playground/app.js",
+            "GET /playground/layouts.json",
             "GET /playground/style.css",
             "GET /readyz",
             "GET /v1/games/{id}",
