@@ -81,18 +81,27 @@ pub(crate) async fn style_css() -> impl IntoResponse {
     asset("text/css; charset=utf-8", STYLE_CSS)
 }
 
-/// `[{"name": ..., "rows": [...]}]`: each shipped layout as `/v1/deal`
-/// takes it.
+/// A shipped layout, its rows as `/v1/deal` takes them.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub(crate) struct PlaygroundLayout {
+    name: String,
+    /// Text rows: `#` a cell that takes a tile, `.` one left empty.
+    rows: Vec<String>,
+}
+
 fn layouts_json() -> String {
-    let layouts: Vec<serde_json::Value> = LAYOUTS
+    let layouts: Vec<PlaygroundLayout> = LAYOUTS
         .iter()
-        .map(|(name, text)| serde_json::json!({"name": name, "rows": text.lines().collect::<Vec<_>>()}))
+        .map(|(name, text)| PlaygroundLayout {
+            name: (*name).to_owned(),
+            rows: text.lines().map(str::to_owned).collect(),
+        })
         .collect();
-    serde_json::Value::from(layouts).to_string()
+    serde_json::to_string(&layouts).expect("layouts serialize")
 }
 
 #[utoipa::path(get, path = "/playground/layouts.json", operation_id = "playgroundLayouts", tag = "playground",
-    responses((status = 200, description = "The layouts the page deals onto.", content_type = "application/json", body = String)))]
+    responses((status = 200, description = "The layouts the page deals onto.", content_type = "application/json", body = [PlaygroundLayout])))]
 pub(crate) async fn layouts() -> impl IntoResponse {
     static JSON: std::sync::LazyLock<String> = std::sync::LazyLock::new(layouts_json);
     asset("application/json", JSON.as_str())
