@@ -107,12 +107,6 @@ impl<'de> Deserialize<'de> for WireLayout {
     }
 }
 
-impl Serialize for WireLayout {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.rows().serialize(serializer)
-    }
-}
-
 impl utoipa::PartialSchema for WireLayout {
     fn schema() -> RefOr<Schema> {
         ArrayBuilder::new()

@@ -179,7 +179,7 @@ pub fn create(
             let deal = DealRequest {
                 width: request.width,
                 height: request.height,
-                layout: request.layout.clone(),
+                layout: request.layout,
                 types: request.types.unwrap_or_default(),
                 copies: request.copies,
                 rules: request.rules,
@@ -196,7 +196,7 @@ pub fn create(
                 width: board.width(),
                 height: board.height(),
                 encoding: request.encoding.unwrap_or_default(),
-                layout: request.layout,
+                layout: deal.layout.as_ref().map(WireLayout::rows),
                 types: request.types,
                 copies: request.copies,
                 difficulty: request.difficulty,

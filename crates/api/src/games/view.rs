@@ -23,7 +23,7 @@ pub struct GameSettings {
     /// `width` and `height` or on a board sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<WireLayout>, nullable = false)]
-    pub layout: Option<WireLayout>,
+    pub layout: Option<Vec<String>>,
     /// Tile types dealt; absent for a game on a board sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub types: Option<u64>,
