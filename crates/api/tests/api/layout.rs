@@ -174,6 +174,13 @@ fn a_layout_that_cannot_be_filled_is_refused_naming_what_would_fit() {
         )
     );
     assert_eq!(
+        refused(json!({"layout": ["#..", "..#"], "types": 1, "rules": {"max_segments": 1}})),
+        at(
+            "layout",
+            "no removal sequence clears the layout's marked cells under these rules, expected a layout whose tiles can all be joined"
+        )
+    );
+    assert_eq!(
         refused(json!({"layout": ["##", "#"], "types": 1})),
         at("layout[1]", "row 1 has 1 cell, expected 2")
     );
