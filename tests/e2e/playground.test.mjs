@@ -7,8 +7,9 @@
 // answers with undo, redo, a hint, a pause and a reload on the way, to
 // `won`, and checks the clock, score and `ranked` shown against
 // `GET /v1/games/{id}`; then changes made through the API arriving on the
-// event stream, a time limit running out, a stuck game shuffled, and a game
-// that is gone. Screenshots go under tests/artifacts/; the README's picture,
+// event stream, a time limit running out, a stuck game shuffled, a game
+// that is gone, and games dealt onto a shipped layout and onto rows typed
+// in. Screenshots go under tests/artifacts/; the README's picture,
 // docs/playground.png, is taken anew on each run, of the game mid-play.
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
