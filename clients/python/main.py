@@ -518,6 +518,38 @@ def _() -> str:
     return f"board {describe_board(answer.board)}, {describe_moves(answer.moves)}"
 
 
+@check("POST /v1/deal, onto a layout (openapi.yaml's pyramid)")
+def _() -> str:
+    body = DealRequest.from_dict(
+        {
+            "layout": ["..##..", ".####.", "######"],
+            "types": 3,
+            "rules": "shisen-sho",
+            "gravity": "down",
+            "settle": True,
+            "seed": 2,
+        }
+    )
+    answer = parsed(
+        deal.sync_detailed(client=client, body=body),
+        200,
+        DealResponse,
+        {
+            "board": ["..BC..", ".BAAB.", "CACCBA"],
+            "moves": [
+                {"from": [3, 2], "to": [2, 2]},
+                {"from": [0, 2], "to": [3, 1]},
+                {"from": [2, 2], "to": [3, 2]},
+                {"from": [4, 1], "to": [1, 1]},
+                {"from": [1, 2], "to": [5, 2]},
+                {"from": [4, 2], "to": [2, 2]},
+            ],
+            "stats": {"moves_open": 10, "playouts": 32, "playouts_cleared": 26},
+        },
+    )
+    return f"board {describe_board(answer.board)}, {describe_moves(answer.moves)}"
+
+
 @check("POST /v1/shuffle, so that a move exists")
 def _() -> str:
     body = ShuffleRequest.from_dict({"board": ["AB", "BA"], "rules": "lianliankan", "seed": 1})

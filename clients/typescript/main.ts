@@ -412,6 +412,32 @@ await check("POST /v1/deal, number rows (openapi.yaml's small deal, encoding num
   return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
 });
 
+await check("POST /v1/deal, onto a layout (openapi.yaml's pyramid)", async () => {
+  const body: Schemas["DealRequest"] = {
+    layout: ["..##..", ".####.", "######"],
+    types: 3,
+    rules: "shisen-sho",
+    gravity: "down",
+    settle: true,
+    seed: 2,
+  };
+  const answer = ok(await client.POST("/v1/deal", { body }));
+  const expected: Schemas["DealResponse"] = {
+    board: ["..BC..", ".BAAB.", "CACCBA"],
+    moves: [
+      { from: [3, 2], to: [2, 2] },
+      { from: [0, 2], to: [3, 1] },
+      { from: [2, 2], to: [3, 2] },
+      { from: [4, 1], to: [1, 1] },
+      { from: [1, 2], to: [5, 2] },
+      { from: [4, 2], to: [2, 2] },
+    ],
+    stats: { moves_open: 10, playouts: 32, playouts_cleared: 26 },
+  };
+  assert.deepEqual(answer, expected);
+  return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
+});
+
 await check("POST /v1/shuffle, so that a move exists", async () => {
   const body: Schemas["ShuffleRequest"] = { board: ["AB", "BA"], rules: "lianliankan", seed: 1 };
   const answer = ok(await client.POST("/v1/shuffle", { body }));

@@ -96,7 +96,7 @@ pub(crate) const BUCKETS: [f64; 17] = [
 
 /// Every route of the router, as `(method, path)`: the `route` and
 /// `method` labels of the request series.
-pub(crate) const ROUTES: [(&str, &str); 27] = [
+pub(crate) const ROUTES: [(&str, &str); 28] = [
     ("POST", "/v1/solve"),
     ("POST", "/v1/render"),
     ("POST", "/v1/moves"),
@@ -120,6 +120,7 @@ pub(crate) const ROUTES: [(&str, &str); 27] = [
     ("GET", "/"),
     ("GET", "/playground/app.js"),
     ("GET", "/playground/style.css"),
+    ("GET", "/playground/layouts.json"),
     ("GET", "/healthz"),
     ("GET", "/readyz"),
     ("GET", "/metrics"),

@@ -41,6 +41,7 @@ use utoipa::OpenApi;
         super::playground::index,
         super::playground::app_js,
         super::playground::style_css,
+        super::playground::layouts,
         super::health::healthz,
         super::health::readyz,
         super::health::metrics,
