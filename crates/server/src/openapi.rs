@@ -110,6 +110,17 @@ fn document() -> Value {
         }
     }
     doc["paths"] = paths;
+    // One version for the binary and its contract (docs/game-client.md,
+    // "Versions").
+    let info = doc["info"].as_object_mut().expect("info");
+    let rest = std::mem::take(info);
+    for (key, value) in rest {
+        let title = key == "title";
+        info.insert(key, value);
+        if title {
+            info.insert("version".into(), json!(env!("CARGO_PKG_VERSION")));
+        }
+    }
     let mut schemas = generated["components"]["schemas"].clone();
     // Request bodies state their defaults in prose: a `default` keyword
     // would make a field required in generated TypeScript types.
