@@ -10,6 +10,7 @@
 
 mod access;
 mod body;
+mod cached;
 mod config;
 mod connection;
 mod error;
