@@ -98,7 +98,9 @@ async fn every_acknowledged_move_survives_a_sigkill_during_a_flood() {
         "every game was cleared before the kill: {lasts:?}"
     );
 
+    let answered: u64 = lasts.iter().map(|(_, last)| last).sum();
     let restarted = Process::serve("games-sigkill-again", &["--store", &store]).await;
+    let mut found = 0;
     for (id, last) in lasts {
         let reply = exchange(restarted.addr, &get_bytes(&format!("/v1/games/{id}"))).await;
         assert_eq!(reply.status, 200, "{}", reply.text());
@@ -120,5 +122,9 @@ async fn every_acknowledged_move_survives_a_sigkill_during_a_flood() {
             );
         }
         assert_eq!(game["tiles_left"], json!(2 * (ROWS as u64 - version)));
+        found += version;
     }
+    println!(
+        "SIGKILL in a flood: {answered} moves answered 200 before the kill, {found} found after the restart"
+    );
 }
