@@ -30,6 +30,9 @@ COPY assets ./assets
 # NSS modules.
 # .ci/run runs this exact command, and scripts/container-test.sh puts the
 # binary it builds into the stage below.
+# The commit for linkpath_build_info: the build context has no .git, so
+# `--build-arg LINKPATH_COMMIT=$(git rev-parse --short HEAD)`; else unknown.
+ARG LINKPATH_COMMIT
 RUN RUSTFLAGS='-C target-feature=+crt-static' cargo build --release --locked --target x86_64-unknown-linux-gnu --bin linkpath
 
 # The image that ships: the binary and nothing else. scripts/container-test.sh
