@@ -198,6 +198,15 @@ impl Store {
         .await
     }
 
+    /// How many times the file was closed and opened again after an I/O
+    /// error (redb refuses every call after one until then); 0 for memory.
+    pub fn reopens(&self) -> u64 {
+        match &self.backend {
+            Backend::Memory(_) => 0,
+            Backend::File(store) => store.reopens(),
+        }
+    }
+
     async fn bounded<T>(
         &self,
         call: impl Future<Output = Result<T, StoreError>>,

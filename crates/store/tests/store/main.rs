@@ -1,8 +1,9 @@
 //! The store's rules, tested on every backend through the public
 //! interface: each case in `writes`, `keys`, `expiry` and `concurrency`
-//! is written once and run on memory and on a redb file. `file` and
-//! `crash` test what only the file has: reopening, bad files, timeouts,
-//! and the writes acknowledged before a SIGKILL.
+//! is written once and run on memory and on a redb file. `file`, `crash`
+//! and `fault` test what only the file has: reopening, bad files,
+//! timeouts, the writes acknowledged before a SIGKILL, and coming back
+//! after an I/O error.
 
 #[macro_use]
 mod support;
@@ -10,6 +11,8 @@ mod support;
 mod concurrency;
 mod crash;
 mod expiry;
+#[cfg(target_os = "linux")]
+mod fault;
 mod file;
 mod keys;
 mod writes;
