@@ -7,9 +7,10 @@
 //! with the other operations routes: the document lists health's handlers,
 //! so health does not reach back for the document.
 
+use super::cached::Cached;
 use axum::Router;
-use axum::http::header;
-use axum::response::IntoResponse;
+use axum::http::HeaderMap;
+use axum::response::Response;
 use axum::routing::get;
 use serde_json::{Map, Value, json};
 use std::sync::LazyLock;
@@ -60,9 +61,11 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
 }
 
 #[utoipa::path(get, path = "/openapi.yaml", operation_id = "openapi", tag = "operations",
-    responses((status = 200, description = "This document.", content_type = "application/yaml", body = serde_json::Value)))]
-async fn openapi() -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "application/yaml")], openapi_yaml())
+    responses((status = 200, description = "This document.", content_type = "application/yaml", body = serde_json::Value),
+        (status = 304, description = "Not modified: `If-None-Match` named its `ETag`.")))]
+async fn openapi(request: HeaderMap) -> Response {
+    static CACHED: LazyLock<Cached> = LazyLock::new(|| Cached::new(openapi_yaml()));
+    CACHED.answer(&request, "application/yaml", &[])
 }
 
 /// The document as YAML, built once.

@@ -3,10 +3,12 @@
 //! the binary; the page fetches only this server's `/v1/*` routes, and its
 //! Content-Security-Policy allows nothing but this origin.
 
+use super::cached::Cached;
 use axum::Router;
-use axum::http::header;
-use axum::response::IntoResponse;
+use axum::http::{HeaderMap, HeaderName, header};
+use axum::response::Response;
 use axum::routing::get;
+use std::sync::LazyLock;
 
 const INDEX_HTML: &str = include_str!("../../../assets/playground/index.html");
 const APP_JS: &str = include_str!("../../../assets/playground/app.js");
@@ -51,34 +53,37 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route("/playground/layouts.json", get(layouts))
 }
 
-fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
-    (
-        [
-            (header::CONTENT_TYPE, content_type),
-            (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
-            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        body,
-    )
+/// A file of the page, with its entity tag: a reload that has it gets 304.
+fn asset(cached: &Cached, request: &HeaderMap, content_type: &'static str) -> Response {
+    let headers: [(HeaderName, &'static str); 2] = [
+        (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    ];
+    cached.answer(request, content_type, &headers)
 }
 
 #[utoipa::path(get, path = "/", operation_id = "playground", tag = "playground",
-    responses((status = 200, description = "The page.", content_type = "text/html", body = String)))]
-pub(crate) async fn index() -> impl IntoResponse {
-    asset("text/html; charset=utf-8", INDEX_HTML)
+    responses((status = 200, description = "The page.", content_type = "text/html", body = String),
+        (status = 304, description = "Not modified: `If-None-Match` named its `ETag`.")))]
+pub(crate) async fn index(request: HeaderMap) -> Response {
+    static CACHED: LazyLock<Cached> = LazyLock::new(|| Cached::new(INDEX_HTML));
+    asset(&CACHED, &request, "text/html; charset=utf-8")
 }
 
 #[utoipa::path(get, path = "/playground/app.js", operation_id = "playgroundScript", tag = "playground",
-    responses((status = 200, description = "The script.", content_type = "text/javascript", body = String)))]
-pub(crate) async fn app_js() -> impl IntoResponse {
-    asset("text/javascript; charset=utf-8", APP_JS)
+    responses((status = 200, description = "The script.", content_type = "text/javascript", body = String),
+        (status = 304, description = "Not modified: `If-None-Match` named its `ETag`.")))]
+pub(crate) async fn app_js(request: HeaderMap) -> Response {
+    static CACHED: LazyLock<Cached> = LazyLock::new(|| Cached::new(APP_JS));
+    asset(&CACHED, &request, "text/javascript; charset=utf-8")
 }
 
 #[utoipa::path(get, path = "/playground/style.css", operation_id = "playgroundStyle", tag = "playground",
-    responses((status = 200, description = "The style sheet.", content_type = "text/css", body = String)))]
-pub(crate) async fn style_css() -> impl IntoResponse {
-    asset("text/css; charset=utf-8", STYLE_CSS)
+    responses((status = 200, description = "The style sheet.", content_type = "text/css", body = String),
+        (status = 304, description = "Not modified: `If-None-Match` named its `ETag`.")))]
+pub(crate) async fn style_css(request: HeaderMap) -> Response {
+    static CACHED: LazyLock<Cached> = LazyLock::new(|| Cached::new(STYLE_CSS));
+    asset(&CACHED, &request, "text/css; charset=utf-8")
 }
 
 /// A shipped layout, its rows as `/v1/deal` takes them.
@@ -101,8 +106,10 @@ fn layouts_json() -> String {
 }
 
 #[utoipa::path(get, path = "/playground/layouts.json", operation_id = "playgroundLayouts", tag = "playground",
-    responses((status = 200, description = "The layouts the page deals onto.", content_type = "application/json", body = [PlaygroundLayout])))]
-pub(crate) async fn layouts() -> impl IntoResponse {
-    static JSON: std::sync::LazyLock<String> = std::sync::LazyLock::new(layouts_json);
-    asset("application/json", JSON.as_str())
+    responses((status = 200, description = "The layouts the page deals onto.", content_type = "application/json", body = [PlaygroundLayout]),
+        (status = 304, description = "Not modified: `If-None-Match` named its `ETag`.")))]
+pub(crate) async fn layouts(request: HeaderMap) -> Response {
+    static JSON: LazyLock<String> = LazyLock::new(layouts_json);
+    static CACHED: LazyLock<Cached> = LazyLock::new(|| Cached::new(JSON.as_str()));
+    asset(&CACHED, &request, "application/json")
 }

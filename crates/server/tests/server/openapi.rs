@@ -13,7 +13,8 @@
 //!   headers and content type, and their bodies fit the documented schema.
 //! - Requests the server accepts fit the request schema; requests it
 //!   refuses that JSON Schema can express do not.
-//! - `GET /openapi.yaml` serves the file on disk byte for byte.
+//! - `GET /openapi.yaml` serves the file on disk byte for byte, and the
+//!   document and the page's files answer 304 to their `ETag`.
 //!
 //! Schemas are checked with the `jsonschema` crate as JSON Schema 2020-12,
 //! the dialect of OpenAPI 3.1, each inside a document that holds the
@@ -218,6 +219,14 @@ fn check_answer(method: &Method, path: &str, answer: &Answer) {
                 "{what}"
             );
         }
+    }
+    // A response documented without content (304) has no body.
+    if documented.get("content").is_none() {
+        assert!(
+            answer.body.is_empty(),
+            "{what}: a body where none is documented"
+        );
+        return;
     }
     let content_type = answer
         .headers
@@ -837,6 +846,35 @@ async fn the_served_file_is_the_file_on_disk() {
         answer.body == on_disk,
         "GET /openapi.yaml differs from openapi.yaml"
     );
+}
+
+#[tokio::test]
+async fn the_document_and_the_page_are_revalidated_by_their_etag() {
+    let router = router();
+    for path in [
+        "/openapi.yaml",
+        "/",
+        "/playground/app.js",
+        "/playground/style.css",
+        "/playground/layouts.json",
+    ] {
+        let first = exchange(&router, request(Method::GET, path)).await;
+        assert_eq!(first.status, StatusCode::OK, "{path}");
+        assert_eq!(first.headers[header::CACHE_CONTROL], "no-cache", "{path}");
+        let etag = first.headers[header::ETAG].clone();
+        let again = |tag: HeaderValue| {
+            let mut asked = request(Method::GET, path);
+            asked.headers_mut().insert(header::IF_NONE_MATCH, tag);
+            exchange(&router, asked)
+        };
+        let unchanged = again(etag.clone()).await;
+        assert_eq!(unchanged.status, StatusCode::NOT_MODIFIED, "{path}");
+        assert_eq!(unchanged.headers[header::ETAG], etag, "{path}");
+        assert!(unchanged.body.is_empty(), "{path}");
+        let other = again(HeaderValue::from_static("\"0000\"")).await;
+        assert_eq!(other.status, StatusCode::OK, "{path}");
+        assert_eq!(other.body, first.body, "{path}");
+    }
 }
 
 #[tokio::test]

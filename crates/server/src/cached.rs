@@ -1,0 +1,105 @@
+//! Answers that are the same bytes for the life of the process (the
+//! playground's files, the OpenAPI document), sent with an `ETag` and
+//! `Cache-Control: no-cache`: a browser or a client keeps them and asks
+//! again with `If-None-Match`, and gets `304 Not Modified` without the
+//! body until a new build changes them (RFC 9110, section 13.1.2).
+
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use sha2::{Digest, Sha256};
+
+/// A fixed body with its entity tag: a hash of its bytes, so the same
+/// build on every replica gives the same tag.
+pub(crate) struct Cached {
+    body: &'static str,
+    etag: HeaderValue,
+}
+
+impl Cached {
+    pub(crate) fn new(body: &'static str) -> Cached {
+        let digest = Sha256::digest(body.as_bytes());
+        let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+        let etag = HeaderValue::from_str(&format!("\"{hex}\"")).expect("hex is a header value");
+        Cached { body, etag }
+    }
+
+    /// 304 when `request` names this tag in `If-None-Match`, else the body
+    /// as `content_type`; both carry the tag, the caching rule and
+    /// `headers`.
+    pub(crate) fn answer(
+        &self,
+        request: &HeaderMap,
+        content_type: &'static str,
+        headers: &[(HeaderName, &'static str)],
+    ) -> Response {
+        let caching = [
+            (header::ETAG, self.etag.clone()),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+        ];
+        let mut response = if self.matches(request) {
+            (StatusCode::NOT_MODIFIED, caching).into_response()
+        } else {
+            let typed = [(header::CONTENT_TYPE, HeaderValue::from_static(content_type))];
+            (caching, typed, self.body).into_response()
+        };
+        for (name, value) in headers {
+            response
+                .headers_mut()
+                .insert(name.clone(), HeaderValue::from_static(value));
+        }
+        response
+    }
+
+    /// `If-None-Match` compares weakly: `W/` is ignored, `*` matches any.
+    fn matches(&self, request: &HeaderMap) -> bool {
+        let ours = self.etag.as_bytes();
+        request
+            .get_all(header::IF_NONE_MATCH)
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .flat_map(|value| value.split(','))
+            .map(str::trim)
+            .any(|tag| tag == "*" || tag.trim_start_matches("W/").as_bytes() == ours)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn asked(value: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::IF_NONE_MATCH, HeaderValue::from_str(value).unwrap());
+        headers
+    }
+
+    #[test]
+    fn the_tag_is_matched_weakly_in_a_list_or_by_a_star() {
+        let cached = Cached::new("body");
+        let tag = cached.etag.to_str().unwrap().to_owned();
+        assert_eq!(tag.len(), 34);
+        for value in [
+            tag.clone(),
+            format!("W/{tag}"),
+            format!("\"other\", {tag}"),
+            "*".into(),
+        ] {
+            assert_eq!(
+                cached.answer(&asked(&value), "text/plain", &[]).status(),
+                304,
+                "{value}"
+            );
+        }
+        for value in ["\"other\"", "", "W/\"other\""] {
+            assert_eq!(
+                cached.answer(&asked(value), "text/plain", &[]).status(),
+                200,
+                "{value}"
+            );
+        }
+        assert_eq!(
+            cached.answer(&HeaderMap::new(), "text/plain", &[]).status(),
+            200
+        );
+    }
+}
