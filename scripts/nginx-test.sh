@@ -7,19 +7,27 @@
 # /v1/solve example sent through nginx and answered byte for byte:
 #
 #   1. both replicas answer in turn;
-#   2. one replica saturated (its slot held by a long curling search, so it
+#   2. a body over client_max_body_size: nginx's own 413, as linkpath's
+#      JSON error body (`too_large`, Content-Type: application/json);
+#   3. one replica saturated (its slot held by a long curling search, so it
 #      answers 503 itself): every client still gets 200, nginx having
 #      retried the POST on the other replica;
-#   3. the same with `non_idempotent` taken out of the file: clients get
+#   4. the same with `non_idempotent` taken out of the file: clients get
 #      503s, so that word is what makes the retry happen;
-#   4. both replicas saturated: the client gets a replica's 503 with
+#   5. both replicas saturated: the client gets a replica's own 503 with
 #      Retry-After at once, after one try of each (tries are bounded);
-#   5. one replica stopped: every client still gets 200.
+#   6. proxy_read_timeout cut to 1 s and a solve slower than that: nginx's
+#      504, as JSON (`deadline_exceeded`);
+#   7. a limit_req added (the file has none): nginx's 503, as JSON
+#      (`overloaded`, with Retry-After);
+#   8. one replica stopped: every client still gets 200;
+#   9. both replicas stopped: nginx's 502, as JSON (`upstream_unavailable`,
+#      with Retry-After).
 #
 #   scripts/nginx-test.sh                         # builds the binary first if needed
 #   LINKPATH_BIN=target/x86_64-unknown-linux-gnu/release/linkpath scripts/nginx-test.sh
 #
-# Only 127.0.0.1 is sent traffic; a few dozen requests in about 15 s.
+# Only 127.0.0.1 is sent traffic; a few dozen requests in about 20 s.
 # Stops, by PID, every process it started. Installs nginx with apt-get if
 # missing, without letting the package start a system nginx.
 set -euo pipefail
@@ -105,14 +113,16 @@ for i in 1 2; do
 done
 r1="127.0.0.1:${ports[0]}" r2="127.0.0.1:${ports[1]}"
 
-# make_conf OUT LISTEN-PORT [drop-non_idempotent]: the project's file with
-# the listen port and the replicas' addresses put in, and nothing else
-# changed (the resolver goes: loopback addresses need no DNS, and Debian's
-# nginx 1.22 predates `resolve`).
+# make_conf OUT LISTEN-PORT [VARIANT]: the project's file with the listen
+# port and the replicas' addresses put in, and nothing else changed (the
+# resolver goes: loopback addresses need no DNS, and Debian's nginx 1.22
+# predates `resolve`). VARIANT changes one thing more: `drop` takes
+# non_idempotent out, `slow` cuts proxy_read_timeout to 1 s, `limited`
+# adds a limit_req of one request a minute.
 make_conf() {
   python3 - deploy/compose/nginx.conf "$1" "$2" "$r1" "$r2" "${3:-}" <<'EOF'
 import re, sys
-src, out, port, r1, r2, drop = sys.argv[1:7]
+src, out, port, r1, r2, variant = sys.argv[1:7]
 text = open(src).read()
 def sub(pattern, repl):
     global text
@@ -123,13 +133,21 @@ sub(r"^(\s*)listen 8080;$", rf"\g<1>listen 127.0.0.1:{port};")
 sub(r"^(\s*)server linkpath:8080 resolve( [^;]*)?;$",
     lambda m: "\n".join(f"{m.group(1)}server {r}{m.group(2) or ''};" for r in (r1, r2)))
 sub(r"^\s*resolver [^;]*;\n", "")
-if drop:
+if variant == "drop":
     sub(r"^(\s*proxy_next_upstream [^;]*) non_idempotent;", r"\1;")
+elif variant == "slow":
+    sub(r"^(\s*)proxy_read_timeout 30s;$", r"\g<1>proxy_read_timeout 1s;")
+elif variant == "limited":
+    sub(r"^(\s*)client_max_body_size ([^;]*);$",
+        r"\g<1>client_max_body_size \2;\n\g<1>limit_req_zone $binary_remote_addr zone=test:1m rate=1r/m;")
+    sub(r"^(\s*)proxy_pass http://linkpath;$", r"\g<1>proxy_pass http://linkpath;\n\g<1>limit_req zone=test;")
+elif variant:
+    sys.exit(f"no variant {variant!r}")
 open(out, "w").write(text)
 EOF
 }
 
-start_nginx() { # start_nginx NAME PORT [drop-non_idempotent]
+start_nginx() { # start_nginx NAME PORT [VARIANT]
   make_conf "$tmp/$1.conf" "$2" "${3:-}"
   # The access log goes to stdout (as in the container); the pid and error
   # log go to our own directory.
@@ -205,6 +223,43 @@ hold() {
   fail "$1: the holding solve never started"
 }
 release() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; forget "$1"; }
+# proxy_error STATUS CODE: the answer in $tmp/answer and $tmp/headers is
+# nginx's own STATUS with linkpath's error body of code CODE, byte for
+# byte the one deploy/compose/nginx.conf returns, as application/json.
+proxy_error() {
+  python3 - "$1" "$2" "$tmp/headers" "$tmp/answer" deploy/compose/nginx.conf <<'EOF'
+import json, re, sys
+status, code, headers, answer, conf = sys.argv[1:6]
+head = open(headers, encoding="latin-1").read().splitlines()
+fields = {}
+for line in head[1:]:
+    if ":" in line:
+        name, value = line.split(":", 1)
+        fields[name.strip().lower()] = value.strip()
+got = int(head[0].split()[1])
+body = open(answer, "rb").read().decode()
+if got != int(status):
+    sys.exit(f"status {got}, not {status}: {body[:200]!r}")
+if fields.get("content-type") != "application/json":
+    sys.exit(f"Content-Type {fields.get('content-type')!r}, not application/json")
+returned = re.findall(r"^\s*return %s '(.*)';$" % status, open(conf).read(), re.M)
+if returned != [body]:
+    sys.exit(f"the body {body!r} is not the file's {returned!r}")
+error = json.loads(body)
+if list(error) != ["error"] or sorted(error["error"]) != ["code", "message"] \
+        or error["error"]["code"] != code or not error["error"]["message"]:
+    sys.exit(f"not linkpath's error body with code {code}: {body}")
+print(f"{status} {fields['content-type']} {body}")
+EOF
+}
+# free ADDRESS: waits until that replica runs no solve.
+free() {
+  for _ in $(seq 100); do
+    curl -s "http://$1/metrics" | grep -qE '^linkpath_solves_in_flight 0' && return 0
+    sleep 0.05
+  done
+  fail "$1: a solve is still running"
+}
 
 step "1. both replicas up: 10 requests through nginx"
 from=$(log_lines proxy)
@@ -217,7 +272,16 @@ done
 ok "10 of 10 × 200 with the README's answer, both replicas answering"
 show_log proxy "$from" 2
 
-step "2. replica 1 saturated: 20 requests through nginx"
+step "2. a body over client_max_body_size (16m): nginx's 413, as JSON"
+head -c 17000000 /dev/zero | tr '\0' ' ' >"$tmp/big.body"
+code=$(curl -s -o "$tmp/answer" -D "$tmp/headers" -w '%{http_code}' --max-time 20 \
+  -H 'content-type: application/json' -H 'Expect:' --data-binary "@$tmp/big.body" \
+  "http://127.0.0.1:$nginx_port/v1/solve" || echo 000)
+rm -f "$tmp/big.body"
+proxy_error 413 too_large || fail "a 17 MB body got $code, not the JSON 413"
+ok "a 17 MB body: 413 too_large as application/json, from nginx"
+
+step "3. replica 1 saturated: 20 requests through nginx"
 hold "$r1"; hold1_pid=$hold_pid
 code=$(post "http://$r1/v1/solve")
 [ "$code" = 503 ] || fail "replica 1 answered $code, not 503, with its slot held"
@@ -230,7 +294,7 @@ retries=$(retried proxy "$from" 503)
 ok "20 of 20 × 200 with the README's answer; $retries retried on replica 2 after replica 1's 503"
 show_log proxy "$from" 2
 
-step "3. the same without non_idempotent: nginx passes the 503 on"
+step "4. the same without non_idempotent: nginx passes the 503 on"
 control_port=$(free_port)
 start_nginx control "$control_port" drop
 control_pid=$nginx_pid
@@ -242,22 +306,51 @@ ok "without non_idempotent: $good × 200, $busy × 503 reached the client"
 show_log control "$from" 2
 release "$control_pid"
 
-step "4. both replicas saturated: bounded tries, the 503 passed on"
+step "5. both replicas saturated: bounded tries, the 503 passed on"
 hold "$r2"; hold2_pid=$hold_pid
 t0=$(date +%s%N)
 code=$(post "http://127.0.0.1:$nginx_port/v1/solve")
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 [ "$code" = 503 ] || fail "through nginx with both replicas busy: $code, not 503"
 grep -qi '^retry-after: 1' "$tmp/headers" || fail "the 503 has no Retry-After"
+grep -qF '"code":"overloaded"' "$tmp/answer" && ! grep -qF "the proxy is" "$tmp/answer" \
+  || fail "the 503 is not the replica's own: $(cat "$tmp/answer")"
 tail -n 1 "$tmp/proxy.access.log" | grep -qE 'upstream_status=\[503, 503\]' \
   || fail "not one try of each replica: $(tail -n 1 "$tmp/proxy.access.log")"
-ok "503 with Retry-After in $ms ms, after one try of each replica"
+ok "the replicas' own 503 with Retry-After in $ms ms, after one try of each replica"
 show_log proxy "$(($(log_lines proxy) - 1))" 1
 # Hanging up stops each search and frees its slot.
 release "$hold2_pid"
 release "$hold1_pid"
 
-step "5. replica 1 stopped: 20 requests through nginx"
+step "6. proxy_read_timeout cut to 1 s, a solve slower than that: nginx's 504, as JSON"
+free "$r1"; free "$r2"
+slow_port=$(free_port)
+start_nginx slow "$slow_port" slow
+slow_pid=$nginx_pid
+code=$(curl -s -o "$tmp/answer" -D "$tmp/headers" -w '%{http_code}' --max-time 20 \
+  -H 'content-type: application/json' --data-binary "@$tmp/hold.json" \
+  "http://127.0.0.1:$slow_port/v1/solve" || echo 000)
+proxy_error 504 deadline_exceeded || fail "a solve past proxy_read_timeout got $code, not the JSON 504"
+tail -n 1 "$tmp/slow.access.log" | grep -qE 'upstream_status=\[504, 504\]' \
+  || fail "not one timed-out try of each replica: $(tail -n 1 "$tmp/slow.access.log")"
+ok "504 deadline_exceeded as application/json after one try of each replica"
+release "$slow_pid"
+# nginx hung up on both: their searches stop and free the slots.
+free "$r1"; free "$r2"
+
+step "7. a limit_req added: nginx's own 503, as JSON"
+limited_port=$(free_port)
+start_nginx limited "$limited_port" limited
+limited_pid=$nginx_pid
+# start_nginx's /healthz took the minute's one request.
+code=$(post "http://127.0.0.1:$limited_port/v1/solve")
+proxy_error 503 overloaded || fail "a request over limit_req got $code, not the JSON 503"
+grep -qi '^retry-after: 1' "$tmp/headers" || fail "nginx's 503 has no Retry-After"
+ok "503 overloaded as application/json with Retry-After: 1"
+release "$limited_pid"
+
+step "8. replica 1 stopped: 20 requests through nginx"
 kill -TERM "${replica_pids[0]}"
 replica1_exit=0
 wait "${replica_pids[0]}" || replica1_exit=$?
@@ -271,5 +364,14 @@ retries=$(retried proxy "$from" 502)
 [ "$retries" -ge 1 ] || fail "no request was retried after replica 1's refused connection"
 ok "20 of 20 × 200 with the README's answer; $retries retried on replica 2 after a refused connection"
 show_log proxy "$from" 2
+
+step "9. both replicas stopped: nginx's 502, as JSON"
+kill -TERM "${replica_pids[1]}"
+wait "${replica_pids[1]}" || true
+forget "${replica_pids[1]}"
+code=$(post "http://127.0.0.1:$nginx_port/v1/solve")
+proxy_error 502 upstream_unavailable || fail "with no replica up: $code, not the JSON 502"
+grep -qi '^retry-after: 1' "$tmp/headers" || fail "nginx's 502 has no Retry-After"
+ok "502 upstream_unavailable as application/json with Retry-After: 1"
 
 printf '\nnginx-test: passed in %s s\n' "$((SECONDS - started))"

@@ -75,26 +75,51 @@ pub(crate) async fn require_api_key(
     }
 }
 
+/// The name of the per-client policy in `RateLimit` and `RateLimit-Policy`.
+const POLICY: &str = "per-client";
+
 /// A token bucket per client address.
 #[derive(Clone)]
-pub(crate) struct ClientLimiter(Arc<DefaultKeyedRateLimiter<IpAddr>>);
+pub(crate) struct ClientLimiter {
+    limiter: Arc<DefaultKeyedRateLimiter<IpAddr>>,
+    /// `RateLimit-Policy`, the same on every 429.
+    policy: HeaderValue,
+}
 
 impl ClientLimiter {
     /// `per_second` requests a second on average, bursts of `burst`.
     pub(crate) fn new(per_second: NonZeroU32, burst: NonZeroU32) -> Self {
         let quota = Quota::per_second(per_second).allow_burst(burst);
-        ClientLimiter(Arc::new(RateLimiter::keyed(quota)))
+        ClientLimiter {
+            limiter: Arc::new(RateLimiter::keyed(quota)),
+            policy: policy(per_second, burst),
+        }
     }
 
     /// Forgets clients whose buckets are full again, so the table does not
     /// grow with every address ever seen.
     pub(crate) fn forget_idle(&self) {
-        self.0.retain_recent();
-        self.0.shrink_to_fit();
+        self.limiter.retain_recent();
+        self.limiter.shrink_to_fit();
     }
 }
 
-/// Answers 429 with `Retry-After` to a client over its rate on `/v1/*`.
+/// `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-11) of a
+/// token bucket: its `burst` requests (`q`) over the seconds the bucket
+/// takes to fill again (`w`, whole seconds, rounded up so that a client
+/// keeping to it is never refused), and the rate itself as
+/// `linkpath-rate`, requests a second.
+fn policy(per_second: NonZeroU32, burst: NonZeroU32) -> HeaderValue {
+    let window = burst.get().div_ceil(per_second.get()).max(1);
+    HeaderValue::from_str(&format!(
+        "\"{POLICY}\";q={burst};w={window};linkpath-rate={per_second}"
+    ))
+    .expect("digits and a token are a valid header value")
+}
+
+/// Answers 429 with `Retry-After`, `RateLimit` and `RateLimit-Policy` to a
+/// client over its rate on `/v1/*`. A body of up to 64 KiB is read first,
+/// so that the connection stays open for the client's next request.
 pub(crate) async fn rate_limit(
     State(state): State<AppState>,
     request: Request,
@@ -111,19 +136,35 @@ pub(crate) async fn rate_limit(
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
-    match limiter.0.check_key(&client) {
+    match limiter.limiter.check_key(&client) {
         Ok(()) => next.run(request).await,
         Err(not_until) => {
             let wait = not_until.wait_time_from(DefaultClock::default().now());
-            HttpError::new(
+            // Whole seconds, rounded up: a retry after them is not early.
+            let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+            let seconds = seconds.max(1);
+            super::body::discard(request, &state).await;
+            let mut response = HttpError::new(
                 ErrorCode::RateLimited,
                 "too many requests from this client, retry after the time in Retry-After",
             )
-            .retry_after(wait.as_secs().max(1))
-            .into_response()
+            .retry_after(seconds)
+            .into_response();
+            let headers = response.headers_mut();
+            headers.insert(RATELIMIT_POLICY, limiter.policy.clone());
+            headers.insert(
+                RATELIMIT,
+                HeaderValue::from_str(&format!("\"{POLICY}\";r=0;t={seconds}"))
+                    .expect("digits and a token are a valid header value"),
+            );
+            response
         }
     }
 }
+
+/// The fields of draft-ietf-httpapi-ratelimit-headers-11.
+const RATELIMIT: header::HeaderName = header::HeaderName::from_static("ratelimit");
+const RATELIMIT_POLICY: header::HeaderName = header::HeaderName::from_static("ratelimit-policy");
 
 /// The CORS layer for the configured origins; `None` when there are none.
 /// `*` allows any origin.
@@ -151,7 +192,12 @@ pub(crate) fn cors(origins: &[String]) -> Option<CorsLayer> {
                 header::AUTHORIZATION,
                 x_request_id.clone(),
             ])
-            .expose_headers([header::RETRY_AFTER, x_request_id])
+            .expose_headers([
+                header::RETRY_AFTER,
+                RATELIMIT,
+                RATELIMIT_POLICY,
+                x_request_id,
+            ])
             .max_age(std::time::Duration::from_secs(600)),
     )
 }

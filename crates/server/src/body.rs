@@ -28,6 +28,35 @@ pub const COUNTED_PER_BODY_BYTE: usize = 2;
 /// answering before reading would close the connection.
 const READ_FIRST_BYTES: usize = 64 * 1024;
 
+/// Reads and drops the body of a request refused before its handler, so
+/// that its connection stays open for the next request: at most
+/// [`READ_FIRST_BYTES`], within the body timeout, one frame held at a
+/// time. A larger, late or broken body is left: the answer then closes
+/// the connection, as an answer to an unread body does.
+pub(crate) async fn discard(request: Request, state: &AppState) {
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > READ_FIRST_BYTES as u64) {
+        return;
+    }
+    let mut body = request.into_body();
+    let drained = async {
+        let mut read = 0;
+        while let Some(Ok(frame)) = body.frame().await {
+            if let Ok(data) = frame.into_data() {
+                read += data.len();
+                if read > READ_FIRST_BYTES {
+                    return;
+                }
+            }
+        }
+    };
+    let _ = tokio::time::timeout(state.body_timeout, drained).await;
+}
+
 /// The raw bytes of a body that claims to be JSON, read within the limits,
 /// with the memory they are counted under until this is dropped.
 pub struct JsonBody {

@@ -99,6 +99,7 @@ async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
 async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
     super::metrics::record_memory(&state.memory);
     super::metrics::record_store_reopens(state.games.store.reopens());
+    super::metrics::record_process();
     (
         [(
             header::CONTENT_TYPE,

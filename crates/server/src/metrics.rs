@@ -18,6 +18,13 @@
 //! | `linkpath_panics_total` (counter) | none |
 //! | `linkpath_memory_budget_bytes`, `linkpath_memory_held_bytes` (gauges) | none |
 //! | `linkpath_connections_cut_total` (counter) | `reason` ([`CUTS`]) |
+//! | `linkpath_build_info` (gauge, always 1) | `version`, `commit` (fixed when built) |
+//! | `process_cpu_seconds_total` (counter), `process_open_fds`, `process_max_fds`, `process_virtual_memory_bytes`, `process_virtual_memory_max_bytes`, `process_resident_memory_bytes`, `process_start_time_seconds`, `process_threads` (gauges) | none |
+//!
+//! The `process_*` series are named as every Prometheus client library
+//! names them, and read from `/proc` as each scrape is rendered (on the
+//! systems metrics-process knows; elsewhere there are none). CPU time is in
+//! whole seconds: the crate keeps the counter an integer.
 //!
 //! At 0 from the start: `linkpath_http_requests_total` for every route of
 //! [`ROUTES`] with its method and each status it answers itself
@@ -66,6 +73,13 @@ pub(crate) const STORE_ERRORS: &str = "linkpath_store_errors_total";
 pub(crate) const GAMES_STORED: &str = "linkpath_games_stored";
 pub(crate) const STORE_REOPENS: &str = "linkpath_store_reopens_total";
 pub(crate) const GAME_STREAMS: &str = "linkpath_game_streams_open";
+pub(crate) const BUILD_INFO: &str = "linkpath_build_info";
+
+/// The commit the binary was built from (see build.rs), or `unknown`.
+pub(crate) const COMMIT: &str = env!("LINKPATH_COMMIT");
+
+static PROCESS: std::sync::LazyLock<metrics_process::Collector> =
+    std::sync::LazyLock::new(metrics_process::Collector::default);
 
 /// How a game ends, for `linkpath_games_finished_total`.
 pub(crate) const FINISHES: [&str; 3] = ["won", "out_of_time", "resigned"];
@@ -354,6 +368,11 @@ fn describe() {
         "Games in the store, as last counted (every 30 s)"
     );
     describe_gauge!(GAME_STREAMS, "Game event streams open");
+    describe_gauge!(
+        BUILD_INFO,
+        "Always 1: the version and commit of the running binary"
+    );
+    PROCESS.describe();
 }
 
 fn register_zeros() {
@@ -405,6 +424,14 @@ fn register_zeros() {
     counter!(STORE_REOPENS).increment(0);
     gauge!(GAMES_STORED).set(0.0);
     gauge!(GAME_STREAMS).set(0.0);
+    gauge!(BUILD_INFO, "version" => env!("CARGO_PKG_VERSION"), "commit" => COMMIT).set(1.0);
+    // Read now as well as at each scrape, so the first scrape has them.
+    record_process();
+}
+
+/// Reads the process series afresh, as each scrape is rendered.
+pub(crate) fn record_process() {
+    PROCESS.collect();
 }
 
 pub(crate) fn record_game_created() {

@@ -1,6 +1,9 @@
 //! Access control: API keys, the per-client rate limit and CORS, each off
 //! by default and each answering with the documented status and headers.
 
+use crate::support::{
+    Reply, Server, bounded, config, connect, get_bytes, parse, read_to_end, request_bytes,
+};
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use http_body_util::BodyExt;
@@ -118,6 +121,107 @@ async fn the_rate_limit_answers_429_with_retry_after() {
     )
     .await;
     assert_eq!(status, StatusCode::OK);
+}
+
+/// A keep-alive request's bytes: `Connection: close` taken out.
+fn keep_alive(raw: Vec<u8>) -> Vec<u8> {
+    let text = String::from_utf8(raw).unwrap();
+    text.replacen("Connection: close\r\n", "", 1).into_bytes()
+}
+
+/// Reads `n` answers, each with a `Content-Length`, from `stream`.
+async fn answers(stream: &mut tokio::net::TcpStream, n: usize) -> Vec<Reply> {
+    use tokio::io::AsyncReadExt;
+    let mut bytes = Vec::new();
+    let mut replies = Vec::new();
+    let mut buf = [0u8; 4096];
+    while replies.len() < n {
+        if let Some(end) = bytes.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&bytes[..end]).to_ascii_lowercase();
+            let length: usize = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length: "))
+                .and_then(|v| v.trim().parse().ok())
+                .expect("a Content-Length");
+            if bytes.len() >= end + 4 + length {
+                let rest = bytes.split_off(end + 4 + length);
+                replies.push(parse(&bytes));
+                bytes = rest;
+                continue;
+            }
+        }
+        let read = bounded("reading an answer", stream.read(&mut buf))
+            .await
+            .expect("reading");
+        assert!(read > 0, "closed after {} answers", replies.len());
+        bytes.extend_from_slice(&buf[..read]);
+    }
+    replies
+}
+
+/// A 429 says what the limit is and when to come back, in the fields of
+/// draft-ietf-httpapi-ratelimit-headers-11 as well as `Retry-After`, and
+/// leaves the connection open: its small body is read, not left unread.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_429_names_the_limit_and_keeps_the_connection() {
+    let server = Server::start(Config {
+        rate_limit_per_second: 1,
+        rate_limit_burst: Some(1),
+        ..config()
+    })
+    .await;
+    let solve = keep_alive(request_bytes(
+        "POST",
+        "/v1/solve",
+        &[("Content-Type", "application/json")],
+        SAMPLE.as_bytes(),
+    ));
+    let mut stream = connect(server.addr).await;
+    use tokio::io::AsyncWriteExt;
+    // Sent together, so the second is over the limit however slow the
+    // machine: the bucket holds one request and refills in a second.
+    stream
+        .write_all(&[solve.clone(), solve].concat())
+        .await
+        .unwrap();
+    let replies = answers(&mut stream, 2).await;
+    assert_eq!((replies[0].status, replies[0].text()), (200, ANSWER.into()));
+    let limited = &replies[1];
+    limited.error(429, "rate_limited");
+    assert_eq!(
+        ["retry-after", "ratelimit", "ratelimit-policy", "connection"]
+            .map(|name| limited.header(name)),
+        [
+            Some("1"),
+            Some("\"per-client\";r=0;t=1"),
+            Some("\"per-client\";q=1;w=1;linkpath-rate=1"),
+            None
+        ]
+    );
+    // The same connection serves the next request.
+    stream
+        .write_all(&keep_alive(get_bytes("/healthz")))
+        .await
+        .unwrap();
+    let next = answers(&mut stream, 1).await;
+    assert_eq!(next[0].status, 200);
+
+    // A body over 64 KiB is not read for a refusal: that answer closes.
+    let big = format!("{{\"board\": [\"{}\"]}}", "X".repeat(70_000));
+    let mut other = connect(server.addr).await;
+    other
+        .write_all(&keep_alive(request_bytes(
+            "POST",
+            "/v1/solve",
+            &[("Content-Type", "application/json")],
+            big.as_bytes(),
+        )))
+        .await
+        .unwrap();
+    let refused = parse(&read_to_end(&mut other).await);
+    refused.error(429, "rate_limited");
+    assert_eq!(refused.header("connection"), Some("close"));
+    server.stop().await.expect("run returns Ok");
 }
 
 #[tokio::test]

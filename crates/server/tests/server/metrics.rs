@@ -313,7 +313,53 @@ fn expected_series() -> BTreeSet<Series> {
     expected.insert(series("linkpath_store_reopens_total", &[]));
     expected.insert(series("linkpath_games_stored", &[]));
     expected.insert(series("linkpath_game_streams_open", &[]));
+    expected.insert(series(
+        "linkpath_build_info",
+        &[
+            ("version", env!("CARGO_PKG_VERSION")),
+            ("commit", &commit()),
+        ],
+    ));
+    for (name, _) in PROCESS_SERIES {
+        expected.insert(series(name, &[]));
+    }
     expected
+}
+
+/// The process series, each without labels, and their types.
+const PROCESS_SERIES: [(&str, &str); 8] = [
+    ("process_cpu_seconds_total", "counter"),
+    ("process_max_fds", "gauge"),
+    ("process_open_fds", "gauge"),
+    ("process_resident_memory_bytes", "gauge"),
+    ("process_start_time_seconds", "gauge"),
+    ("process_threads", "gauge"),
+    ("process_virtual_memory_bytes", "gauge"),
+    ("process_virtual_memory_max_bytes", "gauge"),
+];
+
+/// The commit the build script finds, found the same way: `LINKPATH_COMMIT`,
+/// else git's short hash of HEAD, else `unknown`.
+fn commit() -> String {
+    if let Ok(commit) = std::env::var("LINKPATH_COMMIT")
+        && !commit.trim().is_empty()
+    {
+        return commit.trim().to_owned();
+    }
+    std::process::Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .filter(|c| !c.is_empty())
+        .unwrap_or_else(|| "unknown".to_owned())
+}
+
+/// Whether a series is read from the process (CPU, memory, ...), whose
+/// values move on their own between scrapes.
+fn of_the_process(name: &str) -> bool {
+    name.starts_with("process_")
 }
 
 /// The series whose samples differ between two scrapes, by family (a
@@ -323,6 +369,7 @@ fn moved(before: &Scrape, after: &Scrape) -> BTreeSet<Series> {
     after
         .samples
         .iter()
+        .filter(|(((name, _), _), _)| !of_the_process(name))
         .filter(|(key, value)| before.samples[*key] != **value)
         .map(|(((name, labels), _), _)| {
             let family = ["_bucket", "_sum", "_count"]
@@ -368,15 +415,51 @@ async fn first_scrapes() {
         first.value("linkpath_memory_budget_bytes", &[]),
         BUDGET as f64
     );
+    // The build is always 1.
+    assert_eq!(
+        first.value(
+            "linkpath_build_info",
+            &[
+                ("version", env!("CARGO_PKG_VERSION")),
+                ("commit", &commit())
+            ]
+        ),
+        1.0
+    );
     let nonzero: Vec<_> = first
         .samples
         .iter()
-        .filter(|(((name, _), _), v)| **v != 0.0 && name != "linkpath_memory_budget_bytes")
+        .filter(|(((name, _), _), v)| {
+            **v != 0.0
+                && !of_the_process(name)
+                && !["linkpath_memory_budget_bytes", "linkpath_build_info"].contains(&name.as_str())
+        })
         .collect();
     assert!(nonzero.is_empty(), "not 0 at the first scrape: {nonzero:?}");
+    // The process has been running, holds memory and files, and started
+    // within the last day.
+    for name in [
+        "process_max_fds",
+        "process_open_fds",
+        "process_resident_memory_bytes",
+        "process_threads",
+        "process_virtual_memory_bytes",
+    ] {
+        assert!(first.value(name, &[]) > 0.0, "{name} is 0");
+    }
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("after 1970")
+        .as_secs_f64();
+    let started = first.value("process_start_time_seconds", &[]);
+    assert!(
+        started <= now && started > now - 86_400.0,
+        "started at {started}, now {now}"
+    );
     assert_eq!(
         first.types,
         [
+            ("linkpath_build_info", "gauge"),
             ("linkpath_connections_cut_total", "counter"),
             ("linkpath_game_actions_total", "counter"),
             ("linkpath_game_duration_seconds", "histogram"),
@@ -397,8 +480,10 @@ async fn first_scrapes() {
             ("linkpath_store_errors_total", "counter"),
             ("linkpath_store_reopens_total", "counter"),
         ]
+        .into_iter()
+        .chain(PROCESS_SERIES)
         .map(|(n, t)| (n.to_owned(), t.to_owned()))
-        .into()
+        .collect()
     );
     for (name, labels) in [
         (
