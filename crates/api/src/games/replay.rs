@@ -133,6 +133,19 @@ pub fn check_replay(
         )
         .at("board"));
     }
+    // The shape a game was dealt onto has the board's size.
+    if let Some(layout) = &s.layout
+        && (layout.len() != s.height || layout.iter().any(|row| row.chars().count() != s.width))
+    {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!(
+                "`settings.layout` is not a {} x {} shape, expected the rows of the layout the game was dealt onto, as many and as long as the board's",
+                s.width, s.height
+            ),
+        )
+        .at("settings.layout"));
+    }
     if request.actions.len() >= game_limits.max_actions {
         return Err(ApiError::new(
             ErrorCode::TooLarge,

@@ -22,7 +22,7 @@ pub struct GameSettings {
     /// The shape dealt onto, marked cells `#`; absent for a game dealt on
     /// `width` and `height` or on a board sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<WireLayout>, nullable = false)]
+    #[schema(value_type = Option<WireLayout>)]
     pub layout: Option<Vec<String>>,
     /// Tile types dealt; absent for a game on a board sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -192,3 +192,36 @@ fn a_replay_with_an_action_the_game_refuses_names_it() {
     assert_eq!(e.code, ErrorCode::InvalidRequest);
     assert_eq!(e.field.as_deref(), Some("actions[0]"));
 }
+
+#[test]
+fn a_replay_whose_layout_is_not_the_boards_shape_is_refused() {
+    let game = new_game(json!({"board": ["A.A", "B.B"], "rules": "lianliankan"}), 0);
+    for layout in [json!([]), json!(["###"]), json!(["###", "##"])] {
+        let mut replay = serde_json::to_value(Replay::of(&game)).unwrap();
+        replay["settings"]["layout"] = layout.clone();
+        let e = check_replay(
+            replay.to_string().as_bytes(),
+            &LIMITS,
+            &Limits::default(),
+            &Stop::never(),
+        )
+        .unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidRequest, "{layout}");
+        assert_eq!(e.field.as_deref(), Some("settings.layout"), "{layout}");
+        assert_eq!(
+            e.message,
+            "`settings.layout` is not a 3 x 2 shape, expected the rows of the layout the game was dealt onto, as many and as long as the board's"
+        );
+    }
+    let mut replay = serde_json::to_value(Replay::of(&game)).unwrap();
+    replay["settings"]["layout"] = json!(["#.#", "#.#"]);
+    assert!(
+        check_replay(
+            replay.to_string().as_bytes(),
+            &LIMITS,
+            &Limits::default(),
+            &Stop::never()
+        )
+        .is_ok()
+    );
+}

@@ -27,18 +27,34 @@ const BEHIND: usize = 16;
 /// the stream open.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
-/// The stream's text, as `EventSource` reads it: events of `event: game`,
-/// `id:` the game's version and `data:` the whole game as
-/// `GET /v1/games/{id}` answers it (JSON on one line), each ended by a blank
-/// line; lines starting with `:` are keep-alive comments. Declared a string
-/// for the contract, so that a generated client takes the body as text
-/// rather than parse it as one JSON object; axum's `Event` writes it.
-#[derive(utoipa::ToSchema)]
+/// The stream as the contract declares it, for two kinds of reader: each
+/// event as a Server-Sent Events parser gives it (`GameEvent`), or the
+/// body taken whole as text (what a generated client that reads the body
+/// at once returns). axum's
+/// `Event` writes it: `event: game`, `id:` the game's version, `data:` the
+/// whole game as `GET /v1/games/{id}` answers it (JSON on one line), each
+/// ended by a blank line; lines starting with `:` are keep-alive comments.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
 #[expect(
     dead_code,
     reason = "the contract's description of the stream; never built"
 )]
-pub(crate) struct EventStream(String);
+pub(crate) enum EventStream {
+    Event(GameEvent),
+    Text(String),
+}
+
+/// One event of the stream, as a Server-Sent Events parser reads it.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub(crate) struct GameEvent {
+    /// Always `game`.
+    event: String,
+    /// The game's version.
+    id: String,
+    /// The whole game as `GET /v1/games/{id}` answers it, as JSON text.
+    data: String,
+}
 
 /// One change as sent: its version and the game's JSON.
 #[derive(Clone)]
