@@ -6,7 +6,7 @@ use linkpath_store::{Outcome, Purged, StoredGame};
 
 use crate::support::{Backend, LATER, NOW, create, expiring, kept, keyed, next, open};
 
-on_both!(
+on_each!(
     expired_is_absent,
     the_bound_counts_what_is_not_purged,
     purge_takes_the_first_to_expire_first,
