@@ -225,6 +225,7 @@ mod tests {
             "redis://127.0.0.1:6390/3",
             "redis://redis.internal:6379/0?prefix=games-eu",
             "redis://[::1]:6390",
+            "rediss://cache.example:6380/1",
         ] {
             let spec: StoreSpec = setting.parse().unwrap();
             assert_eq!(spec.to_string(), setting);

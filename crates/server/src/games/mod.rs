@@ -610,13 +610,19 @@ async fn check_replay(
 }
 
 /// Purges expired games and keys every 30 seconds, at most 1,000 of each
-/// a pass, and counts the games stored; the serve loop stops it.
+/// a pass, and counts the games stored; the serve loop stops it. The
+/// count is the first call at start: a store that does not answer (a
+/// Redis not up yet) is logged then, and games answer 503 until it does.
 pub async fn purge_loop(games: Arc<Games>) {
     const EVERY: Duration = Duration::from_secs(30);
     const AT_MOST: usize = 1_000;
     loop {
-        if let Ok(stored) = games.store.games().await {
-            metrics::record_games_stored(stored);
+        match games.store.games().await {
+            Ok(stored) => metrics::record_games_stored(stored),
+            Err(e) => tracing::warn!(
+                error = %e,
+                "the game store does not answer; game routes answer 503 until it does"
+            ),
         }
         tokio::time::sleep(EVERY).await;
         match games.store.purge(now_ms(), AT_MOST).await {

@@ -33,6 +33,30 @@ async fn an_unreachable_redis_is_unavailable() {
     assert!(unavailable(store.games().await.map(|_| ())));
 }
 
+// TLS set up by redis-rs through rustls: a server that does not speak it
+// is an error like any other, not a panic for want of a crypto provider.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tls_to_a_server_without_it_is_unavailable() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    // Takes each connection and closes it, as a server refusing TLS does.
+    let server = tokio::spawn(async move {
+        loop {
+            let Ok((socket, _)) = listener.accept().await else {
+                return;
+            };
+            drop(socket);
+        }
+    });
+    let store = open_spec(&format!("rediss://127.0.0.1:{port}"), 10).unwrap();
+    let answer = store.game("g", NOW).await;
+    server.abort();
+    assert!(
+        matches!(&answer, Err(StoreError::Unavailable(message)) if message.starts_with("Redis does not answer")),
+        "{answer:?}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_prefixes_share_a_server_apart() {
     if test_redis().is_none() {
