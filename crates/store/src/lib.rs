@@ -96,6 +96,17 @@ pub enum Outcome {
     Replayed(Kept),
 }
 
+/// What a store shared with other processes tells of their writes: see
+/// [`Store::changes`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Feed {
+    /// The game `id` was written at `version`, by this process or another.
+    Written { id: String, version: u64 },
+    /// The feed has just (re)connected: writes made while it was away went
+    /// unheard, so read again the games you follow.
+    Resumed,
+}
+
 /// What one [`Store::purge`] deleted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Purged {
@@ -211,6 +222,20 @@ impl Store {
             }
         })
         .await
+    }
+
+    /// Every write to the store by any process that shares it, as it is
+    /// committed, for a store that others share (Redis); `None` for a file
+    /// or memory, which only this process writes, so it knows its writes.
+    /// The first call starts the listening, which needs a tokio runtime;
+    /// it stops with the store. A receiver that falls behind is told so
+    /// (`Lagged`): it reads again what it follows, as after
+    /// [`Feed::Resumed`].
+    pub fn changes(&self) -> Option<tokio::sync::broadcast::Receiver<Feed>> {
+        match &self.backend {
+            Backend::Memory(_) | Backend::File(_) => None,
+            Backend::Redis(store) => Some(store.changes()),
+        }
     }
 
     async fn bounded<T>(

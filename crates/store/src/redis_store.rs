@@ -21,20 +21,30 @@
 //! clock plus [`BACKSTOP_GRACE_MS`], measured on Redis's clock from the
 //! write, so clocks that disagree cannot cut a live game short.
 //!
-//! The script touches a game's keys and both indexes; Redis Cluster runs a
-//! script only on keys of one hash slot, so this store needs one Redis
-//! (with replicas or Sentinel for failover, as you like), not a Cluster.
-//! The braces still put each game's keys in a slot of their own.
+//! The script also publishes each change (`VERSION ID`) on
+//! `PREFIX:changes`, in commit order: a process that follows the store
+//! hears what other processes wrote, so that its event streams carry it.
+//! Pub/sub keeps nothing for a listener that is away: after subscribing
+//! again the feed says [`Feed::Resumed`], and its listener reads again what
+//! it follows.
+//!
+//! The script touches a game's record, its key's answer and both indexes;
+//! Redis Cluster runs a script only on keys of one hash slot, so this
+//! store needs one Redis primary, not a Cluster. The braces around ids
+//! and keys are hash tags all the same, so that a later layout per slot
+//! keeps the names.
 
+use std::sync::OnceLock;
 use std::time::Duration;
 
+use futures_util::StreamExt;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{Client, RedisError, Script};
-use tokio::sync::OnceCell;
+use tokio::sync::{OnceCell, broadcast};
 
 use crate::rules::live;
 use crate::spec::RedisSpec;
-use crate::{Expected, Kept, Outcome, Purged, StoreError, StoredGame, Write};
+use crate::{Expected, Feed, Kept, Outcome, Purged, StoreError, StoredGame, Write};
 
 /// How long Redis keeps a record past its expiry, unless a purge deletes
 /// it first: longer than any call takes, so a record the rules still see
@@ -49,6 +59,19 @@ const MAX_TTL_MS: u64 = 100 * 365 * 24 * 3_600_000;
 /// the next call tries again.
 const CONNECT_RETRIES: usize = 1;
 
+/// Changes heard but not yet taken by a slow listener before it is told
+/// it fell behind (and reads again what it follows).
+const FEED_BEHIND: usize = 1024;
+
+/// How often the changes connection is checked with a PING: a connection
+/// that died silently is found within this and the store's timeout.
+const HEARTBEAT: Duration = Duration::from_secs(5);
+
+/// The wait before subscribing again after a failure, doubled after each
+/// one up to the second.
+const RETRY_AT_FIRST: Duration = Duration::from_millis(100);
+const RETRY_AT_MOST: Duration = Duration::from_secs(5);
+
 pub(crate) struct RedisStore {
     client: Client,
     /// Made on the first call, inside the runtime that serves (opening
@@ -60,6 +83,22 @@ pub(crate) struct RedisStore {
     timeout: Duration,
     write_script: Script,
     purge_script: Script,
+    /// The changes heard on the channel, once a caller asks for them.
+    feed: OnceLock<Listening>,
+}
+
+/// The task that listens to the changes channel, stopped with the store.
+struct Listening {
+    changes: broadcast::Sender<Feed>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for RedisStore {
+    fn drop(&mut self) {
+        if let Some(listening) = self.feed.get() {
+            listening.task.abort();
+        }
+    }
 }
 
 impl RedisStore {
@@ -82,6 +121,7 @@ impl RedisStore {
             timeout,
             write_script: Script::new(include_str!("redis_store/write.lua")),
             purge_script: Script::new(include_str!("redis_store/purge.lua")),
+            feed: OnceLock::new(),
         })
     }
 
@@ -155,7 +195,8 @@ impl RedisStore {
             .arg(padded(game.expires_at_ms))
             .arg(game.expires_at_ms)
             .arg(ttl(game.expires_at_ms, now_ms))
-            .arg(&game.body);
+            .arg(&game.body)
+            .arg(self.names.changes());
         if let Some((key, kept)) = &write.key {
             call.key(self.names.kept(key))
                 .key(self.names.kept_expiry())
@@ -237,6 +278,25 @@ impl RedisStore {
         call.invoke_async(&mut connection).await.map_err(failed)
     }
 
+    /// The changes written by every process on this store, heard on the
+    /// changes channel by a task started on the first call (in the
+    /// caller's runtime) and stopped with the store.
+    pub(crate) fn changes(&self) -> broadcast::Receiver<Feed> {
+        self.feed
+            .get_or_init(|| {
+                let (changes, _) = broadcast::channel(FEED_BEHIND);
+                let task = tokio::spawn(listen(
+                    self.client.clone(),
+                    self.names.changes(),
+                    changes.clone(),
+                    self.timeout,
+                ));
+                Listening { changes, task }
+            })
+            .changes
+            .subscribe()
+    }
+
     /// The connection, made on the first call.
     async fn connection(&self) -> Result<ConnectionManager, StoreError> {
         let manager = self
@@ -275,6 +335,70 @@ impl Names {
     fn kept_expiry(&self) -> String {
         format!("{}:kept-expiry", self.prefix)
     }
+
+    /// The channel on which the write script announces each change.
+    fn changes(&self) -> String {
+        format!("{}:changes", self.prefix)
+    }
+}
+
+/// Listens to `channel` on a connection of its own (a subscribed
+/// connection takes no other command), sending each change heard to
+/// `changes`; [`Feed::Resumed`] each time it has (re)subscribed, as
+/// changes may have gone unheard before. A connection that fails, or does
+/// not answer a PING every [`HEARTBEAT`] within `timeout`, is made again,
+/// waiting longer after each failure up to [`RETRY_AT_MOST`].
+async fn listen(
+    client: Client,
+    channel: String,
+    changes: broadcast::Sender<Feed>,
+    timeout: Duration,
+) {
+    let mut wait = RETRY_AT_FIRST;
+    loop {
+        let subscribed = tokio::time::timeout(timeout, async {
+            let mut pubsub = client.get_async_pubsub().await?;
+            pubsub.subscribe(&channel).await?;
+            Ok::<_, RedisError>(pubsub)
+        })
+        .await;
+        if let Ok(Ok(pubsub)) = subscribed {
+            wait = RETRY_AT_FIRST;
+            // Nobody listening yet is no error: the next caller subscribes.
+            let _ = changes.send(Feed::Resumed);
+            let (mut sink, mut messages) = pubsub.split();
+            let mut heartbeat = tokio::time::interval(HEARTBEAT);
+            heartbeat.tick().await;
+            loop {
+                tokio::select! {
+                    message = messages.next() => {
+                        let Some(message) = message else { break };
+                        if let Some(change) = heard(message.get_payload_bytes()) {
+                            let _ = changes.send(change);
+                        }
+                    }
+                    _ = heartbeat.tick() => {
+                        let pong = tokio::time::timeout(timeout, sink.ping::<String>()).await;
+                        if !matches!(pong, Ok(Ok(_))) {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        tokio::time::sleep(wait).await;
+        wait = (wait * 2).min(RETRY_AT_MOST);
+    }
+}
+
+/// A change as the write script announces it: `VERSION ID`.
+fn heard(payload: &[u8]) -> Option<Feed> {
+    let text = std::str::from_utf8(payload).ok()?;
+    let (version, id) = text.split_once(' ')?;
+    Some(Feed::Written {
+        id: id.to_owned(),
+        version: version.parse().ok()?,
+    })
 }
 
 /// What the write script answered.

@@ -6,8 +6,9 @@
 -- KEYS: the game, the game expiry index, and with a key: the kept
 -- answer, the key expiry index.
 -- ARGV: now, id, expected version ('' for none), max games, then the
--- game (version, expires at, its score, its TTL, body), then with a key
--- the answer (key, expires at, its score, its TTL, fingerprint, answer).
+-- game (version, expires at, its score, its TTL, body), the channel that
+-- announces changes, then with a key the answer (key, expires at, its
+-- score, its TTL, fingerprint, answer).
 -- Versions and times are 20-digit decimals, so that comparing them as
 -- strings compares the numbers, exactly, past what Lua's doubles hold.
 local now = ARGV[1]
@@ -40,8 +41,11 @@ redis.call('HSET', KEYS[1], 'v', ARGV[5], 'e', ARGV[6], 'b', ARGV[9])
 redis.call('PEXPIRE', KEYS[1], ARGV[8])
 redis.call('ZADD', KEYS[2], ARGV[7], ARGV[2])
 if #KEYS == 4 then
-  redis.call('HSET', KEYS[3], 'e', ARGV[11], 'f', ARGV[14], 'a', ARGV[15])
-  redis.call('PEXPIRE', KEYS[3], ARGV[13])
-  redis.call('ZADD', KEYS[4], ARGV[12], ARGV[10])
+  redis.call('HSET', KEYS[3], 'e', ARGV[12], 'f', ARGV[15], 'a', ARGV[16])
+  redis.call('PEXPIRE', KEYS[3], ARGV[14])
+  redis.call('ZADD', KEYS[4], ARGV[13], ARGV[11])
 end
+-- Every process sharing the store hears of the change, in commit order:
+-- `VERSION ID`.
+redis.call('PUBLISH', ARGV[10], ARGV[5] .. ' ' .. ARGV[2])
 return {'written'}

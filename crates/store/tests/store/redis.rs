@@ -1,14 +1,18 @@
 //! What only the Redis store has: a Redis that cannot be reached is an
 //! error a caller can retry on, never a panic or a hang; stores under two
-//! prefixes share a server apart; and two stores on one prefix, as two
-//! replicas are, see each other's games and race on them as one store.
+//! prefixes share a server apart; two stores on one prefix, as two
+//! replicas are, see each other's games and race on them as one store;
+//! and each hears the other's writes on its feed, which resumes after its
+//! connection is cut.
 
 use std::net::TcpListener;
+use std::time::Duration;
 
-use linkpath_store::{Outcome, StoreError};
+use linkpath_store::{Feed, Outcome, Store, StoreError};
+use tokio::sync::broadcast;
 
 use crate::support::{
-    NOW, create, fresh_redis_store, game, kept, keyed, next, open_spec, test_redis,
+    Backend, NOW, create, fresh_redis_store, game, kept, keyed, next, open, open_spec, test_redis,
 };
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -103,4 +107,89 @@ async fn two_replicas_on_one_prefix_are_one_store() {
     assert_eq!(b.write(create("h", "v0"), NOW).await, Ok(Outcome::Written));
     assert_eq!(a.write(create("i", "v0"), NOW).await, Ok(Outcome::Full));
     assert_eq!(a.games().await, Ok(2));
+}
+
+#[test]
+fn only_a_shared_store_has_a_feed() {
+    for backend in [Backend::Memory, Backend::File] {
+        let (store, _dir) = open(backend, 1);
+        assert!(store.changes().is_none(), "{backend:?}");
+    }
+}
+
+/// The feed cases take turns: one cuts every pub/sub connection of the
+/// test Redis, which would make another miss what it waits for.
+static FEED_TURNS: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// The next word of `feed`; waits are bounded so that a broken feed fails
+/// the case rather than hang it.
+async fn heard(feed: &mut broadcast::Receiver<Feed>) -> Feed {
+    tokio::time::timeout(Duration::from_secs(30), feed.recv())
+        .await
+        .expect("the feed says something within 30 s")
+        .expect("the feed is open")
+}
+
+fn written(id: &str, version: u64) -> Feed {
+    Feed::Written {
+        id: id.to_owned(),
+        version,
+    }
+}
+
+/// Two stores on one prefix, and the first one's feed, once subscribed.
+async fn two_replicas_and_a_feed() -> (Store, Store, broadcast::Receiver<Feed>) {
+    let setting = fresh_redis_store();
+    let a = open_spec(&setting, 10).unwrap();
+    let b = open_spec(&setting, 10).unwrap();
+    let mut feed = a.changes().unwrap();
+    assert_eq!(heard(&mut feed).await, Feed::Resumed);
+    (a, b, feed)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_write_is_heard_in_commit_order() {
+    if test_redis().is_none() {
+        return;
+    }
+    let _turn = FEED_TURNS.lock().await;
+    let (a, b, mut feed) = two_replicas_and_a_feed().await;
+    b.write(create("g", "v0"), NOW).await.unwrap();
+    b.write(next("g", 0, "v1"), NOW).await.unwrap();
+    // What did not apply is not heard.
+    let late = b.write(next("g", 0, "late"), NOW).await;
+    assert_eq!(late, Ok(Outcome::Stale { current: Some(1) }));
+    a.write(next("g", 1, "v2"), NOW).await.unwrap();
+    b.write(create("h", "v0"), NOW).await.unwrap();
+    for expected in [
+        written("g", 0),
+        written("g", 1),
+        written("g", 2),
+        written("h", 0),
+    ] {
+        assert_eq!(heard(&mut feed).await, expected);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_feed_cut_off_resumes() {
+    let Some(url) = test_redis() else {
+        return;
+    };
+    let _turn = FEED_TURNS.lock().await;
+    let (_a, b, mut feed) = two_replicas_and_a_feed().await;
+    let client = redis::Client::open(url.as_str()).unwrap();
+    let mut admin = client.get_multiplexed_async_connection().await.unwrap();
+    let cut: u64 = redis::cmd("CLIENT")
+        .arg("KILL")
+        .arg("TYPE")
+        .arg("pubsub")
+        .query_async(&mut admin)
+        .await
+        .unwrap();
+    assert!(cut >= 1, "no pub/sub connection was cut");
+    // Whatever was written in between was not heard: the feed says so.
+    assert_eq!(heard(&mut feed).await, Feed::Resumed);
+    b.write(create("g", "v0"), NOW).await.unwrap();
+    assert_eq!(heard(&mut feed).await, written("g", 0));
 }
