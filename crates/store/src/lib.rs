@@ -135,7 +135,9 @@ pub struct Store {
 enum Backend {
     Memory(MemoryStore),
     File(FileStore),
-    Redis(RedisStore),
+    // Boxed: the Redis client, its scripts and its feed are several times
+    // the size of the others.
+    Redis(Box<RedisStore>),
 }
 
 impl Store {
@@ -150,7 +152,8 @@ impl Store {
             StoreSpec::Memory => Backend::Memory(MemoryStore::new(limits.max_games)),
             StoreSpec::File(path) => Backend::File(FileStore::open(path, limits.max_games)?),
             StoreSpec::Redis(redis) => {
-                Backend::Redis(RedisStore::open(redis, limits.max_games, limits.timeout)?)
+                let store = RedisStore::open(redis, limits.max_games, limits.timeout)?;
+                Backend::Redis(Box::new(store))
             }
         };
         Ok(Store {
