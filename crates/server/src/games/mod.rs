@@ -51,6 +51,8 @@ pub struct Games {
     pub request_limits: linkpath_api::Limits,
     /// Lines up the actions on one game within this process.
     locks: Vec<tokio::sync::Mutex<()>>,
+    /// Whether the streams follow the store's changes yet.
+    following: std::sync::Once,
 }
 
 /// How many locks games share; two games on one lock only wait for each
@@ -83,6 +85,7 @@ impl Games {
             idle,
             key_ttl,
             locks: (0..LOCKS).map(|_| tokio::sync::Mutex::new(())).collect(),
+            following: std::sync::Once::new(),
         }
     }
 

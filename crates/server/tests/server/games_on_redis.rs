@@ -1,7 +1,9 @@
 //! Held games on a Redis store, as replicas share one: a game made
 //! through one replica is played through another, a retry sent to another
-//! replica gets the first answer again, and a Redis that cannot be
-//! reached is `503 store_unavailable` with `Retry-After`, never a 500.
+//! replica gets the first answer again, an event stream open on one
+//! replica carries the changes made through another, and a Redis that
+//! cannot be reached is `503 store_unavailable` with `Retry-After`, never
+//! a 500.
 //!
 //! The replicas run against the server `LINKPATH_TEST_REDIS_URL` names,
 //! under a key prefix of their own; unset, those tests pass without
@@ -12,8 +14,9 @@ use axum::Router;
 use axum::body::Body;
 use axum::http::Request;
 use linkpath_server::{AppState, app};
-use serde_json::json;
+use serde_json::{Value, json};
 use std::net::TcpListener;
+use std::time::Duration;
 
 /// Two replicas' routers on one Redis store, when a test Redis is named.
 fn two_replicas() -> Option<(Router, Router)> {
@@ -106,4 +109,57 @@ async fn an_unreachable_redis_is_503_store_unavailable() {
         assert_eq!(reply.json()["error"]["code"], "store_unavailable");
         assert_eq!(reply.header("retry-after"), Some("1"));
     }
+}
+
+#[tokio::test]
+async fn a_stream_on_one_replica_carries_the_changes_made_on_another() {
+    let Some((a, b)) = two_replicas() else {
+        return;
+    };
+    let board = json!({"board": ["A.A", "B.B"], "rules": "lianliankan"}).to_string();
+    let made = call(&b, keyed_post("/v1/games", &board, "make-1")).await;
+    let id = made.json()["id"].as_str().expect("an id").to_owned();
+    let response = tokio::time::timeout(
+        Duration::from_secs(10),
+        tower::ServiceExt::oneshot(a.clone(), get(&format!("/v1/games/{id}/events"))),
+    )
+    .await
+    .expect("an answer")
+    .expect("infallible");
+    assert_eq!(response.status(), 200);
+    let mut body = response.into_body();
+    let first = crate::games::next_event(&mut body).await;
+    assert_eq!(first[..2], ["event: game", "id: 0"]);
+
+    let moves = format!("/v1/games/{id}/moves");
+    let data = |event: &[String]| -> Value {
+        serde_json::from_str(event[2].strip_prefix("data: ").expect("data")).expect("JSON")
+    };
+    for (version, step, board) in [
+        (
+            1,
+            json!({"from": [0, 0], "to": [2, 0]}),
+            json!(["...", "B.B"]),
+        ),
+        (
+            2,
+            json!({"from": [0, 1], "to": [2, 1]}),
+            json!(["...", "..."]),
+        ),
+    ] {
+        let key = format!("move-{version}");
+        let moved = call(&b, keyed_post(&moves, &step.to_string(), &key)).await;
+        assert_eq!(moved.status, 200, "{}", moved.text());
+        let event = crate::games::next_event(&mut body).await;
+        assert_eq!(event[1], format!("id: {version}"));
+        assert_eq!(data(&event)["board"], board);
+    }
+    // The game is won: the stream ends with it.
+    let end = tokio::time::timeout(
+        Duration::from_secs(10),
+        http_body_util::BodyExt::frame(&mut body),
+    )
+    .await
+    .expect("the stream ends");
+    assert!(end.is_none());
 }
