@@ -2,17 +2,20 @@
 //! error a caller can retry on, never a panic or a hang; stores under two
 //! prefixes share a server apart; two stores on one prefix, as two
 //! replicas are, see each other's games and race on them as one store;
-//! and each hears the other's writes on its feed, which resumes after its
-//! connection is cut.
+//! each hears the other's writes on its feed, which resumes after its
+//! connection is cut; and a store whose Redis went away and came back
+//! serves again by itself.
 
 use std::net::TcpListener;
 use std::time::Duration;
 
 use linkpath_store::{Feed, Outcome, Store, StoreError};
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, watch};
+use tokio::task::JoinHandle;
 
 use crate::support::{
-    Backend, NOW, create, fresh_redis_store, game, kept, keyed, next, open, open_spec, test_redis,
+    Backend, NOW, create, fresh_prefix, fresh_redis_store, game, kept, keyed, next, open,
+    open_spec, test_redis,
 };
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -192,4 +195,106 @@ async fn a_feed_cut_off_resumes() {
     assert_eq!(heard(&mut feed).await, Feed::Resumed);
     b.write(create("g", "v0"), NOW).await.unwrap();
     assert_eq!(heard(&mut feed).await, written("g", 0));
+}
+
+/// A TCP proxy in front of the test Redis that can be taken down: down,
+/// it closes the connections it carries and each new one at once, as a
+/// Redis that went away does, without touching the server the other cases
+/// share.
+struct Proxy {
+    port: u16,
+    up: watch::Sender<bool>,
+    task: JoinHandle<()>,
+}
+
+impl Proxy {
+    async fn start(redis_url: &str) -> Proxy {
+        let redis = url::Url::parse(redis_url).unwrap();
+        let upstream = format!(
+            "{}:{}",
+            redis.host_str().unwrap(),
+            redis.port().unwrap_or(6379)
+        );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let (up, is_up) = watch::channel(true);
+        let task = tokio::spawn(async move {
+            while let Ok((mut client, _)) = listener.accept().await {
+                let mut is_up = is_up.clone();
+                if !*is_up.borrow_and_update() {
+                    continue;
+                }
+                let upstream = upstream.clone();
+                tokio::spawn(async move {
+                    let Ok(mut server) = tokio::net::TcpStream::connect(&upstream).await else {
+                        return;
+                    };
+                    tokio::select! {
+                        _ = tokio::io::copy_bidirectional(&mut client, &mut server) => {}
+                        _ = is_up.wait_for(|up| !up) => {}
+                    }
+                });
+            }
+        });
+        Proxy { port, up, task }
+    }
+
+    fn set_up(&self, up: bool) {
+        self.up.send_replace(up);
+    }
+}
+
+impl Drop for Proxy {
+    fn drop(&mut self) {
+        self.set_up(false);
+        self.task.abort();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_serves_again_once_its_redis_is_back() {
+    let Some(url) = test_redis() else {
+        return;
+    };
+    let _turn = FEED_TURNS.lock().await;
+    let proxy = Proxy::start(&url).await;
+    let setting = format!(
+        "redis://127.0.0.1:{}/?prefix={}",
+        proxy.port,
+        fresh_prefix()
+    );
+    let store = open_spec(&setting, 10).unwrap();
+    let mut feed = store.changes().unwrap();
+    assert_eq!(heard(&mut feed).await, Feed::Resumed);
+    assert_eq!(
+        store.write(create("g", "v0"), NOW).await,
+        Ok(Outcome::Written)
+    );
+    assert_eq!(heard(&mut feed).await, written("g", 0));
+
+    proxy.set_up(false);
+    let answer = store.game("g", NOW).await;
+    assert!(
+        matches!(&answer, Err(StoreError::Unavailable(message)) if message.starts_with("Redis does not answer")),
+        "{answer:?}"
+    );
+
+    proxy.set_up(true);
+    // The store connects again by itself: within a few calls, each bounded.
+    let mut answer = store.game("g", NOW).await;
+    for _ in 0..50 {
+        if answer.is_ok() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        answer = store.game("g", NOW).await;
+    }
+    assert_eq!(answer, Ok(Some(game(0, "v0"))));
+    // So does its feed, which says it may have missed changes.
+    assert_eq!(heard(&mut feed).await, Feed::Resumed);
+    assert_eq!(
+        store.write(next("g", 0, "v1"), NOW).await,
+        Ok(Outcome::Written)
+    );
+    assert_eq!(heard(&mut feed).await, written("g", 1));
 }

@@ -87,18 +87,20 @@ pub fn test_redis() -> Option<String> {
 /// A store setting for the test Redis under a prefix no other store of
 /// this run or of another process uses, so cases share the server apart.
 pub fn fresh_redis_store() -> String {
-    static STORES: AtomicU64 = AtomicU64::new(0);
     let url = test_redis().expect("a test Redis is named");
+    let separator = if url.contains('?') { '&' } else { '?' };
+    format!("{url}{separator}prefix={}", fresh_prefix())
+}
+
+/// A key prefix no other store of this run or of another process uses.
+pub fn fresh_prefix() -> String {
+    static STORES: AtomicU64 = AtomicU64::new(0);
     let store = STORES.fetch_add(1, Ordering::Relaxed);
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .subsec_nanos();
-    let separator = if url.contains('?') { '&' } else { '?' };
-    format!(
-        "{url}{separator}prefix=linkpath-test:{}-{nanos}-{store}",
-        std::process::id()
-    )
+    format!("linkpath-test:{}-{nanos}-{store}", std::process::id())
 }
 
 pub fn open_file(path: &Path, max_games: u64) -> Result<Store, StoreError> {
