@@ -68,7 +68,7 @@ const FEED_BEHIND: usize = 1024;
 const HEARTBEAT: Duration = Duration::from_secs(5);
 
 /// The wait before subscribing again after a failure, doubled after each
-/// one up to the second.
+/// one up to five seconds.
 const RETRY_AT_FIRST: Duration = Duration::from_millis(100);
 const RETRY_AT_MOST: Duration = Duration::from_secs(5);
 
@@ -378,7 +378,9 @@ async fn listen(
                         }
                     }
                     _ = heartbeat.tick() => {
-                        let pong = tokio::time::timeout(timeout, sink.ping::<String>()).await;
+                        // Subscribed, Redis answers PING with `pong` and an
+                        // empty string, which no plain type reads.
+                        let pong = tokio::time::timeout(timeout, sink.ping::<redis::Value>()).await;
                         if !matches!(pong, Ok(Ok(_))) {
                             break;
                         }

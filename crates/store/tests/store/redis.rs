@@ -298,3 +298,20 @@ async fn a_store_serves_again_once_its_redis_is_back() {
     );
     assert_eq!(heard(&mut feed).await, written("g", 1));
 }
+
+/// A feed whose connection is well goes on through its heartbeats: past
+/// two of them (every 5 s), it has said nothing more than that it is
+/// listening. (A PING answer misread as a failure would make it subscribe
+/// again at every heartbeat, and its listeners read every game again.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_feed_goes_on_through_its_heartbeats() {
+    if test_redis().is_none() {
+        return;
+    }
+    let _turn = FEED_TURNS.lock().await;
+    let store = open_spec(&fresh_redis_store(), 10).unwrap();
+    let mut feed = store.changes().unwrap();
+    assert_eq!(heard(&mut feed).await, Feed::Resumed);
+    tokio::time::sleep(Duration::from_secs(11)).await;
+    assert_eq!(feed.try_recv(), Err(broadcast::error::TryRecvError::Empty));
+}
