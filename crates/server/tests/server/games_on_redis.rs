@@ -7,7 +7,7 @@
 //!
 //! The replicas run against the server `LINKPATH_TEST_REDIS_URL` names,
 //! under a key prefix of their own; unset, those tests pass without
-//! running (the store's own tests say how to name one).
+//! running, and one line says how to name one.
 
 use crate::support::*;
 use axum::Router;
@@ -15,14 +15,30 @@ use axum::body::Body;
 use axum::http::Request;
 use linkpath_server::{AppState, app};
 use serde_json::{Value, json};
+use std::io::Write as _;
 use std::net::TcpListener;
+use std::sync::Once;
 use std::time::Duration;
 
-/// Two replicas' routers on one Redis store, when a test Redis is named.
+/// Two replicas' routers on one Redis store, when a test Redis is named;
+/// if none is, says once, on the terminal rather than in a test's
+/// captured output, how to name one.
 fn two_replicas() -> Option<(Router, Router)> {
-    let url = std::env::var("LINKPATH_TEST_REDIS_URL")
+    static LEFT_OUT: Once = Once::new();
+    let Some(url) = std::env::var("LINKPATH_TEST_REDIS_URL")
         .ok()
-        .filter(|url| !url.is_empty())?;
+        .filter(|url| !url.is_empty())
+    else {
+        LEFT_OUT.call_once(|| {
+            let _ = writeln!(
+                std::io::stderr(),
+                "linkpath-server: the games on Redis were left out, as LINKPATH_TEST_REDIS_URL is unset; \
+                 to run them: redis-server --port 6390 --save '' --appendonly no & \
+                 LINKPATH_TEST_REDIS_URL=redis://127.0.0.1:6390 cargo test"
+            );
+        });
+        return None;
+    };
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()

@@ -77,7 +77,7 @@ pub fn test_redis() -> Option<String> {
                 std::io::stderr(),
                 "linkpath-store: the Redis cases were left out, as {TEST_REDIS_URL} is unset; \
                  to run them: redis-server --port 6390 --save '' --appendonly no & \
-                 {TEST_REDIS_URL}=redis://127.0.0.1:6390 cargo test -p linkpath-store"
+                 {TEST_REDIS_URL}=redis://127.0.0.1:6390 cargo test"
             );
         });
     }
