@@ -147,7 +147,11 @@ fn init_tracing(json: bool) {
         .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr);
     if json {
-        builder.json().flatten_event(true).init();
+        builder
+            .json()
+            .flatten_event(true)
+            .with_span_list(false)
+            .init();
     } else {
         builder.init();
     }

@@ -313,14 +313,71 @@ function idInAddress() {
   return match ? match[1] : null;
 }
 
+// ---- the shape dealt onto ---------------------------------------------------
+
+// The layouts shipped with the server (assets/layouts/), by name.
+const layouts = new Map();
+
+async function loadLayouts() {
+  try {
+    for (const { name, rows } of await api('GET', '/playground/layouts.json')) {
+      layouts.set(name, rows);
+      const option = document.createElement('option');
+      option.value = name;
+      option.textContent = `${name} (${rows.join('').split('#').length - 1} cells)`;
+      $('layout').insertBefore(option, $('layout').lastElementChild);
+    }
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+// The rows typed, as /v1/deal takes them: blank lines at the end dropped.
+function layoutRows() {
+  const rows = $('layout-rows').value.replace(/\r/g, '').split('\n');
+  while (rows.length > 0 && rows[rows.length - 1].trim() === '') rows.pop();
+  return rows;
+}
+
+// Shows the fields of the shape picked: width and height, or rows.
+function showShape() {
+  const shaped = $('layout').value !== '';
+  for (const label of document.querySelectorAll('#new-game .rectangle')) label.hidden = shaped;
+  for (const label of document.querySelectorAll('#new-game .shaped')) label.hidden = !shaped;
+  $('width').required = !shaped;
+  $('height').required = !shaped;
+}
+
+// A shipped layout picked: its rows, and a count of types its cells share
+// in copies of 4 (or of 2).
+function pickLayout() {
+  const rows = layouts.get($('layout').value);
+  if (rows) {
+    $('layout-rows').value = rows.join('\n');
+    const cells = rows.join('').split('#').length - 1;
+    $('types').value = cells % 4 === 0 ? cells / 4 : Math.max(1, Math.floor(cells / 2));
+    $('copies').value = '';
+  }
+  showShape();
+}
+
 // The form deals the next game as this one was dealt, a seed of its own
 // aside.
 function fillForm(settings) {
   if (!settings.types) return;
-  $('width').value = settings.width;
-  $('height').value = settings.height;
+  if (settings.layout) {
+    const rows = settings.layout.join('\n');
+    const shipped = [...layouts].find(([, r]) => r.join('\n') === rows);
+    $('layout').value = shipped ? shipped[0] : 'own';
+    $('layout-rows').value = rows;
+  } else {
+    $('layout').value = '';
+    $('width').value = settings.width;
+    $('height').value = settings.height;
+  }
+  showShape();
   $('types').value = settings.types;
-  $('copies').value = settings.copies || 4;
+  $('copies').value = settings.copies || (settings.layout ? '' : 4);
   $('difficulty').value = settings.difficulty || 'easy';
   if (typeof settings.rules === 'string') $('rules').value = settings.rules;
   $('gravity').value = settings.gravity;
@@ -443,12 +500,20 @@ async function deal(event) {
   const minutes = $('time-limit').value.trim();
   const seed = $('seed').value.trim();
   const body = {
-    width: number('width'), height: number('height'), types: number('types'), copies: number('copies'),
+    types: number('types'),
     difficulty: $('difficulty').value, rules: $('rules').value, gravity: $('gravity').value,
     // The server deals seed 0 when none is sent: a new game each time
     // needs a seed of its own.
     seed: seed === '' ? Math.floor(Math.random() * 2 ** 32) : Number(seed),
   };
+  if ($('layout').value === '') {
+    body.width = number('width');
+    body.height = number('height');
+  } else {
+    body.layout = layoutRows();
+  }
+  // No copies: 4 on width × height, the cells shared out on a layout.
+  if ($('copies').value.trim() !== '') body.copies = number('copies');
   if (minutes !== '') body.time_limit_ms = Math.max(1, Math.round(Number(minutes) * 60000));
   $('deal').disabled = true;
   say('Dealing…');
@@ -552,6 +617,11 @@ function fetchStream(id) {
 
 document.addEventListener('DOMContentLoaded', () => {
   $('new-game').addEventListener('submit', deal);
+  $('layout').addEventListener('change', pickLayout);
+  // Rows edited are one's own, whatever they started from.
+  $('layout-rows').addEventListener('input', () => {
+    if (layouts.has($('layout').value)) $('layout').value = 'own';
+  });
   $('hint').addEventListener('click', () => act('hint'));
   $('undo').addEventListener('click', () => act('undo'));
   $('redo').addEventListener('click', () => act('redo'));
@@ -571,6 +641,7 @@ document.addEventListener('DOMContentLoaded', () => {
   if (!id) {
     try { id = localStorage.getItem(STORED); } catch (_) { id = null; }
   }
-  const ready = id ? load(id) : Promise.resolve(say('Deal a game to start: pick its size, rules and gravity.'));
+  // The shipped layouts first, so that a game resumed names its own.
+  const ready = loadLayouts().then(() => (id ? load(id) : say('Deal a game to start: pick its size or shape, rules and gravity.')));
   ready.finally(() => { document.body.dataset.ready = 'true'; });
 });

@@ -53,7 +53,7 @@ from linkpath_client.models import (
     CreateGame,
     DealRequest,
     DealResponse,
-    Error,
+    ErrorBody,
     ErrorCode,
     GameStatus,
     GameView,
@@ -257,7 +257,7 @@ def _() -> str:
     return describe_results(answer)
 
 
-@check("POST /v1/solve, the README's ragged board: 422 parsed into Error")
+@check("POST /v1/solve, the README's ragged board: 422 parsed into ErrorBody")
 def _() -> str:
     body = SolveRequest.from_dict(
         {"board": ["XXXXX", "X  X", "XXX X", " XXX "], "queries": [{"from": [1, 2], "to": [4, 2]}]}
@@ -265,7 +265,7 @@ def _() -> str:
     answer = parsed(
         solve.sync_detailed(client=client, body=body),
         422,
-        Error,
+        ErrorBody,
         {"error": {"code": "invalid_board", "message": "row 1 has 4 cells, expected 5", "field": "board[1]"}},
     )
     assert answer.error.code is ErrorCode.INVALID_BOARD
@@ -513,6 +513,38 @@ def _() -> str:
                 {"from": [1, 1], "to": [2, 0]},
             ],
             "stats": {"moves_open": 5, "playouts": 32, "playouts_cleared": 26},
+        },
+    )
+    return f"board {describe_board(answer.board)}, {describe_moves(answer.moves)}"
+
+
+@check("POST /v1/deal, onto a layout (openapi.yaml's pyramid)")
+def _() -> str:
+    body = DealRequest.from_dict(
+        {
+            "layout": ["..##..", ".####.", "######"],
+            "types": 3,
+            "rules": "shisen-sho",
+            "gravity": "down",
+            "settle": True,
+            "seed": 2,
+        }
+    )
+    answer = parsed(
+        deal.sync_detailed(client=client, body=body),
+        200,
+        DealResponse,
+        {
+            "board": ["..BC..", ".BAAB.", "CACCBA"],
+            "moves": [
+                {"from": [3, 2], "to": [2, 2]},
+                {"from": [0, 2], "to": [3, 1]},
+                {"from": [2, 2], "to": [3, 2]},
+                {"from": [4, 1], "to": [1, 1]},
+                {"from": [1, 2], "to": [5, 2]},
+                {"from": [4, 2], "to": [2, 2]},
+            ],
+            "stats": {"moves_open": 10, "playouts": 32, "playouts_cleared": 26},
         },
     )
     return f"board {describe_board(answer.board)}, {describe_moves(answer.moves)}"
@@ -791,7 +823,7 @@ def _() -> str:
     refused = parsed(
         response,
         409,
-        Error,
+        ErrorBody,
         {
             "error": {
                 "code": "illegal_move",
@@ -925,7 +957,7 @@ def _() -> str:
     refused = parsed(
         response,
         409,
-        Error,
+        ErrorBody,
         {
             "error": {
                 "code": "game_over",

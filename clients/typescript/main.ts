@@ -21,7 +21,8 @@ import createClient from "openapi-fetch";
 import type { components, paths } from "./generated/linkpath.js";
 
 type Schemas = components["schemas"];
-type Point = Schemas["Point"];
+// A cell [x, y]: the contract writes its schema out where it is used.
+type Point = Schemas["Query"]["from"];
 
 const [baseUrl, renderSvgPath] = process.argv.slice(2);
 if (baseUrl === undefined || renderSvgPath === undefined) {
@@ -174,7 +175,7 @@ await check("POST /v1/solve, the README's ragged board: 422 through the typed er
   assert.equal(response.status, 422);
   assert.equal(data, undefined);
   assert.ok(error !== undefined, "no error body");
-  const expected: Schemas["Error"] = {
+  const expected: Schemas["ErrorBody"] = {
     error: { code: "invalid_board", message: "row 1 has 4 cells, expected 5", field: "board[1]" },
   };
   assert.deepEqual(error, expected);
@@ -411,6 +412,32 @@ await check("POST /v1/deal, number rows (openapi.yaml's small deal, encoding num
   return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
 });
 
+await check("POST /v1/deal, onto a layout (openapi.yaml's pyramid)", async () => {
+  const body: Schemas["DealRequest"] = {
+    layout: ["..##..", ".####.", "######"],
+    types: 3,
+    rules: "shisen-sho",
+    gravity: "down",
+    settle: true,
+    seed: 2,
+  };
+  const answer = ok(await client.POST("/v1/deal", { body }));
+  const expected: Schemas["DealResponse"] = {
+    board: ["..BC..", ".BAAB.", "CACCBA"],
+    moves: [
+      { from: [3, 2], to: [2, 2] },
+      { from: [0, 2], to: [3, 1] },
+      { from: [2, 2], to: [3, 2] },
+      { from: [4, 1], to: [1, 1] },
+      { from: [1, 2], to: [5, 2] },
+      { from: [4, 2], to: [2, 2] },
+    ],
+    stats: { moves_open: 10, playouts: 32, playouts_cleared: 26 },
+  };
+  assert.deepEqual(answer, expected);
+  return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
+});
+
 await check("POST /v1/shuffle, so that a move exists", async () => {
   const body: Schemas["ShuffleRequest"] = { board: ["AB", "BA"], rules: "lianliankan", seed: 1 };
   const answer = ok(await client.POST("/v1/shuffle", { body }));
@@ -544,7 +571,7 @@ function game(answer: { data?: Game; error?: unknown; response: Response }): Gam
 }
 
 /** A 409's error body, compared whole with `expected`. */
-function conflict(answer: { data?: Game; error?: Schemas["Error"]; response: Response }, expected: Schemas["ErrorDetail"]): string {
+function conflict(answer: { data?: Game; error?: Schemas["ErrorBody"]; response: Response }, expected: Schemas["ErrorDetail"]): string {
   assert.equal(answer.response.status, 409, JSON.stringify(answer.data ?? answer.error));
   assert.equal(answer.data, undefined);
   assert.ok(answer.error !== undefined, "no error body");

@@ -7,8 +7,9 @@
 // answers with undo, redo, a hint, a pause and a reload on the way, to
 // `won`, and checks the clock, score and `ranked` shown against
 // `GET /v1/games/{id}`; then changes made through the API arriving on the
-// event stream, a time limit running out, a stuck game shuffled, and a game
-// that is gone. Screenshots go under tests/artifacts/; the README's picture,
+// event stream, a time limit running out, a stuck game shuffled, a game
+// that is gone, and games dealt onto a shipped layout and onto rows typed
+// in. Screenshots go under tests/artifacts/; the README's picture,
 // docs/playground.png, is taken anew on each run, of the game mid-play.
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
@@ -361,4 +362,35 @@ test('a game the server does not have is said so, and forgotten', BOUND, async (
   assert.equal(new URL(page.url()).hash, '');
   assert.equal(await page.evaluate(() => localStorage.getItem('linkpath.game')), null);
   assert.deepEqual(problems, [`404 ${base}/v1/games/${id}`]);
+});
+
+test('a game is dealt onto a shipped layout and onto rows typed in', BOUND, async () => {
+  await page.goto(base);
+  await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+  const marks = (rows) => rows.map((row) => [...row].map((c) => (c === '.' ? '.' : '#')).join(''));
+  const shipped = await call('GET', '/playground/layouts.json');
+  assert.deepEqual(shipped.map((l) => l.name), ['rectangle', 'pyramid', 'islands', 'pillars', 'ring', 'checkerboard']);
+  const pyramid = shipped.find((l) => l.name === 'pyramid').rows;
+  await page.selectOption('#layout', 'pyramid');
+  assert.equal(await page.inputValue('#layout-rows'), pyramid.join('\n'));
+  assert.deepEqual([await page.inputValue('#types'), await page.inputValue('#copies')], ['10', '']);
+  const id = await dealOnPage({ rules: 'shisen-sho', gravity: 'none', seed: 5 });
+  const dealt = await game(id);
+  assert.deepEqual(marks(dealt.board), pyramid);
+  assert.deepEqual(dealt.settings.layout, pyramid);
+  assert.equal(dealt.tiles_left, 40);
+  assert.equal(await page.$$eval('#board-view g.cell.tile', (gs) => gs.length), 40);
+  // One's own rows: an odd count is the server's 422, shown as it came.
+  await page.fill('#layout-rows', '#.#\n###');
+  assert.equal(await page.inputValue('#layout'), 'own');
+  await page.fill('#types', '2');
+  await page.click('#deal');
+  await page.waitForSelector('#error:not([hidden])');
+  assert.match(await text('error'), /the layout has 5 marked cells; tiles are removed in pairs, so a deal needs an even count \(4 or 6\) \(field layout\)/);
+  problems = problems.filter((p) => !p.startsWith('422 '));
+  await page.fill('#layout-rows', '#..#\n####');
+  const own = await dealOnPage({ types: 3 });
+  assert.deepEqual(marks((await game(own)).board), ['#..#', '####']);
+  assert.deepEqual(problems, []);
+  await page.selectOption('#layout', '');
 });

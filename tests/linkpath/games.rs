@@ -13,9 +13,9 @@ use tokio::net::TcpStream;
 
 /// Rows of a board where every row is a pair of its own type with a gap:
 /// row `i` can be removed whatever was removed before.
-const ROWS: usize = 40;
+pub(crate) const ROWS: usize = 40;
 
-fn board() -> Value {
+pub(crate) fn board() -> Value {
     let types = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     let rows: Vec<String> = types
         .chars()
@@ -26,7 +26,11 @@ fn board() -> Value {
 }
 
 /// One POST over its own connection; `None` once the server is gone.
-async fn try_post(addr: std::net::SocketAddr, path: &str, body: &Value) -> Option<Reply> {
+pub(crate) async fn try_post(
+    addr: std::net::SocketAddr,
+    path: &str,
+    body: &Value,
+) -> Option<Reply> {
     let exchange = async {
         let mut stream = TcpStream::connect(addr).await.ok()?;
         stream.write_all(&post_bytes(path, body)).await.ok()?;

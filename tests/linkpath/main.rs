@@ -6,6 +6,8 @@ mod cli;
 mod config;
 mod docs;
 mod games;
+#[cfg(target_os = "linux")]
+mod outage;
 mod serve;
 mod solve;
 mod support;

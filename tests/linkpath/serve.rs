@@ -174,6 +174,110 @@ async fn the_text_log_in_a_file_has_no_colour_codes_and_only_fit_request_ids() {
     assert!(!text.contains("zzzz"), "the unfit id was logged");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn request_lines_carry_the_trace_and_a_level_by_outcome() {
+    let server = Process::serve("trace-log", &["--log-format", "json"]).await;
+    let (addr, log) = (server.addr, server.log.clone());
+    let traced = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    let requests = [
+        (
+            "given-ok",
+            request_bytes(
+                "GET",
+                "/healthz",
+                &[("X-Request-Id", "given-ok"), ("traceparent", traced)],
+                b"",
+            ),
+        ),
+        (
+            "given-422",
+            request_bytes(
+                "POST",
+                "/v1/solve",
+                &[
+                    ("X-Request-Id", "given-422"),
+                    ("traceparent", traced),
+                    ("Content-Type", "application/json"),
+                ],
+                br#"{"board": ["AB"]}"#,
+            ),
+        ),
+        (
+            "given-501",
+            request_bytes(
+                "POST",
+                "/v1/solve",
+                &[
+                    ("X-Request-Id", "given-501"),
+                    ("traceparent", traced),
+                    ("Transfer-Encoding", "gzip, chunked"),
+                ],
+                b"0\r\n\r\n",
+            ),
+        ),
+        // Not a valid trace context (an all-zero trace id): no ids logged.
+        (
+            "given-untraced",
+            request_bytes(
+                "GET",
+                "/healthz",
+                &[
+                    ("X-Request-Id", "given-untraced"),
+                    (
+                        "traceparent",
+                        "00-00000000000000000000000000000000-00f067aa0ba902b7-01",
+                    ),
+                ],
+                b"",
+            ),
+        ),
+    ];
+    let mut statuses = Vec::new();
+    for (_, bytes) in &requests {
+        statuses.push(exchange(addr, bytes).await.status);
+    }
+    assert_eq!(statuses, [200, 422, 501, 200]);
+    let lines: Vec<Value> = bounded("the four request lines", async {
+        loop {
+            let text = std::fs::read_to_string(&log).expect("reading the log");
+            let lines: Vec<Value> = text
+                .lines()
+                .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+                .filter(|event| event["message"] == "request")
+                .collect();
+            if lines.len() >= requests.len() {
+                return lines;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await;
+    let line = |id: &str| {
+        lines
+            .iter()
+            .find(|event| event["request_id"] == id)
+            .unwrap_or_else(|| panic!("no line for {id} in {lines:?}"))
+    };
+    for (id, level, code) in [
+        ("given-ok", "INFO", None),
+        ("given-422", "WARN", Some("invalid_query")),
+        ("given-501", "ERROR", Some("not_implemented")),
+    ] {
+        let event = line(id);
+        assert_eq!(event["level"], level, "{event}");
+        assert_eq!(event["error_code"].as_str(), code, "{event}");
+        assert_eq!(
+            event["span"]["trace_id"], "4bf92f3577b34da6a3ce929d0e0e4736",
+            "{event}"
+        );
+        assert_eq!(event["span"]["span_id"], "00f067aa0ba902b7", "{event}");
+        assert_eq!(event["span"]["request_id"], id, "{event}");
+    }
+    let untraced = line("given-untraced");
+    assert_eq!(untraced["span"].get("trace_id"), None, "{untraced}");
+    assert_eq!(untraced["span"].get("span_id"), None, "{untraced}");
+}
+
 // ------------------------------------------------------------ SIGTERM
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

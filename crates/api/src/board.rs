@@ -38,7 +38,10 @@ pub struct WireBoard {
 impl<'de> Deserialize<'de> for WireBoard {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let limits = limits();
-        let (board, encoding) = deserializer.deserialize_seq(BoardSeed(&limits))?;
+        let (board, encoding) = deserializer.deserialize_seq(BoardSeed {
+            limits: &limits,
+            field: "board",
+        })?;
         Ok(WireBoard { board, encoding })
     }
 }
@@ -52,6 +55,77 @@ impl utoipa::PartialSchema for WireBoard {
 impl utoipa::ToSchema for WireBoard {
     fn name() -> std::borrow::Cow<'static, str> {
         "Board".into()
+    }
+}
+
+/// The shape a deal fills, as text rows in the board's own form: a cell
+/// marked with any tile character takes a tile, space or `.` stays empty.
+/// The marks are kept as a board of one type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WireLayout {
+    pub board: Board,
+}
+
+impl WireLayout {
+    /// The marked cells, row-major, in reading order.
+    pub fn marked(&self) -> Vec<usize> {
+        let cells = self.board.cells();
+        (0..cells.len()).filter(|&i| cells[i] != EMPTY).collect()
+    }
+
+    /// The rows as text, marked cells `#`.
+    pub fn rows(&self) -> Vec<String> {
+        self.board
+            .cells()
+            .chunks_exact(self.board.width())
+            .map(|row| {
+                row.iter()
+                    .map(|&c| if c == EMPTY { '.' } else { '#' })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+impl<'de> Deserialize<'de> for WireLayout {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let limits = limits();
+        let (board, encoding) = deserializer.deserialize_seq(BoardSeed {
+            limits: &limits,
+            field: "layout",
+        })?;
+        if encoding != BoardEncoding::Text {
+            return Err(fail(
+                ApiError::new(
+                    ErrorCode::InvalidBoard,
+                    "the layout's rows are arrays of numbers, expected text rows: a tile character marks a cell, space or . leaves it empty",
+                )
+                .at("layout"),
+            ));
+        }
+        Ok(WireLayout { board })
+    }
+}
+
+impl utoipa::PartialSchema for WireLayout {
+    fn schema() -> RefOr<Schema> {
+        ArrayBuilder::new()
+            .description(Some(
+                "The shape a deal fills, row by row from the top, every row as long as the first: a tile character marks a cell that takes a tile, space or `.` leaves it empty (a board's text rows).",
+            ))
+            .items(
+                ObjectBuilder::new()
+                    .schema_type(SchemaType::Type(Type::String))
+                    .min_length(Some(1)),
+            )
+            .min_items(Some(1))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for WireLayout {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "Layout".into()
     }
 }
 
@@ -167,8 +241,12 @@ fn board_schema() -> RefOr<Schema> {
         .into()
 }
 
-/// Reads `board`: an array of text rows or of number rows, into flat cells.
-struct BoardSeed<'l>(&'l Limits);
+/// Reads `board` (or another field of rows, such as `layout`, named in
+/// errors): an array of text rows or of number rows, into flat cells.
+struct BoardSeed<'l> {
+    limits: &'l Limits,
+    field: &'static str,
+}
 
 impl<'de> DeserializeSeed<'de> for BoardSeed<'_> {
     type Value = (Board, BoardEncoding);
@@ -186,8 +264,10 @@ impl<'de> Visitor<'de> for BoardSeed<'_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let field = self.field;
         let mut rows = Rows {
-            limits: self.0,
+            limits: self.limits,
+            field,
             cells: Vec::new(),
             width: None,
             height: 0,
@@ -204,13 +284,13 @@ impl<'de> Visitor<'de> for BoardSeed<'_> {
             return Err(fail(
                 ApiError::new(
                     ErrorCode::InvalidBoard,
-                    "the board is empty, expected at least one row and one column",
+                    format!("the {field} is empty, expected at least one row and one column"),
                 )
-                .at("board"),
+                .at(field),
             ));
         }
         let board = Board::new(width, rows.height, rows.cells)
-            .map_err(|e| fail(ApiError::new(ErrorCode::InvalidBoard, e.to_string()).at("board")))?;
+            .map_err(|e| fail(ApiError::new(ErrorCode::InvalidBoard, e.to_string()).at(field)))?;
         Ok((board, rows.encoding.unwrap_or(BoardEncoding::Text)))
     }
 }
@@ -227,6 +307,7 @@ fn cells(n: usize) -> String {
 /// The board read so far.
 struct Rows<'l> {
     limits: &'l Limits,
+    field: &'static str,
     cells: Vec<u32>,
     width: Option<usize>,
     height: usize,
@@ -235,7 +316,7 @@ struct Rows<'l> {
 
 impl Rows<'_> {
     fn error(&self, code: ErrorCode, message: String) -> ApiError {
-        ApiError::new(code, message).at(format!("board[{}]", self.height))
+        ApiError::new(code, message).at(format!("{}[{}]", self.field, self.height))
     }
 
     /// Checks a row's encoding against the first row's.
@@ -282,15 +363,15 @@ impl Rows<'_> {
             _ if found > limits.max_side => Some(self.error(
                 ErrorCode::TooLarge,
                 format!(
-                    "the board is {found} cells wide, over the limit of {}",
-                    limits.max_side
+                    "the {} is {found} cells wide, over the limit of {}",
+                    self.field, limits.max_side
                 ),
             )),
             _ if self.height + 1 > limits.max_side => Some(self.error(
                 ErrorCode::TooLarge,
                 format!(
-                    "the board has more than {} rows, over the limit",
-                    limits.max_side
+                    "the {} has more than {} rows, over the limit",
+                    self.field, limits.max_side
                 ),
             )),
             _ => None,
@@ -314,7 +395,10 @@ impl Rows<'_> {
             ),
             None => self.error(
                 ErrorCode::TooLarge,
-                format!("the board is more than {most} cells wide, over the limit"),
+                format!(
+                    "the {} is more than {most} cells wide, over the limit",
+                    self.field
+                ),
             ),
         };
         fail(error)
@@ -327,10 +411,14 @@ impl Rows<'_> {
                 ErrorCode::TooLarge,
                 if self.limits.picture {
                     format!(
-                        "the board has more than {max} cells, over the limit for a picture (LINKPATH_MAX_RENDER_CELLS)"
+                        "the {} has more than {max} cells, over the limit for a picture (LINKPATH_MAX_RENDER_CELLS)",
+                        self.field
                     )
                 } else {
-                    format!("the board has more than {max} cells, over the limit")
+                    format!(
+                        "the {} has more than {max} cells, over the limit",
+                        self.field
+                    )
                 },
             )));
         }
@@ -378,7 +466,7 @@ impl<'de> Visitor<'de> for RowSeed<'_, '_> {
                         u32::from(c)
                     ),
                 )
-                .at(format!("board[{}][{column}]", rows.height)),
+                .at(format!("{}[{}][{column}]", rows.field, rows.height)),
             ));
         }
         if row.is_ascii() {
@@ -412,7 +500,7 @@ impl<'de> Visitor<'de> for RowSeed<'_, '_> {
                             ErrorCode::InvalidBoard,
                             format!("{what} is not a cell, expected 0 (empty) or a tile type from 1 to {}", u32::MAX),
                         )
-                        .at(format!("board[{}][{column}]", rows.height)),
+                        .at(format!("{}[{}][{column}]", rows.field, rows.height)),
                     ));
                 }
             }

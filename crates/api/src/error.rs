@@ -228,9 +228,10 @@ impl std::fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
-/// Every error answer's body.
+/// Every error answer's body. Named `ErrorBody`, not `Error`: a model
+/// named after its only field (`error`) trips openapi-python-client's
+/// generated code under `mypy --strict`.
 #[derive(Clone, Debug, Serialize, ToSchema)]
-#[schema(as = Error)]
 #[serde(deny_unknown_fields)]
 pub struct ErrorBody {
     pub error: ErrorDetail,

@@ -76,14 +76,14 @@ impl From<linkpath_engine::Point> for Point {
 }
 
 impl utoipa::PartialSchema for Point {
-    /// A two-item tuple, so generators type it `[number, number]`.
+    /// A two-item tuple, so generators type it `[number, number]`; no
+    /// `items` beside `prefixItems`, which some generators read as a third.
     fn schema() -> RefOr<Schema> {
         let integer = || ObjectBuilder::new().schema_type(SchemaType::Type(Type::Integer));
         ArrayBuilder::new()
             .description(Some(
                 "A cell [x, y]: x counts columns from the left, y rows from the top, both from 0.",
             ))
-            .items(integer())
             .prefix_items([integer(), integer()])
             .min_items(Some(2))
             .max_items(Some(2))

@@ -4,11 +4,14 @@
 //! fixed seeds. `bench/clear.sh deal` runs it; BENCHMARKS.md records it.
 //!
 //! ```text
-//! cargo run --release --example deal_table -- [--deals N] [--big]
+//! cargo run --release --example deal_table -- [--deals N] [--big] [--layouts]
 //! ```
 //!
 //! 18 x 8 boards of 36 types x 4 under Shisen-Sho and Lianliankan, gravity
 //! none and down; `--big` adds 30 x 16 boards of 120 types x 4.
+//! `--layouts` measures deals onto two shipped layouts of 40 cells
+//! (`assets/layouts/pyramid.txt` and `islands.txt`) beside the 8 x 5
+//! rectangle, 10 types x 4 each, instead.
 
 use linkpath_engine::game::{self, Clearing, DealStats, Difficulty, Gravity};
 use linkpath_engine::{Board, EMPTY, Preset, Rules, Stop};
@@ -70,14 +73,77 @@ fn row(
     );
 }
 
+/// The marked cells of a layout file, and its width and height.
+fn layout(text: &str) -> (usize, usize, Vec<usize>) {
+    let rows: Vec<&str> = text.lines().collect();
+    let width = rows[0].len();
+    let cells = rows
+        .iter()
+        .flat_map(|row| row.bytes())
+        .enumerate()
+        .filter(|&(_, b)| b == b'#')
+        .map(|(i, _)| i)
+        .collect();
+    (width, rows.len(), cells)
+}
+
+/// Deals onto the pyramid and the islands beside the rectangle of as many
+/// cells, every difficulty.
+fn layouts(deals: u64) {
+    let shapes = [
+        ("8 x 5 rectangle", (8, 5, (0..40).collect::<Vec<usize>>())),
+        (
+            "pyramid (16 x 4)",
+            layout(include_str!("../../../assets/layouts/pyramid.txt")),
+        ),
+        (
+            "islands (14 x 4)",
+            layout(include_str!("../../../assets/layouts/islands.txt")),
+        ),
+    ];
+    let tiles: Vec<(u32, usize)> = (1..=10).map(|t| (t, 4)).collect();
+    for preset in [Preset::ShisenSho, Preset::Lianliankan] {
+        for gravity in [Gravity::None, Gravity::Down] {
+            for (name, (width, height, cells)) in &shapes {
+                assert_eq!(cells.len(), 40, "{name}");
+                for difficulty in Difficulty::ALL {
+                    let mut measured = Vec::new();
+                    let mut times = Vec::new();
+                    for seed in 0..deals {
+                        let started = Instant::now();
+                        let deal = game::Deal {
+                            width: *width,
+                            height: *height,
+                            tiles: &tiles,
+                            layout: Some(cells),
+                            rules: preset.rules(),
+                            fall: gravity.into(),
+                            difficulty,
+                            seed,
+                        };
+                        let (_, _, stats) =
+                            game::deal_measured(&deal, &Stop::never()).expect("a deal");
+                        measured.push(stats);
+                        times.push(started.elapsed());
+                    }
+                    let name = format!("{name} {}", difficulty.name());
+                    row(&name, preset, gravity, &measured, &mut times, "");
+                }
+            }
+        }
+    }
+}
+
 fn main() {
     let mut deals = 30;
     let mut big = false;
+    let mut shaped = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--deals" => deals = args.next().and_then(|n| n.parse().ok()).expect("a count"),
             "--big" => big = true,
+            "--layouts" => shaped = true,
             "--bench" => {}
             other => panic!("unknown argument {other}"),
         }
@@ -86,6 +152,10 @@ fn main() {
         "| rules | gravity | boards | count | moves open (median) | playouts cleared (median) | deal + stats (median) | |"
     );
     println!("|---|---|---|---|---|---|---|---|");
+    if shaped {
+        layouts(deals);
+        return;
+    }
     let mut shapes = vec![(18, 8, 36)];
     if big {
         shapes.push((30, 16, 120));
@@ -104,6 +174,7 @@ fn main() {
                             width,
                             height,
                             tiles: &tiles,
+                            layout: None,
                             rules,
                             fall: gravity.into(),
                             difficulty,

@@ -36,6 +36,8 @@ impl IntoResponse for HttpError {
         let status =
             StatusCode::from_u16(error.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         let mut response = (status, Json(error.body())).into_response();
+        // For the request's log line.
+        response.extensions_mut().insert(error.code);
         if let Some(seconds) = error.retry_after {
             response
                 .headers_mut()

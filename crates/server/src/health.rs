@@ -98,6 +98,7 @@ async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
     responses((status = 200, description = "The metrics.", content_type = "text/plain", body = String)))]
 async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
     super::metrics::record_memory(&state.memory);
+    super::metrics::record_store_reopens(state.games.store.reopens());
     (
         [(
             header::CONTENT_TYPE,

@@ -26,6 +26,7 @@ mod render;
 mod server;
 mod socket;
 mod solve;
+mod trace;
 
 pub use config::{Config, RequestLimits, at_least_one, invalid_setting};
 pub use healthcheck::{healthcheck, healthcheck_url};
@@ -49,6 +50,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tower::util::MapRequestLayer;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tracing::Instrument;
 
 /// What every handler shares.
 #[derive(Clone)]
@@ -315,7 +317,19 @@ async fn observe(request: Request, next: Next) -> Response {
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
         .to_owned();
-    let response = next.run(request).await;
+    // Every line logged while the request is served carries its ids. The
+    // span is at error level so that it is on whatever lines are logged.
+    let span = tracing::error_span!(
+        "request",
+        request_id,
+        trace_id = tracing::field::Empty,
+        span_id = tracing::field::Empty
+    );
+    if let Some(parent) = trace::TraceParent::from_headers(request.headers()) {
+        span.record("trace_id", parent.trace_id.as_str());
+        span.record("span_id", parent.span_id.as_str());
+    }
+    let response = next.run(request).instrument(span.clone()).await;
     let latency = started.elapsed();
     let route = metrics::route_label(response.extensions().get::<Route>().map(|r| r.0.as_str()));
     let status = response.status().as_u16();
@@ -325,13 +339,31 @@ async fn observe(request: Request, next: Next) -> Response {
         status,
         latency,
     );
-    tracing::info!(
-        method = %excerpt(method.as_str()),
-        route,
-        status,
-        latency_ms = latency.as_secs_f64() * 1e3,
-        request_id,
-        "request"
-    );
+    // Absent from the line when the answer is no error.
+    let error_code: Option<&'static str> = response
+        .extensions()
+        .get::<ErrorCode>()
+        .map(|code| code.into());
+    let _in_request = span.enter();
+    // A failure of the server is an error; a request refused (4xx, with
+    // its error code) a warning; the rest information.
+    macro_rules! request_line {
+        ($level:ident) => {
+            tracing::$level!(
+                method = %excerpt(method.as_str()),
+                route,
+                status,
+                error_code,
+                latency_ms = latency.as_secs_f64() * 1e3,
+                request_id,
+                "request"
+            )
+        };
+    }
+    match status {
+        500.. => request_line!(error),
+        400..=499 => request_line!(warn),
+        _ => request_line!(info),
+    }
     response
 }

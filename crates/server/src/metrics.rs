@@ -64,6 +64,7 @@ pub(crate) const GAME_ACTIONS: &str = "linkpath_game_actions_total";
 pub(crate) const STORE_DURATION: &str = "linkpath_store_duration_seconds";
 pub(crate) const STORE_ERRORS: &str = "linkpath_store_errors_total";
 pub(crate) const GAMES_STORED: &str = "linkpath_games_stored";
+pub(crate) const STORE_REOPENS: &str = "linkpath_store_reopens_total";
 pub(crate) const GAME_STREAMS: &str = "linkpath_game_streams_open";
 
 /// How a game ends, for `linkpath_games_finished_total`.
@@ -95,7 +96,7 @@ pub(crate) const BUCKETS: [f64; 17] = [
 
 /// Every route of the router, as `(method, path)`: the `route` and
 /// `method` labels of the request series.
-pub(crate) const ROUTES: [(&str, &str); 27] = [
+pub(crate) const ROUTES: [(&str, &str); 28] = [
     ("POST", "/v1/solve"),
     ("POST", "/v1/render"),
     ("POST", "/v1/moves"),
@@ -119,6 +120,7 @@ pub(crate) const ROUTES: [(&str, &str); 27] = [
     ("GET", "/"),
     ("GET", "/playground/app.js"),
     ("GET", "/playground/style.css"),
+    ("GET", "/playground/layouts.json"),
     ("GET", "/healthz"),
     ("GET", "/readyz"),
     ("GET", "/metrics"),
@@ -343,6 +345,10 @@ fn describe() {
         STORE_ERRORS,
         "Game store calls that failed or timed out (answered 503)"
     );
+    describe_counter!(
+        STORE_REOPENS,
+        "Times the store file was closed and opened again after an I/O error"
+    );
     describe_gauge!(
         GAMES_STORED,
         "Games in the store, as last counted (every 30 s)"
@@ -396,6 +402,7 @@ fn register_zeros() {
         let _: Histogram = histogram!(STORE_DURATION, "operation" => operation);
     }
     counter!(STORE_ERRORS).increment(0);
+    counter!(STORE_REOPENS).increment(0);
     gauge!(GAMES_STORED).set(0.0);
     gauge!(GAME_STREAMS).set(0.0);
 }
@@ -421,6 +428,11 @@ pub(crate) fn record_store(operation: &'static str, started: Instant) {
 
 pub(crate) fn record_store_error() {
     counter!(STORE_ERRORS).increment(1);
+}
+
+/// The store's own count, set as each scrape is rendered.
+pub(crate) fn record_store_reopens(reopens: u64) {
+    counter!(STORE_REOPENS).absolute(reopens);
 }
 
 pub(crate) fn record_games_stored(games: u64) {

@@ -41,6 +41,7 @@ use utoipa::OpenApi;
         super::playground::index,
         super::playground::app_js,
         super::playground::style_css,
+        super::playground::layouts,
         super::health::healthz,
         super::health::readyz,
         super::health::metrics,
@@ -109,12 +110,49 @@ fn document() -> Value {
         }
     }
     doc["paths"] = paths;
+    // One version for the binary and its contract (docs/game-client.md,
+    // "Versions").
+    let info = doc["info"].as_object_mut().expect("info");
+    let rest = std::mem::take(info);
+    for (key, value) in rest {
+        let title = key == "title";
+        info.insert(key, value);
+        if title {
+            info.insert("version".into(), json!(env!("CARGO_PKG_VERSION")));
+        }
+    }
     let mut schemas = generated["components"]["schemas"].clone();
     // Request bodies state their defaults in prose: a `default` keyword
     // would make a field required in generated TypeScript types.
     tidy(&mut schemas);
+    inline_points(&mut schemas);
     doc["components"]["schemas"] = schemas;
     doc
+}
+
+/// Writes the point schema out where it is used instead of referring to
+/// it: openapi-python-client declares one loop variable per referred array
+/// schema, so a model with two points (`from`, `to`) declares it twice,
+/// which `mypy --strict` refuses; written out, each loop takes its field's
+/// name.
+fn inline_points(schemas: &mut Value) {
+    let map = schemas.as_object_mut().expect("schemas");
+    let point = map.remove("Point").expect("the point schema");
+    fn walk(value: &mut Value, point: &Value) {
+        match value {
+            Value::Object(map) if map.get("$ref") == Some(&json!("#/components/schemas/Point")) => {
+                // A description beside the reference stays, over the point's own.
+                map.remove("$ref");
+                for (key, part) in point.as_object().expect("the point schema") {
+                    map.entry(key.clone()).or_insert_with(|| part.clone());
+                }
+            }
+            Value::Object(map) => map.values_mut().for_each(|v| walk(v, point)),
+            Value::Array(items) => items.iter_mut().for_each(|v| walk(v, point)),
+            _ => {}
+        }
+    }
+    walk(schemas, &point);
 }
 
 /// Adds to a generated operation its prose, examples, security, the

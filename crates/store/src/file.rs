@@ -7,8 +7,11 @@
 //! (`writer.rs`); reads, and purges, each run in a transaction of their
 //! own on tokio's blocking threads, off the async ones. redb lets one
 //! write transaction run at a time, so a purge waits for the batch being
-//! committed and the next batch waits for it.
+//! committed and the next batch waits for it. All of them reach the
+//! database through a [`Handle`], which opens the file again after an I/O
+//! error (`handle.rs`).
 
+mod handle;
 mod tables;
 mod writer;
 
@@ -22,6 +25,8 @@ use std::thread::JoinHandle;
 use redb::{Builder, Database, Durability, ReadOnlyTable, ReadableTableMetadata, TableDefinition};
 use tokio::sync::{mpsc, oneshot};
 
+use handle::Handle;
+
 use crate::rules::{self, live};
 use crate::{Kept, Outcome, Purged, StoreError, StoredGame, Write};
 use tables::{FileTables, GAMES, KEPT, failed, open_failed, read_game, read_kept};
@@ -31,7 +36,7 @@ use tables::{FileTables, GAMES, KEPT, failed, open_failed, read_game, read_kept}
 const CACHE_BYTES: usize = 32 * 1024 * 1024;
 
 pub(crate) struct FileStore {
-    db: Arc<Database>,
+    db: Arc<Handle>,
     // Declared before `_writer`, so dropped first: the writer thread sees
     // its queue closed, finishes its batch, and is joined. With no read in
     // flight, the file is closed by the time the store is gone, and can be
@@ -51,11 +56,7 @@ impl FileStore {
                 cause: format!("cannot create its folder: {err}"),
             })?;
         }
-        // redb stops with a panic on some damaged files (an `unreachable!`
-        // decoding a page): a damaged file is an error to report.
-        let db = panic::catch_unwind(|| create(path))
-            .unwrap_or_else(|payload| Err(damaged(path, payload.as_ref())))?;
-        let db = Arc::new(db);
+        let db = Arc::new(Handle::open(path)?);
         let (writes, thread) = writer::start(Arc::clone(&db), max_games)?;
         Ok(FileStore {
             db,
@@ -112,6 +113,10 @@ impl FileStore {
         self.read(GAMES, |games| games.len().map_err(failed)).await
     }
 
+    pub(crate) fn reopens(&self) -> u64 {
+        self.db.reopens()
+    }
+
     /// Runs `work` on `table` in a read transaction of its own.
     async fn read<T: Send + 'static>(
         &self,
@@ -133,13 +138,20 @@ impl FileStore {
         work: impl FnOnce(&Database) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
         let db = Arc::clone(&self.db);
-        tokio::task::spawn_blocking(move || work(&db))
+        tokio::task::spawn_blocking(move || db.with(work))
             .await
             .map_err(|err| StoreError::Unavailable(format!("a store call stopped: {err}")))?
     }
 }
 
 /// Opens or creates the redb file at `path`, with the store's tables.
+fn open_file(path: &Path) -> Result<Database, StoreError> {
+    // redb stops with a panic on some damaged files (an `unreachable!`
+    // decoding a page): a damaged file is an error to report.
+    panic::catch_unwind(|| create(path))
+        .unwrap_or_else(|payload| Err(damaged(path, payload.as_ref())))
+}
+
 fn create(path: &Path) -> Result<Database, StoreError> {
     let db = Builder::new()
         // The format redb 3 reads, so a later upgrade needs no migration.

@@ -4,7 +4,7 @@
 //! their copies, and the characters that write them.
 
 use super::settings::Settings;
-use crate::board::{BoardEncoding, BoardRows, Tile, WireBoard};
+use crate::board::{BoardEncoding, BoardRows, Tile, WireBoard, WireLayout};
 use crate::decode::decode;
 use crate::error::{ApiError, ErrorCode, Work, count};
 use crate::limits::Limits;
@@ -21,18 +21,30 @@ const TEXT_TILES: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DealRequest {
-    /// Columns, from 1.
+    /// Columns, from 1; with `height`, unless `layout` is sent.
+    #[serde(default)]
     #[schema(minimum = 1)]
-    pub width: u64,
-    /// Rows, from 1.
+    pub width: Option<u64>,
+    /// Rows, from 1; with `width`, unless `layout` is sent.
+    #[serde(default)]
     #[schema(minimum = 1)]
-    pub height: u64,
+    pub height: Option<u64>,
+    /// The shape to deal onto, instead of `width` and `height`: one tile
+    /// on every marked cell, none elsewhere. `types` x `copies` must be
+    /// the count of marked cells; `copies` is that count over `types` when
+    /// absent. With `gravity` tiles may fall off their marked cells from
+    /// the first removal; with `settle` no marked cell may float (have an
+    /// empty cell between it and the gravity side).
+    #[serde(default)]
+    #[schema(value_type = Option<WireLayout>, nullable = false)]
+    pub layout: Option<WireLayout>,
     /// Tile types, from 1 (at most 62 with text rows).
     #[schema(minimum = 1)]
     pub types: u64,
-    /// Tiles of each type, from 1; 4 when absent. Even, unless matching
-    /// groups pair the types: then each group's dealt types must hold an
-    /// even number of tiles in all (four flowers of one copy each).
+    /// Tiles of each type, from 1; 4 when absent (on a `layout`, its
+    /// marked cells over `types`). Even, unless matching groups pair the
+    /// types: then each group's dealt types must hold an even number of
+    /// tiles in all (four flowers of one copy each).
     #[serde(default)]
     #[schema(minimum = 1)]
     pub copies: Option<u64>,
@@ -46,7 +58,8 @@ pub struct DealRequest {
     /// routes; false when absent. When true the tiles are laid on the
     /// gravity side (bottom rows for down, top rows for up, left or right
     /// columns), so the board dealt has no floating tile; otherwise they
-    /// fill the bottom rows whatever the gravity.
+    /// fill the bottom rows whatever the gravity. A `layout` is dealt as
+    /// drawn, and with settling must have no floating cell.
     #[serde(default)]
     pub settle: Option<bool>,
     /// The same seed deals the same board; 0 when absent.
@@ -161,8 +174,11 @@ pub(crate) fn dealt(
     limits: &Limits,
     stop: &Stop,
 ) -> Result<Dealt, ApiError> {
-    let (width, height) = size(request, limits)?;
-    let copies = copies(request, width, height)?;
+    let (width, height, marked) = shape(request, limits)?;
+    let copies = match &marked {
+        Some(marked) => layout_copies(request, marked.len())?,
+        None => copies(request, width, height)?,
+    };
     let encoding = request.encoding.unwrap_or_default();
     let kinds = kinds(request, encoding, copies)?;
     let settings = Settings::read(
@@ -181,13 +197,14 @@ pub(crate) fn dealt(
         width,
         height,
         tiles: &classes,
+        layout: marked.as_deref(),
         rules: settings.rules,
         fall: settings.fall,
         difficulty,
         seed,
     };
-    let (board, sequence, stats) =
-        game::deal_measured(&deal, stop).map_err(|e| deal_refused(e, encoding))?;
+    let (board, sequence, stats) = game::deal_measured(&deal, stop)
+        .map_err(|e| deal_refused(e, encoding, marked.is_some()))?;
     let board = if settings.groups.is_trivial() {
         board
     } else {
@@ -207,11 +224,44 @@ pub(crate) fn dealt(
     })
 }
 
+/// The board's width and height, and the marked cells of a layout: from
+/// `layout` (read within the limits), or from `width` and `height`.
+fn shape(
+    request: &DealRequest,
+    limits: &Limits,
+) -> Result<(usize, usize, Option<Vec<usize>>), ApiError> {
+    let sent = [("width", request.width), ("height", request.height)];
+    if let Some(layout) = &request.layout {
+        if let Some((field, _)) = sent.iter().find(|(_, v)| v.is_some()) {
+            return Err(ApiError::new(
+                ErrorCode::InvalidRequest,
+                format!("`{field}` and `layout` were both sent, expected `layout` alone (its rows give the size) or `width` and `height`"),
+            )
+            .at(*field));
+        }
+        let board = &layout.board;
+        return Ok((board.width(), board.height(), Some(layout.marked())));
+    }
+    if let Some((field, _)) = sent.iter().find(|(_, v)| v.is_none()) {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!("`{field}` is missing, expected `width` and `height`, or a `layout`"),
+        )
+        .at(*field));
+    }
+    let (width, height) = size(
+        request.width.unwrap_or_default(),
+        request.height.unwrap_or_default(),
+        limits,
+    )?;
+    Ok((width, height, None))
+}
+
 /// The board's width and height, each within the server's limit on a
 /// side, and their cells within its limit on cells.
-fn size(request: &DealRequest, limits: &Limits) -> Result<(usize, usize), ApiError> {
-    let width = dimension(request.width, "width", limits)?;
-    let height = dimension(request.height, "height", limits)?;
+fn size(width: u64, height: u64, limits: &Limits) -> Result<(usize, usize), ApiError> {
+    let width = dimension(width, "width", limits)?;
+    let height = dimension(height, "height", limits)?;
     let cells = width * height;
     if cells > limits.max_cells {
         return Err(ApiError::new(
@@ -278,6 +328,120 @@ fn copies(request: &DealRequest, width: usize, height: usize) -> Result<u64, Api
         .at("types"));
     }
     Ok(copies)
+}
+
+/// The copies of each type on a layout of `cells` marked cells: `types` x
+/// `copies` tiles are exactly one a cell, `copies` derived when absent.
+/// An odd count, more types than pairs of cells, or no cell cannot be
+/// filled; the message names the count and what would fit.
+fn layout_copies(request: &DealRequest, cells: usize) -> Result<u64, ApiError> {
+    let types = request.types;
+    let refused = |field: &str, message: String| {
+        Err(ApiError::new(ErrorCode::InvalidRequest, message).at(field))
+    };
+    if types == 0 {
+        return refused(
+            "types",
+            "`types` is 0, expected the number of tile types, at least 1".into(),
+        );
+    }
+    if cells == 0 {
+        return refused(
+            "layout",
+            "the layout has no marked cell, expected an even count of at least 2 (a tile character marks a cell, space or . leaves it empty)".into(),
+        );
+    }
+    let n = cells as u64;
+    if n % 2 != 0 {
+        let fits = if n == 1 {
+            "2".to_string()
+        } else {
+            format!("{} or {}", n - 1, n + 1)
+        };
+        return refused(
+            "layout",
+            format!(
+                "the layout has {}; tiles are removed in pairs, so a deal needs an even count ({fits})",
+                count(cells, "marked cell", "marked cells")
+            ),
+        );
+    }
+    let pairs = n / 2;
+    let grouped = request.rules.as_ref().is_some_and(|r| r.groups.is_some());
+    // Groups may pair types of one copy each: then a type a cell.
+    let most_types = if grouped { n } else { pairs };
+    if types > most_types {
+        return refused(
+            "types",
+            format!(
+                "the layout has {n} marked cells, room for {}; {types} types need at least {} cells, expected at most {most_types} types",
+                count(pairs as usize, "pair", "pairs"),
+                types.saturating_mul(if grouped { 1 } else { 2 }),
+            ),
+        );
+    }
+    let Some(copies) = request.copies else {
+        if n % types == 0 && (grouped || (n / types) % 2 == 0) {
+            return Ok(n / types);
+        }
+        let (below, above) = divisors_around(pairs, types);
+        let fits = match above {
+            Some(above) => format!("{below} or {above}"),
+            None => below.to_string(),
+        };
+        return refused(
+            "types",
+            format!(
+                "the layout has {n} marked cells, which {types} types cannot share in even copies, expected a `types` that divides its {pairs} pairs ({fits}), or `copies`"
+            ),
+        );
+    };
+    if copies == 0 || (copies % 2 != 0 && !grouped) {
+        return refused(
+            "copies",
+            format!("`copies` is {copies}, expected an even integer of at least 2"),
+        );
+    }
+    let tiles = types.saturating_mul(copies);
+    if tiles != n {
+        let mut fits = Vec::new();
+        if n % copies == 0 {
+            fits.push(format!("{} types of {copies} copies", n / copies));
+        }
+        if n % types == 0 && (grouped || (n / types) % 2 == 0) {
+            fits.push(format!("{types} types of {} copies", n / types));
+        }
+        fits.push("no `copies` to share the cells among the types".into());
+        return refused(
+            "copies",
+            format!(
+                "{types} types x {copies} copies are {tiles} tiles and the layout has {n} marked cells, expected one tile a cell: {}",
+                fits.join(", or ")
+            ),
+        );
+    }
+    Ok(copies)
+}
+
+/// The divisors of `n` nearest `d`: the largest below it (1 at least) and
+/// the smallest above it, if any.
+fn divisors_around(n: u64, d: u64) -> (u64, Option<u64>) {
+    let (mut below, mut above) = (1, None::<u64>);
+    let mut k = 1;
+    // Up to the square root: each divisor found gives its partner.
+    while k * k <= n {
+        if n % k == 0 {
+            for divisor in [k, n / k] {
+                if divisor < d {
+                    below = below.max(divisor);
+                } else if divisor > d {
+                    above = Some(above.map_or(divisor, |a| a.min(divisor)));
+                }
+            }
+        }
+        k += 1;
+    }
+    (below, above)
 }
 
 /// The tile types to deal, as `encoding` writes them (the characters of
@@ -385,9 +549,25 @@ fn tile_characters(alphabet: &str) -> Result<Vec<char>, ApiError> {
 }
 
 /// The error of a deal the engine refused, naming tiles as `encoding`
-/// writes them.
-fn deal_refused(e: DealError, encoding: BoardEncoding) -> ApiError {
+/// writes them, and the layout when the deal was onto one.
+fn deal_refused(e: DealError, encoding: BoardEncoding, layout: bool) -> ApiError {
     match e {
+        DealError::Floating { cell, gravity } => ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!(
+                "the layout's cell {cell} floats: with `settle` every tile falls {} at the first removal, expected a layout whose marked cells each rest on a marked cell or the edge on that side, or `settle`: false",
+                gravity.name()
+            ),
+        )
+        .at("layout"),
+        DealError::NoSequence if layout => ApiError::new(
+            ErrorCode::InvalidRequest,
+            "no removal sequence clears the layout's marked cells under these rules, expected a layout whose tiles can all be joined",
+        )
+        .at("layout"),
+        e @ (DealError::LayoutCount { .. } | DealError::LayoutCells) => {
+            ApiError::new(ErrorCode::InvalidRequest, e.to_string()).at("layout")
+        }
         DealError::Interrupted(e) => Work::Deal.stopped(e),
         // `copies` is checked above; kept for a message that names the tile.
         DealError::OddCopies { kind, copies } => ApiError::new(
@@ -411,7 +591,7 @@ mod tests {
     fn deal_errors_name_tiles_as_written() {
         let odd = |kind, copies| DealError::OddCopies { kind, copies };
         let message = |e, encoding| {
-            let e = deal_refused(e, encoding);
+            let e = deal_refused(e, encoding, false);
             assert_eq!(e.field.as_deref(), Some("copies"));
             e.message
         };

@@ -3,7 +3,7 @@
 
 use super::game::Game;
 use super::view::GameSettings;
-use crate::board::WireBoard;
+use crate::board::{WireBoard, WireLayout};
 use crate::decode::decode;
 use crate::error::{ApiError, ErrorCode};
 use crate::game::{DealRequest, DifficultyName, Settings, dealt};
@@ -31,6 +31,11 @@ pub struct CreateGame {
     #[serde(default)]
     #[schema(minimum = 1)]
     pub height: Option<u64>,
+    /// The shape dealt onto, as `/v1/deal` takes it, instead of `width`
+    /// and `height`.
+    #[serde(default)]
+    #[schema(value_type = Option<WireLayout>, nullable = false)]
+    pub layout: Option<WireLayout>,
     /// Tile types dealt, from 1.
     #[serde(default)]
     #[schema(minimum = 1)]
@@ -66,9 +71,10 @@ pub struct CreateGame {
 }
 
 /// The fields that deal, named for the error when a board is sent too.
-const DEAL_FIELDS: [&str; 7] = [
+const DEAL_FIELDS: [&str; 8] = [
     "width",
     "height",
+    "layout",
     "types",
     "copies",
     "difficulty",
@@ -105,6 +111,7 @@ pub fn create(
             let given = [
                 request.width.is_some(),
                 request.height.is_some(),
+                request.layout.is_some(),
                 request.types.is_some(),
                 request.copies.is_some(),
                 request.difficulty.is_some(),
@@ -140,6 +147,7 @@ pub fn create(
                 width: board.width(),
                 height: board.height(),
                 encoding,
+                layout: None,
                 types: None,
                 copies: None,
                 difficulty: None,
@@ -153,23 +161,25 @@ pub fn create(
             (board, settings)
         }
         None => {
+            let sized = request.layout.is_some();
             let missing = [
-                ("width", request.width),
-                ("height", request.height),
-                ("types", request.types),
+                ("width", request.width.is_some() || sized),
+                ("height", request.height.is_some() || sized),
+                ("types", request.types.is_some()),
             ]
             .into_iter()
-            .find(|(_, v)| v.is_none());
+            .find(|&(_, given)| !given);
             if let Some((field, _)) = missing {
                 return Err(ApiError::new(
                     ErrorCode::InvalidRequest,
-                    format!("`{field}` is missing, expected `board` or the fields that deal one: `width`, `height` and `types`"),
+                    format!("`{field}` is missing, expected `board` or the fields that deal one: `width`, `height` (or a `layout`) and `types`"),
                 )
                 .at(field));
             }
             let deal = DealRequest {
-                width: request.width.unwrap_or_default(),
-                height: request.height.unwrap_or_default(),
+                width: request.width,
+                height: request.height,
+                layout: request.layout,
                 types: request.types.unwrap_or_default(),
                 copies: request.copies,
                 rules: request.rules,
@@ -186,6 +196,7 @@ pub fn create(
                 width: board.width(),
                 height: board.height(),
                 encoding: request.encoding.unwrap_or_default(),
+                layout: deal.layout.as_ref().map(WireLayout::rows),
                 types: request.types,
                 copies: request.copies,
                 difficulty: request.difficulty,

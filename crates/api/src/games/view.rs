@@ -1,7 +1,7 @@
 //! A game as it is answered, and the settings it was created with.
 
 use super::game::{Assists, Game, Last, Status};
-use crate::board::{BoardEncoding, BoardRows};
+use crate::board::{BoardEncoding, BoardRows, WireLayout};
 use crate::decode::decode;
 use crate::error::ApiError;
 use crate::game::{DifficultyName, Settings};
@@ -19,6 +19,11 @@ pub struct GameSettings {
     pub width: usize,
     pub height: usize,
     pub encoding: BoardEncoding,
+    /// The shape dealt onto, marked cells `#`; absent for a game dealt on
+    /// `width` and `height` or on a board sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<WireLayout>, nullable = false)]
+    pub layout: Option<Vec<String>>,
     /// Tile types dealt; absent for a game on a board sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub types: Option<u64>,

@@ -7,6 +7,7 @@ mod decode_errors;
 mod decode_fuzz;
 mod games;
 mod groups;
+mod layout;
 mod memory;
 mod render;
 mod support;

@@ -712,6 +712,7 @@ fn deals_at_every_difficulty_replay_and_measure_their_board() {
                             width: 6,
                             height: 5,
                             tiles: &tiles,
+                            layout: None,
                             rules,
                             fall: gravity.into(),
                             difficulty,

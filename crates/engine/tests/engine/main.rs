@@ -5,5 +5,6 @@
 mod cases;
 mod game;
 mod large_boards;
+mod layout;
 mod properties;
 mod support;

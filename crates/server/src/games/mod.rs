@@ -133,15 +133,19 @@ fn new_id() -> Result<String, ApiError> {
 }
 
 /// A store failure as the client sees it: 503 with `Retry-After`; the
-/// cause is logged, not sent.
+/// cause is logged, not sent. A write that timed out may still have been
+/// applied, so that message sends the client to its idempotency key.
 pub(crate) fn unavailable(e: StoreError) -> ApiError {
     tracing::error!(error = %e, "the game store failed");
     metrics::record_store_error();
-    ApiError::new(
-        ErrorCode::StoreUnavailable,
-        "the game store is unavailable; nothing was changed, retry shortly",
-    )
-    .retry_after(1)
+    let message = match e {
+        StoreError::TimedOut(_) => {
+            "the game store did not answer in time: a change may have been applied; \
+             retry with the same Idempotency-Key to get its answer, or read the game"
+        }
+        _ => "the game store is unavailable, retry shortly",
+    };
+    ApiError::new(ErrorCode::StoreUnavailable, message).retry_after(1)
 }
 
 fn not_found() -> ApiError {

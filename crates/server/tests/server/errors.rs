@@ -759,6 +759,34 @@ async fn a_deal_past_its_deadline_is_504_naming_the_deal() {
     assert_eq!(next.status, 200);
 }
 
+/// A hard deal onto a layout of 9,000 marked cells (100 x 100, a column
+/// of holes every ten) polls the same deadline: a 504 naming the deal,
+/// and the slot free for the next request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deal_onto_a_layout_past_its_deadline_is_504() {
+    let mut config = config();
+    config.workers = Some(1);
+    config.request.solve_timeout_ms = 50;
+    let app = router(config);
+    let row: String = (0..100)
+        .map(|x| if x % 10 == 5 { '.' } else { '#' })
+        .collect();
+    let hard = json!({
+        "layout": vec![row; 100], "types": 2250, "rules": "shisen-sho",
+        "encoding": "numbers", "difficulty": "hard", "include_moves": false
+    });
+    let reply = crate::support::post(&app, "/v1/deal", &hard).await;
+    let (message, field) = reply.error(504, "deadline_exceeded");
+    assert_eq!(
+        message,
+        "the deal did not finish within the server's deadline; ask a smaller board or an easier difficulty"
+    );
+    assert_eq!(field, None);
+    let small = json!({"layout": ["#..#", "####"], "types": 3, "rules": "shisen-sho"});
+    let next = crate::support::post(&app, "/v1/deal", &small).await;
+    assert_eq!(next.status, 200);
+}
+
 // ------------------------------------------------------------- no 500
 
 mod never_500 {

@@ -1040,3 +1040,59 @@ async fn the_tiles_that_fall_in_a_play_are_bounded_by_the_cell_limit() {
         )
     );
 }
+
+/// Deals onto layouts with holes, islands, a ring, a one-cell-wide
+/// corridor and a checkerboard, at every difficulty, with and without
+/// gravity: every tile on a marked cell and every marked cell holding
+/// one, each type its copies, and the moves replay through `/v1/play` to
+/// an empty board.
+#[tokio::test]
+async fn deals_onto_layouts_fill_the_marked_cells_and_replay() {
+    let router = router(config());
+    let layouts = [
+        json!(["########", "#..##..#", "########"]),
+        json!(["##..##..##", "##..##..##"]),
+        json!(["#####", "#...#", "#...#", "#####"]),
+        json!(["######", ".....#", "######", "#.....", "######"]),
+        json!(["#.#.#.", ".#.#.#", "#.#.#.", ".#.#.#"]),
+    ];
+    for layout in layouts {
+        let rows: Vec<&str> = layout
+            .as_array()
+            .expect("rows")
+            .iter()
+            .map(|r| r.as_str().expect("text"))
+            .collect();
+        let cells = rows.concat().chars().filter(|&c| c == '#').count();
+        for difficulty in ["easy", "medium", "hard"] {
+            for gravity in ["none", "down", "left"] {
+                let rules = json!("shisen-sho");
+                let request = json!({"layout": layout, "types": cells / 2, "rules": rules,
+                                     "gravity": gravity, "difficulty": difficulty, "seed": 4});
+                let dealt = ok(&router, "/v1/deal", &request).await;
+                assert_eq!(ok(&router, "/v1/deal", &request).await, dealt);
+                let board: Vec<&str> = dealt["board"]
+                    .as_array()
+                    .expect("rows")
+                    .iter()
+                    .map(|r| r.as_str().expect("text"))
+                    .collect();
+                let marks = |rows: &[&str]| -> Vec<bool> {
+                    rows.concat().chars().map(|c| c != '.').collect()
+                };
+                assert_eq!(
+                    marks(&board),
+                    marks(&rows),
+                    "{layout} {difficulty} {gravity}"
+                );
+                let mut counts = std::collections::BTreeMap::new();
+                for c in board.concat().chars().filter(|&c| c != '.') {
+                    *counts.entry(c).or_insert(0) += 1;
+                }
+                assert!(counts.values().all(|&n| n == 2), "{counts:?}");
+                assert_eq!(counts.len(), cells / 2);
+                assert_replays(&router, &dealt["board"], &rules, gravity, &dealt["moves"]).await;
+            }
+        }
+    }
+}

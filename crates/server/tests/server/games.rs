@@ -611,3 +611,53 @@ mod model {
         }
     }
 }
+
+/// A game dealt onto a layout holds its tiles on the marked cells, keeps
+/// the layout in its settings, and is refused with the deal's own errors.
+#[tokio::test]
+async fn a_game_is_dealt_onto_a_layout() {
+    let router = router(config());
+    let layout = json!(["#.##.#", "######"]);
+    let (_, game) = create(
+        &router,
+        json!({"layout": ["x.xx.x", "xxxxxx"], "types": 5, "rules": "shisen-sho", "seed": 1}),
+    )
+    .await;
+    let marks: Vec<bool> = game["board"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .flat_map(|r| {
+            r.as_str()
+                .expect("text")
+                .chars()
+                .map(|c| c != '.')
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let want: Vec<bool> = "#.##.#######".chars().map(|c| c == '#').collect();
+    assert_eq!(marks, want);
+    assert_eq!(game["settings"]["layout"], layout);
+    assert_eq!(
+        (
+            game["settings"]["width"].clone(),
+            game["settings"]["height"].clone()
+        ),
+        (json!(6), json!(2))
+    );
+    assert_eq!(game["tiles_left"], 10);
+    let refused = post(&router, "/v1/games", &json!({"layout": layout, "types": 3})).await;
+    assert_eq!(refused.status, 422);
+    assert_eq!(
+        refused.json()["error"],
+        json!({"code": "invalid_request", "field": "types",
+               "message": "the layout has 10 marked cells, which 3 types cannot share in even copies, expected a `types` that divides its 5 pairs (1 or 5), or `copies`"})
+    );
+    let both = post(
+        &router,
+        "/v1/games",
+        &json!({"board": ["AA"], "layout": layout}),
+    )
+    .await;
+    assert_eq!(both.json()["error"]["field"], "layout");
+}

@@ -218,7 +218,7 @@ fn histogram(name: &str, labels: &[(&str, &str)]) -> [Series; 3] {
 fn expected_series() -> BTreeSet<Series> {
     let mut expected = BTreeSet::new();
     let routes = documented_routes();
-    assert_eq!(routes.len(), 27, "{routes:?}");
+    assert_eq!(routes.len(), 28, "{routes:?}");
     for (method, route) in &routes {
         let mut statuses: Vec<&str> = match (method.as_str(), route.as_str()) {
             ("POST", _) => API_STATUSES.to_vec(),
@@ -310,6 +310,7 @@ fn expected_series() -> BTreeSet<Series> {
         ));
     }
     expected.insert(series("linkpath_store_errors_total", &[]));
+    expected.insert(series("linkpath_store_reopens_total", &[]));
     expected.insert(series("linkpath_games_stored", &[]));
     expected.insert(series("linkpath_game_streams_open", &[]));
     expected
@@ -394,6 +395,7 @@ async fn first_scrapes() {
             ("linkpath_solves_in_flight", "gauge"),
             ("linkpath_store_duration_seconds", "histogram"),
             ("linkpath_store_errors_total", "counter"),
+            ("linkpath_store_reopens_total", "counter"),
         ]
         .map(|(n, t)| (n.to_owned(), t.to_owned()))
         .into()

@@ -9,9 +9,9 @@
 use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 
-use redb::Database;
 use tokio::sync::{mpsc, oneshot};
 
+use super::handle::Handle;
 use super::in_write;
 use crate::rules;
 use crate::{Outcome, StoreError, Write};
@@ -30,7 +30,7 @@ pub(super) struct Job {
 
 /// Starts the writer thread; it stops once every sender is dropped.
 pub(super) fn start(
-    db: Arc<Database>,
+    db: Arc<Handle>,
     max_games: u64,
 ) -> Result<(mpsc::Sender<Job>, JoinHandle<()>), StoreError> {
     let (sender, mut queue) = mpsc::channel::<Job>(QUEUE);
@@ -52,7 +52,7 @@ pub(super) fn start(
 
 /// Applies and commits one batch, then answers each write: its outcome, or
 /// the batch's error for all of them when nothing was committed.
-fn commit(db: &Database, mut jobs: Vec<Job>, max_games: u64) {
+fn commit(db: &Handle, mut jobs: Vec<Job>, max_games: u64) {
     // A caller that timed out no longer waits: its write is left out.
     jobs.retain(|job| !job.reply.is_closed());
     if jobs.is_empty() {
@@ -73,16 +73,20 @@ fn commit(db: &Database, mut jobs: Vec<Job>, max_games: u64) {
     }
 }
 
-fn apply(db: &Database, jobs: &[Job], max_games: u64) -> Result<Vec<Outcome>, StoreError> {
-    in_write(
-        db,
-        |tables| {
-            jobs.iter()
-                .map(|job| rules::apply(tables, &job.write, job.now_ms, max_games))
-                .collect()
-        },
-        // A batch where every write was stale, replayed or refused changed
-        // nothing.
-        |outcomes: &Vec<Outcome>| outcomes.contains(&Outcome::Written),
-    )
+/// An I/O error fails the whole batch, none of it committed; the file is
+/// opened again before the next batch (see `handle.rs`).
+fn apply(db: &Handle, jobs: &[Job], max_games: u64) -> Result<Vec<Outcome>, StoreError> {
+    db.with(|db| {
+        in_write(
+            db,
+            |tables| {
+                jobs.iter()
+                    .map(|job| rules::apply(tables, &job.write, job.now_ms, max_games))
+                    .collect()
+            },
+            // A batch where every write was stale, replayed or refused
+            // changed nothing.
+            |outcomes: &Vec<Outcome>| outcomes.contains(&Outcome::Written),
+        )
+    })
 }

@@ -2,9 +2,10 @@
 //! interface: each case in `writes`, `keys`, `expiry` and `concurrency`
 //! is written once and run on memory, on a redb file and on Redis (the
 //! server `LINKPATH_TEST_REDIS_URL` names; left out when it is unset).
-//! `file` and `crash` test what only the file has: reopening, bad files,
-//! timeouts, and the writes acknowledged before a SIGKILL; `redis` what
-//! only Redis has: an unreachable server, prefixes, replicas.
+//! `file`, `crash` and `fault` test what only the file has: reopening,
+//! bad files, timeouts, the writes acknowledged before a SIGKILL, and
+//! coming back after an I/O error; `redis` what only Redis has: an
+//! unreachable server, prefixes, replicas, the feed of changes.
 
 #[macro_use]
 mod support;
@@ -12,6 +13,8 @@ mod support;
 mod concurrency;
 mod crash;
 mod expiry;
+#[cfg(target_os = "linux")]
+mod fault;
 mod file;
 mod keys;
 mod redis;

@@ -2,7 +2,8 @@
 //! for ([`Deal`]), and the easy and medium deals.
 //!
 //! A deal is built from a removal sequence found first ([`build`]), with tile types
-//! ignored: starting from the cells that will hold tiles, the builder
+//! ignored: starting from the cells that will hold tiles (a layout's
+//! marked cells, or the bottom rows: [`layout`]), the builder
 //! removes any two tiles that the rules would let it join (tiles of every
 //! type look alike), letting them fall by the gravity, until none is left.
 //! Only then are types given out, one type per removed pair. Removing a
@@ -27,6 +28,7 @@
 //! shuffle ([`super::shuffle_solvable`]) uses the same builder.
 
 mod build;
+mod layout;
 mod measure;
 mod repair;
 
@@ -93,6 +95,12 @@ pub enum DealError {
     OddCopies { kind: u32, copies: usize },
     #[error("{} do not fit on {}", count(*tiles, "tile", "tiles"), count(*cells, "cell", "cells"))]
     TooMany { tiles: usize, cells: usize },
+    #[error("{} do not fill the layout's {}, expected one tile on each", count(*tiles, "tile", "tiles"), count(*cells, "marked cell", "marked cells"))]
+    LayoutCount { tiles: usize, cells: usize },
+    #[error("the layout's cells are not distinct cells of the board in reading order")]
+    LayoutCells,
+    #[error("the layout's cell {cell} floats: settling lets every tile fall {} at the first removal, expected a layout that stands on that side, or no settling", gravity.name())]
+    Floating { cell: Point, gravity: Gravity },
     #[error(transparent)]
     Board(#[from] BoardError),
     #[error("no removal sequence exists for these cells under these rules")]
@@ -119,6 +127,11 @@ pub struct Deal<'t> {
     pub width: usize,
     pub height: usize,
     pub tiles: &'t [(u32, usize)],
+    /// The cells that take the tiles (row-major indices, in reading order),
+    /// one tile on each: as many as the tiles. With [`Fall::settle`] none
+    /// may float (have an unmarked cell between it and the gravity side).
+    /// When `None`, the bottom rows, as [`deal`] says.
+    pub layout: Option<&'t [usize]>,
     pub rules: Rules,
     pub fall: Fall,
     pub difficulty: Difficulty,
@@ -145,6 +158,7 @@ pub fn deal(
         width,
         height,
         tiles,
+        layout: None,
         rules: *rules,
         fall: fall.into(),
         difficulty: Difficulty::Easy,
@@ -171,52 +185,6 @@ pub fn deal_measured(deal: &Deal, stop: &Stop) -> Result<Measured, DealError> {
     };
     let measured = stats(&board, &deal.rules, deal.fall, deal.seed, stop)?;
     Ok((board, moves, measured))
-}
-
-/// The layout of a deal's tiles: the bottom rows full, the cells of a
-/// partly filled top row drawn from `rng`; in reading order. With
-/// [`Fall::settle`] the same layout turned to stand on the gravity side.
-fn layout(
-    width: usize,
-    height: usize,
-    total: usize,
-    fall: Fall,
-    rng: &mut SplitMix64,
-) -> Vec<usize> {
-    let side = if fall.settle {
-        fall.gravity
-    } else {
-        Gravity::Down
-    };
-    // Left and right: laid on the board turned a quarter, rows for columns.
-    let (w, h) = match side {
-        Gravity::Left | Gravity::Right => (height, width),
-        _ => (width, height),
-    };
-    let full_rows = total / w;
-    let mut occupied: Vec<usize> = ((h - full_rows) * w..w * h).collect();
-    if total % w != 0 {
-        let row = h - full_rows - 1;
-        let mut top: Vec<usize> = (row * w..(row + 1) * w).collect();
-        rng.shuffle(&mut top);
-        occupied.extend(&top[..total % w]);
-    }
-    let mut occupied: Vec<usize> = occupied
-        .into_iter()
-        .map(|i| {
-            let (x, y) = (i % w, i / w);
-            let (x, y) = match side {
-                Gravity::Up => (x, h - 1 - y),
-                // The bottom row of the turned board is the right column.
-                Gravity::Right => (y, x),
-                Gravity::Left => (h - 1 - y, x),
-                Gravity::Down | Gravity::None => (x, y),
-            };
-            y * width + x
-        })
-        .collect();
-    occupied.sort_unstable();
-    occupied
 }
 
 /// A [`Difficulty::Medium`] deal.
@@ -253,16 +221,9 @@ fn deal_once(deal: &Deal, stop: &Stop) -> Result<Dealt, DealError> {
         slots.extend(std::iter::repeat_n(kind, copies / 2));
     }
     let total = slots.len() * 2;
-    let cells = width * height;
-    if total > cells {
-        return Err(DealError::TooMany {
-            tiles: total,
-            cells,
-        });
-    }
-    let empty = Board::new(width, height, vec![EMPTY; cells])?;
     let mut rng = SplitMix64::new(deal.seed);
-    let occupied = layout(width, height, total, deal.fall, &mut rng);
+    let occupied = layout::cells(width, height, deal.layout, total, deal.fall, &mut rng, stop)?;
+    let empty = Board::new(width, height, vec![EMPTY; width * height])?;
     let untyped = Untyped {
         empty: &empty,
         occupied: &occupied,

@@ -63,6 +63,7 @@ pub(super) fn deal_placed(deal: &Deal, stop: &Stop) -> Result<Option<Measured>, 
         width,
         height,
         tiles,
+        layout: shape,
         ref rules,
         fall,
         seed,
@@ -75,13 +76,16 @@ pub(super) fn deal_placed(deal: &Deal, stop: &Stop) -> Result<Option<Measured>, 
         }
         kinds.extend(std::iter::repeat_n(kind, copies));
     }
-    let cells = width * height;
-    if kinds.len() > cells {
-        return Err(DealError::TooMany {
-            tiles: kinds.len(),
-            cells,
-        });
-    }
+    // Checked once, before any work; a layout draws nothing.
+    layout::cells(
+        width,
+        height,
+        shape,
+        kinds.len(),
+        fall,
+        &mut SplitMix64::new(seed),
+        stop,
+    )?;
     let tiles = kinds.len().max(1) as u64;
     let candidates = (HARD_CANDIDATES * 144 / tiles).clamp(1, HARD_CANDIDATES);
     let most_states = HARD_WORK / tiles;
@@ -94,7 +98,7 @@ pub(super) fn deal_placed(deal: &Deal, stop: &Stop) -> Result<Option<Measured>, 
         } else {
             candidate_seed(seed, k)
         });
-        let occupied = layout(width, height, kinds.len(), fall, &mut rng);
+        let occupied = layout::cells(width, height, shape, kinds.len(), fall, &mut rng, stop)?;
         rng.shuffle(&mut kinds);
         let mut cells = vec![EMPTY; width * height];
         for (&i, &kind) in occupied.iter().zip(&kinds) {
