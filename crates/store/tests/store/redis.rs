@@ -203,7 +203,10 @@ async fn a_feed_cut_off_resumes() {
 /// share.
 struct Proxy {
     port: u16,
-    up: watch::Sender<bool>,
+    /// Whether it is up, and how many times it went down: a connection
+    /// ends when that count moves, even if it is up again by the time the
+    /// connection looks.
+    state: watch::Sender<(bool, u64)>,
     task: JoinHandle<()>,
 }
 
@@ -217,11 +220,12 @@ impl Proxy {
         );
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
-        let (up, is_up) = watch::channel(true);
+        let (state, watching) = watch::channel((true, 0));
         let task = tokio::spawn(async move {
             while let Ok((mut client, _)) = listener.accept().await {
-                let mut is_up = is_up.clone();
-                if !*is_up.borrow_and_update() {
+                let mut watching = watching.clone();
+                let (up, downs) = *watching.borrow_and_update();
+                if !up {
                     continue;
                 }
                 let upstream = upstream.clone();
@@ -231,16 +235,21 @@ impl Proxy {
                     };
                     tokio::select! {
                         _ = tokio::io::copy_bidirectional(&mut client, &mut server) => {}
-                        _ = is_up.wait_for(|up| !up) => {}
+                        _ = watching.wait_for(|&(_, now)| now != downs) => {}
                     }
                 });
             }
         });
-        Proxy { port, up, task }
+        Proxy { port, state, task }
     }
 
     fn set_up(&self, up: bool) {
-        self.up.send_replace(up);
+        self.state.send_modify(|(is_up, downs)| {
+            if *is_up && !up {
+                *downs += 1;
+            }
+            *is_up = up;
+        });
     }
 }
 
