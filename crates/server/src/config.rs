@@ -232,8 +232,10 @@ pub struct Config {
 #[derive(Clone, Debug, clap::Args)]
 pub struct GameSettings {
     /// Where games are kept: `file:PATH`, a redb file created with its
-    /// folder if missing (every change on disk before it is answered), or
-    /// `memory` (gone when the process stops).
+    /// folder if missing (every change on disk before it is answered);
+    /// `redis://HOST[:PORT][/DB]` (`rediss://` with TLS), a Redis server
+    /// that replicas share, its keys under `?prefix=NAME` (default
+    /// `linkpath`); or `memory` (gone when the process stops).
     #[arg(
         long,
         env = "LINKPATH_STORE",

@@ -3,14 +3,14 @@
 //! at which it expires; beside games, the answers given under idempotency
 //! keys, so that a retried request gets the first answer again.
 //!
-//! One interface, [`Store`], over two backends chosen by a [`StoreSpec`]:
-//! a redb file (crash-safe, one fsync per group of writes) and memory.
-//! Both follow the same rules, written once in `rules.rs`: a write is a
-//! compare-and-set on the game's version, refused if its idempotency key
-//! was already answered, and it stores the game and the key's answer
-//! together or not at all. These map onto a single script or `MULTI` in a
-//! key-value server, so a networked backend can join without changing
-//! callers.
+//! One interface, [`Store`], over three backends chosen by a
+//! [`StoreSpec`]: a redb file (crash-safe, one fsync per group of writes),
+//! a Redis server that several replicas share, and memory. All follow the
+//! same rules: a write is a compare-and-set on the game's version, refused
+//! if its idempotency key was already answered, and it stores the game and
+//! the key's answer together or not at all. The file and memory run them
+//! from `rules.rs` in their own transactions; Redis runs them as one Lua
+//! script that mirrors it.
 //!
 //! Time is the caller's: every call takes `now_ms`, milliseconds since the
 //! Unix epoch. A game or key expires at its `expires_at_ms`: from that
@@ -19,6 +19,7 @@
 mod error;
 mod file;
 mod memory;
+mod redis_store;
 mod rules;
 mod spec;
 
@@ -26,10 +27,11 @@ use std::future::Future;
 use std::time::Duration;
 
 pub use error::StoreError;
-pub use spec::{SpecError, StoreSpec};
+pub use spec::{RedisSpec, SpecError, StoreSpec};
 
 use file::FileStore;
 use memory::MemoryStore;
+use redis_store::RedisStore;
 
 /// A game as stored: its version (how many changes it has had, from 0),
 /// when it expires (ms since the Unix epoch), and the game itself as the
@@ -80,7 +82,9 @@ pub struct Write {
 /// What became of a [`Write`]. Only `Written` changed anything.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
-    /// The game (and the key, if any) are stored: on disk, for a file.
+    /// The game (and the key, if any) are stored: on disk, for a file; in
+    /// Redis's memory (and its append-only file, as its fsync policy says),
+    /// for Redis.
     Written,
     /// The stored version is not the expected one: `current` is the live
     /// game's version, `None` if there is none (absent or expired).
@@ -90,6 +94,17 @@ pub enum Outcome {
     /// The key already holds an answer (a retry raced the first request):
     /// here it is. Checked before the version.
     Replayed(Kept),
+}
+
+/// What a store shared with other processes tells of their writes: see
+/// [`Store::changes`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Feed {
+    /// The game `id` was written at `version`, by this process or another.
+    Written { id: String, version: u64 },
+    /// The feed has just (re)connected: writes made while it was away went
+    /// unheard, so read again the games you follow.
+    Resumed,
 }
 
 /// What one [`Store::purge`] deleted.
@@ -120,17 +135,26 @@ pub struct Store {
 enum Backend {
     Memory(MemoryStore),
     File(FileStore),
+    // Boxed: the Redis client, its scripts and its feed are several times
+    // the size of the others.
+    Redis(Box<RedisStore>),
 }
 
 impl Store {
     /// Opens the store `spec` names: for a file, creates it and its folder
     /// if missing, or opens it (redb repairs it first after a crash).
     /// Opening is not bounded by `limits.timeout`: a repair takes as long
-    /// as the file needs.
+    /// as the file needs. Redis is not reached at opening: while it is
+    /// unreachable, calls answer [`StoreError::Unavailable`] (or time out),
+    /// and they succeed again once it is back.
     pub fn open(spec: &StoreSpec, limits: StoreLimits) -> Result<Store, StoreError> {
         let backend = match spec {
             StoreSpec::Memory => Backend::Memory(MemoryStore::new(limits.max_games)),
             StoreSpec::File(path) => Backend::File(FileStore::open(path, limits.max_games)?),
+            StoreSpec::Redis(redis) => {
+                let store = RedisStore::open(redis, limits.max_games, limits.timeout)?;
+                Backend::Redis(Box::new(store))
+            }
         };
         Ok(Store {
             backend,
@@ -144,6 +168,7 @@ impl Store {
             match &self.backend {
                 Backend::Memory(store) => store.game(id, now_ms),
                 Backend::File(store) => store.game(id, now_ms).await,
+                Backend::Redis(store) => store.game(id, now_ms).await,
             }
         })
         .await
@@ -158,6 +183,7 @@ impl Store {
             match &self.backend {
                 Backend::Memory(store) => store.write(&write, now_ms),
                 Backend::File(store) => store.write(write, now_ms).await,
+                Backend::Redis(store) => store.write(&write, now_ms).await,
             }
         })
         .await
@@ -169,6 +195,7 @@ impl Store {
             match &self.backend {
                 Backend::Memory(store) => store.kept(key, now_ms),
                 Backend::File(store) => store.kept(key, now_ms).await,
+                Backend::Redis(store) => store.kept(key, now_ms).await,
             }
         })
         .await
@@ -181,6 +208,7 @@ impl Store {
             match &self.backend {
                 Backend::Memory(store) => store.purge(now_ms, at_most),
                 Backend::File(store) => store.purge(now_ms, at_most).await,
+                Backend::Redis(store) => store.purge(now_ms, at_most).await,
             }
         })
         .await
@@ -193,16 +221,32 @@ impl Store {
             match &self.backend {
                 Backend::Memory(store) => store.games(),
                 Backend::File(store) => store.games().await,
+                Backend::Redis(store) => store.games().await,
             }
         })
         .await
     }
 
+    /// Every write to the store by any process that shares it, as it is
+    /// committed, for a store that others share (Redis); `None` for a file
+    /// or memory, which only this process writes, so it knows its writes.
+    /// The first call starts the listening, which needs a tokio runtime;
+    /// it stops with the store. A receiver that falls behind is told so
+    /// (`Lagged`): it reads again what it follows, as after
+    /// [`Feed::Resumed`].
+    pub fn changes(&self) -> Option<tokio::sync::broadcast::Receiver<Feed>> {
+        match &self.backend {
+            Backend::Memory(_) | Backend::File(_) => None,
+            Backend::Redis(store) => Some(store.changes()),
+        }
+    }
+
     /// How many times the file was closed and opened again after an I/O
-    /// error (redb refuses every call after one until then); 0 for memory.
+    /// error (redb refuses every call after one until then); 0 for memory
+    /// and Redis, whose connection is made again by itself.
     pub fn reopens(&self) -> u64 {
         match &self.backend {
-            Backend::Memory(_) => 0,
+            Backend::Memory(_) | Backend::Redis(_) => 0,
             Backend::File(store) => store.reopens(),
         }
     }

@@ -2,7 +2,10 @@
 //! inside its own transaction: what a write checks and in which order,
 //! what expiry means, and how a purge walks the expiry indexes. A backend
 //! gives [`Tables`], the few reads and writes the rules need, over its
-//! maps or its open transaction.
+//! maps or its open transaction. Redis holds no transaction open across
+//! calls, so it runs the same rules as one Lua script,
+//! `redis_store/write.lua`: a change to [`apply`] is made there too, and
+//! the cases of `tests/store/` run on every backend.
 
 use crate::{Expected, Kept, Outcome, Purged, StoreError, StoredGame, Write};
 

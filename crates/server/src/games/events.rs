@@ -3,7 +3,9 @@
 //! one per change, each with `id:` its version (`Last-Event-ID` resumes
 //! after it), with keep-alive comments between; the stream ends with the
 //! game. Streams are bounded in all and per game, and a reader that falls
-//! more than a few events behind is dropped rather than buffered.
+//! more than a few events behind is dropped rather than buffered. Streams
+//! are fed in process by the changes made here and, on a store other
+//! processes share, by those the store tells of.
 
 use super::{Games, now_ms};
 use crate::AppState;
@@ -15,8 +17,9 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use linkpath_api::games::GameView;
 use linkpath_api::{ApiError, ErrorCode};
+use linkpath_store::Feed;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 use tokio::sync::broadcast;
 
@@ -67,9 +70,15 @@ struct Change {
     due_at_ms: Option<u64>,
 }
 
+/// The open streams of one game, and the last version sent to them.
+struct Topic {
+    sender: broadcast::Sender<Change>,
+    sent: Option<u64>,
+}
+
 /// The open streams, by game.
 pub struct Streams {
-    games: Mutex<HashMap<String, broadcast::Sender<Change>>>,
+    games: Mutex<HashMap<String, Topic>>,
     open: Mutex<usize>,
     max: usize,
     max_per_game: usize,
@@ -88,19 +97,35 @@ impl Streams {
 
     /// Sends the game to its readers, if it has any.
     pub fn publish(&self, view: &GameView, due_at_ms: Option<u64>) {
-        let games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-        let Some(sender) = games.get(&view.id) else {
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(topic) = games.get_mut(&view.id) else {
             return;
         };
         let Ok(json) = serde_json::to_string(view) else {
             return;
         };
-        let _ = sender.send(Change {
+        topic.sent = topic.sent.max(Some(view.version));
+        let _ = topic.sender.send(Change {
             version: view.version,
             json: json.into(),
             finished: view.status.finished(),
             due_at_ms,
         });
+    }
+
+    /// Whether game `id` has readers here that have not been sent
+    /// `version`.
+    fn behind(&self, id: &str, version: u64) -> bool {
+        let games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        games
+            .get(id)
+            .is_some_and(|topic| topic.sent.is_none_or(|sent| sent < version))
+    }
+
+    /// The games with readers here.
+    fn watched(&self) -> Vec<String> {
+        let games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        games.keys().cloned().collect()
     }
 
     /// A new reader of game `id`, within the bounds.
@@ -114,10 +139,11 @@ impl Streams {
             .retry_after(5));
         }
         let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-        let sender = games
-            .entry(id.to_owned())
-            .or_insert_with(|| broadcast::channel(BEHIND).0);
-        if sender.receiver_count() >= self.max_per_game {
+        let topic = games.entry(id.to_owned()).or_insert_with(|| Topic {
+            sender: broadcast::channel(BEHIND).0,
+            sent: None,
+        });
+        if topic.sender.receiver_count() >= self.max_per_game {
             return Err(ApiError::new(
                 ErrorCode::Overloaded,
                 format!(
@@ -127,7 +153,7 @@ impl Streams {
             )
             .retry_after(5));
         }
-        let receiver = sender.subscribe();
+        let receiver = topic.sender.subscribe();
         *open += 1;
         metrics::record_streams_open(*open);
         Ok(Reader {
@@ -152,7 +178,10 @@ impl Drop for Reader {
         metrics::record_streams_open(*open);
         let mut games = self.streams.games.lock().unwrap_or_else(|e| e.into_inner());
         // This reader still counts: the last one leaving removes the game.
-        if games.get(&self.id).is_some_and(|s| s.receiver_count() <= 1) {
+        if games
+            .get(&self.id)
+            .is_some_and(|topic| topic.sender.receiver_count() <= 1)
+        {
             games.remove(&self.id);
         }
     }
@@ -172,6 +201,7 @@ pub(super) async fn stream(
     headers: HeaderMap,
 ) -> Result<Response, HttpError> {
     let games: Arc<Games> = state.games.clone();
+    follow_store(&games);
     // Subscribed before reading, so no change falls between the two.
     let reader = games.streams.clone().subscribe(&id)?;
     let now = now_ms();
@@ -251,6 +281,55 @@ impl Watch {
                 Err(_) => return None,
             }
         }
+    }
+}
+
+/// Carries into this process's streams the changes that other processes
+/// sharing the store (replicas on one Redis) write: started by the first
+/// stream, for a store that tells of them; it ends with the store.
+fn follow_store(games: &Arc<Games>) {
+    games.following.call_once(|| {
+        if let Some(feed) = games.store.changes() {
+            tokio::spawn(follow(Arc::downgrade(games), feed));
+        }
+    });
+}
+
+/// Sends each change heard that this process's readers of the game were
+/// not sent (the changes made here were), read from the store; after the
+/// feed resumed, or fell behind, every game with readers is read again.
+/// A reader skips a version it has, so none is sent twice.
+async fn follow(games: Weak<Games>, mut feed: broadcast::Receiver<Feed>) {
+    loop {
+        let heard = feed.recv().await;
+        let Some(games) = games.upgrade() else {
+            return;
+        };
+        match heard {
+            Ok(Feed::Written { id, version }) => {
+                if games.streams.behind(&id, version) {
+                    send_stored(&games, &id).await;
+                }
+            }
+            Ok(Feed::Resumed) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                for id in games.streams.watched() {
+                    send_stored(&games, &id).await;
+                }
+            }
+            Err(broadcast::error::RecvError::Closed) => return,
+        }
+    }
+}
+
+/// Sends game `id`, as stored now, to its readers here. A game that is
+/// gone, or a store that fails, sends nothing: the readers keep what they
+/// have, and the failure is logged where the read failed.
+async fn send_stored(games: &Games, id: &str) {
+    let now = now_ms();
+    if let Ok((game, expires)) = super::load(games, id, now).await {
+        games
+            .streams
+            .publish(&GameView::new(&game, now, expires), game.due(u64::MAX));
     }
 }
 

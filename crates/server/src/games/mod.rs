@@ -51,6 +51,8 @@ pub struct Games {
     pub request_limits: linkpath_api::Limits,
     /// Lines up the actions on one game within this process.
     locks: Vec<tokio::sync::Mutex<()>>,
+    /// Whether the streams follow the store's changes yet.
+    following: std::sync::Once,
 }
 
 /// How many locks games share; two games on one lock only wait for each
@@ -83,6 +85,7 @@ impl Games {
             idle,
             key_ttl,
             locks: (0..LOCKS).map(|_| tokio::sync::Mutex::new(())).collect(),
+            following: std::sync::Once::new(),
         }
     }
 
@@ -614,13 +617,19 @@ async fn check_replay(
 }
 
 /// Purges expired games and keys every 30 seconds, at most 1,000 of each
-/// a pass, and counts the games stored; the serve loop stops it.
+/// a pass, and counts the games stored; the serve loop stops it. The
+/// count is the first call at start: a store that does not answer (a
+/// Redis not up yet) is logged then, and games answer 503 until it does.
 pub async fn purge_loop(games: Arc<Games>) {
     const EVERY: Duration = Duration::from_secs(30);
     const AT_MOST: usize = 1_000;
     loop {
-        if let Ok(stored) = games.store.games().await {
-            metrics::record_games_stored(stored);
+        match games.store.games().await {
+            Ok(stored) => metrics::record_games_stored(stored),
+            Err(e) => tracing::warn!(
+                error = %e,
+                "the game store does not answer; game routes answer 503 until it does"
+            ),
         }
         tokio::time::sleep(EVERY).await;
         match games.store.purge(now_ms(), AT_MOST).await {

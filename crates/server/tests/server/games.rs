@@ -295,7 +295,7 @@ async fn a_time_limit_ends_the_game_on_the_first_access_after_it() {
 }
 
 /// The next SSE event of `body`, as its lines.
-async fn next_event(body: &mut Body) -> Vec<String> {
+pub(crate) async fn next_event(body: &mut Body) -> Vec<String> {
     let mut text = String::new();
     loop {
         let frame = tokio::time::timeout(Duration::from_secs(10), body.frame())

@@ -9,6 +9,7 @@ mod connections;
 mod errors;
 mod game;
 mod games;
+mod games_on_redis;
 mod metrics;
 mod openapi;
 mod reliability;

@@ -8,7 +8,7 @@ use linkpath_store::{Outcome, Store};
 
 use crate::support::{Backend, NOW, create, game, kept, keyed, next, open};
 
-on_both!(
+on_each!(
     two_writes_on_one_version,
     fifty_writers_on_one_game,
     two_writes_under_one_key,

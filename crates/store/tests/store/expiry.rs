@@ -6,11 +6,12 @@ use linkpath_store::{Outcome, Purged, StoredGame};
 
 use crate::support::{Backend, LATER, NOW, create, expiring, kept, keyed, next, open};
 
-on_both!(
+on_each!(
     expired_is_absent,
     the_bound_counts_what_is_not_purged,
     purge_takes_the_first_to_expire_first,
     a_new_expiry_moves_in_the_index,
+    far_expiries_compare_exactly,
 );
 
 const SOON: u64 = NOW + 10;
@@ -153,4 +154,41 @@ async fn a_new_expiry_moves_in_the_index(backend: Backend) {
         Ok(Purged { games: 1, keys: 0 })
     );
     assert_eq!(store.games().await, Ok(0));
+}
+
+/// Past 2^53 milliseconds a double no longer tells neighbours apart: times
+/// are compared as the integers they are, and the farthest expiry is kept.
+async fn far_expiries_compare_exactly(backend: Backend) {
+    let (store, _dir) = open(backend, 10);
+    let far = 1u64 << 53;
+    store
+        .write(expiring(create("g", "v0"), far + 1), far)
+        .await
+        .unwrap();
+    assert!(store.game("g", far).await.unwrap().is_some());
+    assert_eq!(store.game("g", far + 1).await, Ok(None));
+    // A write checks liveness the same way as a read.
+    let live = expiring(next("g", 0, "v1"), far + 2);
+    assert_eq!(
+        store.write(live, far + 1).await,
+        Ok(Outcome::Stale { current: None })
+    );
+    let live = expiring(next("g", 0, "v1"), far + 2);
+    assert_eq!(store.write(live, far).await, Ok(Outcome::Written));
+    let gone = expiring(next("g", 1, "v2"), far + 3);
+    assert_eq!(
+        store.write(gone, far + 2).await,
+        Ok(Outcome::Stale { current: None })
+    );
+    let never = expiring(keyed(create("h", "v0"), "k", "created"), u64::MAX);
+    assert_eq!(store.write(never, NOW).await, Ok(Outcome::Written));
+    assert_eq!(
+        store
+            .game("h", u64::MAX - 1)
+            .await
+            .unwrap()
+            .map(|game| game.expires_at_ms),
+        Some(u64::MAX)
+    );
+    assert!(store.kept("k", u64::MAX - 1).await.unwrap().is_some());
 }

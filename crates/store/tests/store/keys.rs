@@ -6,7 +6,7 @@ use linkpath_store::Outcome;
 
 use crate::support::{Backend, NOW, create, game, kept, keyed, next, open};
 
-on_both!(a_kept_answer_is_replayed, a_key_is_kept_only_with_its_write);
+on_each!(a_kept_answer_is_replayed, a_key_is_kept_only_with_its_write);
 
 async fn a_kept_answer_is_replayed(backend: Backend) {
     let (store, _dir) = open(backend, 10);

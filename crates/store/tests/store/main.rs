@@ -1,9 +1,11 @@
 //! The store's rules, tested on every backend through the public
 //! interface: each case in `writes`, `keys`, `expiry` and `concurrency`
-//! is written once and run on memory and on a redb file. `file`, `crash`
-//! and `fault` test what only the file has: reopening, bad files,
-//! timeouts, the writes acknowledged before a SIGKILL, and coming back
-//! after an I/O error.
+//! is written once and run on memory, on a redb file and on Redis (the
+//! server `LINKPATH_TEST_REDIS_URL` names; left out when it is unset).
+//! `file`, `crash` and `fault` test what only the file has: reopening,
+//! bad files, timeouts, the writes acknowledged before a SIGKILL, and
+//! coming back after an I/O error; `redis` what only Redis has: an
+//! unreachable server, prefixes, replicas, the feed of changes.
 
 #[macro_use]
 mod support;
@@ -15,4 +17,5 @@ mod expiry;
 mod fault;
 mod file;
 mod keys;
+mod redis;
 mod writes;

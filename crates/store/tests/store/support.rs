@@ -1,8 +1,12 @@
-//! What the cases share: opening a store of either backend in a folder of
-//! its own, games and writes in a line each, and `on_both!`, which runs a
-//! case on each backend as a test of its own.
+//! What the cases share: opening a store of any backend in a place of its
+//! own (a folder, or a key prefix in the test Redis), games and writes in
+//! a line each, and `on_each!`, which runs a case on each backend as a
+//! test of its own.
 
+use std::io::Write as _;
 use std::path::Path;
+use std::sync::Once;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use linkpath_store::{Expected, Kept, Store, StoreError, StoreLimits, StoredGame, Write};
@@ -13,15 +17,21 @@ use tempfile::TempDir;
 pub const NOW: u64 = 1_700_000_000_000;
 pub const LATER: u64 = NOW + 3_600_000;
 
+/// The Redis server the Redis cases run against, as a `redis://` URL;
+/// unset, they are left out.
+pub const TEST_REDIS_URL: &str = "LINKPATH_TEST_REDIS_URL";
+
 #[derive(Debug, Clone, Copy)]
 pub enum Backend {
     Memory,
     File,
+    Redis,
 }
 
 /// Runs each case, an `async fn(Backend)` of the module, on each backend:
-/// `case::memory` and `case::file`.
-macro_rules! on_both {
+/// `case::memory`, `case::file` and `case::redis`. The Redis test passes
+/// without running the case when no test Redis is named.
+macro_rules! on_each {
     ($($case:ident),+ $(,)?) => {$(
         mod $case {
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -32,25 +42,72 @@ macro_rules! on_both {
             async fn file() {
                 super::$case(crate::support::Backend::File).await
             }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn redis() {
+                if crate::support::test_redis().is_some() {
+                    super::$case(crate::support::Backend::Redis).await
+                }
+            }
         }
     )+};
 }
 
-/// A store of `backend`, in a folder removed when the `TempDir` drops.
+/// A store of `backend`, in a folder removed when the `TempDir` drops, or
+/// under a key prefix of its own in the test Redis.
 pub fn open(backend: Backend, max_games: u64) -> (Store, TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let store = match backend {
         Backend::Memory => open_spec("memory", max_games),
         Backend::File => open_file(&dir.path().join("games.redb"), max_games),
+        Backend::Redis => open_spec(&fresh_redis_store(), max_games),
     };
     (store.unwrap(), dir)
+}
+
+/// The test Redis's URL, if one is named; if not, says once, on the
+/// terminal rather than in a test's captured output, how to name one.
+pub fn test_redis() -> Option<String> {
+    static LEFT_OUT: Once = Once::new();
+    let url = std::env::var(TEST_REDIS_URL)
+        .ok()
+        .filter(|url| !url.is_empty());
+    if url.is_none() {
+        LEFT_OUT.call_once(|| {
+            let _ = writeln!(
+                std::io::stderr(),
+                "linkpath-store: the Redis cases were left out, as {TEST_REDIS_URL} is unset; \
+                 to run them: redis-server --port 6390 --save '' --appendonly no & \
+                 {TEST_REDIS_URL}=redis://127.0.0.1:6390 cargo test"
+            );
+        });
+    }
+    url
+}
+
+/// A store setting for the test Redis under a prefix no other store of
+/// this run or of another process uses, so cases share the server apart.
+pub fn fresh_redis_store() -> String {
+    let url = test_redis().expect("a test Redis is named");
+    let separator = if url.contains('?') { '&' } else { '?' };
+    format!("{url}{separator}prefix={}", fresh_prefix())
+}
+
+/// A key prefix no other store of this run or of another process uses.
+pub fn fresh_prefix() -> String {
+    static STORES: AtomicU64 = AtomicU64::new(0);
+    let store = STORES.fetch_add(1, Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    format!("linkpath-test:{}-{nanos}-{store}", std::process::id())
 }
 
 pub fn open_file(path: &Path, max_games: u64) -> Result<Store, StoreError> {
     open_spec(&format!("file:{}", path.display()), max_games)
 }
 
-fn open_spec(setting: &str, max_games: u64) -> Result<Store, StoreError> {
+pub fn open_spec(setting: &str, max_games: u64) -> Result<Store, StoreError> {
     let limits = StoreLimits {
         max_games,
         timeout: Duration::from_secs(30),

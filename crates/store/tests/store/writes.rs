@@ -5,7 +5,7 @@ use linkpath_store::{Outcome, StoreError};
 
 use crate::support::{Backend, NOW, create, game, next, open};
 
-on_both!(
+on_each!(
     create_read_and_change,
     stale_writes_change_nothing,
     versions_that_do_not_follow_are_refused,

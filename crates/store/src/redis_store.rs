@@ -1,0 +1,476 @@
+//! The store in a Redis server, so that several replicas of the service
+//! share their games: any replica can serve any game.
+//!
+//! Each game is a hash (`v` version, `e` expiry, `b` body) under
+//! `PREFIX:game:{ID}`, each kept answer a hash (`e`, `f` fingerprint, `a`
+//! answer) under `PREFIX:kept:{KEY}`. Two sorted sets, `PREFIX:game-expiry`
+//! and `PREFIX:kept-expiry`, index them by expiry, as the file's expiry
+//! tables do: a purge reads the first to expire first, and the game index's
+//! size is the count that `max_games` bounds, exact because only the write
+//! script adds to it and only a purge takes from it.
+//!
+//! A write is one Lua script (`redis_store/write.lua`) that runs the rules of
+//! `rules.rs`: Redis runs a script alone, so the check and the change are
+//! one step, and a script that fails stops before its first change
+//! (its checks come first). Reads are single commands.
+//!
+//! Time stays the caller's: liveness is decided by `now_ms` against the
+//! stored expiry, as in the other backends. Redis's own TTLs are only a
+//! backstop for records no purge reaches (every replica stopped): each
+//! record lives in Redis for what is left of its life by the caller's
+//! clock plus [`BACKSTOP_GRACE_MS`], measured on Redis's clock from the
+//! write, so clocks that disagree cannot cut a live game short.
+//!
+//! The script also publishes each change (`VERSION ID`) on
+//! `PREFIX:changes`, in commit order: a process that follows the store
+//! hears what other processes wrote, so that its event streams carry it.
+//! Pub/sub keeps nothing for a listener that is away: after subscribing
+//! again the feed says [`Feed::Resumed`], and its listener reads again what
+//! it follows.
+//!
+//! The script touches a game's record, its key's answer and both indexes;
+//! Redis Cluster runs a script only on keys of one hash slot, so this
+//! store needs one Redis primary, not a Cluster. The braces around ids
+//! and keys are hash tags all the same, so that a later layout per slot
+//! keeps the names.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::{Client, RedisError, Script};
+use tokio::sync::{OnceCell, broadcast};
+
+use crate::rules::live;
+use crate::spec::RedisSpec;
+use crate::{Expected, Feed, Kept, Outcome, Purged, StoreError, StoredGame, Write};
+
+/// How long Redis keeps a record past its expiry, unless a purge deletes
+/// it first: longer than any call takes, so a record the rules still see
+/// live is never gone.
+const BACKSTOP_GRACE_MS: u64 = 60_000;
+
+/// The longest TTL given to Redis: far past any game's life, and far from
+/// where Redis refuses a TTL as out of range.
+const MAX_TTL_MS: u64 = 100 * 365 * 24 * 3_600_000;
+
+/// Tries at connecting before a call answers that Redis is unreachable;
+/// the next call tries again.
+const CONNECT_RETRIES: usize = 1;
+
+/// Changes heard but not yet taken by a slow listener before it is told
+/// it fell behind (and reads again what it follows).
+const FEED_BEHIND: usize = 1024;
+
+/// How often the changes connection is checked with a PING: a connection
+/// that died silently is found within this and the store's timeout.
+const HEARTBEAT: Duration = Duration::from_secs(5);
+
+/// The wait before subscribing again after a failure, doubled after each
+/// one up to five seconds.
+const RETRY_AT_FIRST: Duration = Duration::from_millis(100);
+const RETRY_AT_MOST: Duration = Duration::from_secs(5);
+
+pub(crate) struct RedisStore {
+    client: Client,
+    /// Made on the first call, inside the runtime that serves (opening
+    /// may happen before there is one); from then on it reconnects by
+    /// itself.
+    connection: OnceCell<ConnectionManager>,
+    names: Names,
+    max_games: u64,
+    timeout: Duration,
+    write_script: Script,
+    purge_script: Script,
+    /// The changes heard on the channel, once a caller asks for them.
+    feed: OnceLock<Listening>,
+}
+
+/// The task that listens to the changes channel, stopped with the store.
+struct Listening {
+    changes: broadcast::Sender<Feed>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for RedisStore {
+    fn drop(&mut self) {
+        if let Some(listening) = self.feed.get() {
+            listening.task.abort();
+        }
+    }
+}
+
+impl RedisStore {
+    /// Connects nothing yet: a Redis that is down at start makes calls
+    /// fail until it is up, not the start itself.
+    pub(crate) fn open(
+        spec: &RedisSpec,
+        max_games: u64,
+        timeout: Duration,
+    ) -> Result<RedisStore, StoreError> {
+        let client = Client::open(spec.url.as_str())
+            .map_err(|err| StoreError::Unavailable(format!("cannot use Redis at {spec}: {err}")))?;
+        Ok(RedisStore {
+            client,
+            connection: OnceCell::new(),
+            names: Names {
+                prefix: spec.prefix.clone(),
+            },
+            max_games,
+            timeout,
+            write_script: Script::new(include_str!("redis_store/write.lua")),
+            purge_script: Script::new(include_str!("redis_store/purge.lua")),
+            feed: OnceLock::new(),
+        })
+    }
+
+    pub(crate) async fn game(
+        &self,
+        id: &str,
+        now_ms: u64,
+    ) -> Result<Option<StoredGame>, StoreError> {
+        let fields: (Option<String>, Option<String>, Option<Vec<u8>>) = redis::cmd("HMGET")
+            .arg(self.names.game(id))
+            .arg("v")
+            .arg("e")
+            .arg("b")
+            .query_async(&mut self.connection().await?)
+            .await
+            .map_err(failed)?;
+        let game = match fields {
+            (None, None, None) => return Ok(None),
+            (Some(version), Some(expires_at_ms), Some(body)) => StoredGame {
+                version: number(&version, || format!("game `{id}`"))?,
+                expires_at_ms: number(&expires_at_ms, || format!("game `{id}`"))?,
+                body,
+            },
+            _ => {
+                return Err(StoreError::Corrupted(format!(
+                    "game `{id}` lacks some of its fields"
+                )));
+            }
+        };
+        Ok(Some(game).filter(|game| live(game.expires_at_ms, now_ms)))
+    }
+
+    pub(crate) async fn kept(&self, key: &str, now_ms: u64) -> Result<Option<Kept>, StoreError> {
+        let fields: (Option<String>, Option<Vec<u8>>, Option<Vec<u8>>) = redis::cmd("HMGET")
+            .arg(self.names.kept(key))
+            .arg("e")
+            .arg("f")
+            .arg("a")
+            .query_async(&mut self.connection().await?)
+            .await
+            .map_err(failed)?;
+        let kept = match fields {
+            (None, None, None) => return Ok(None),
+            (Some(expires_at_ms), Some(fingerprint), Some(answer)) => Kept {
+                fingerprint,
+                answer,
+                expires_at_ms: number(&expires_at_ms, || format!("the answer kept under `{key}`"))?,
+            },
+            _ => {
+                return Err(StoreError::Corrupted(format!(
+                    "the answer kept under `{key}` lacks some of its fields"
+                )));
+            }
+        };
+        Ok(Some(kept).filter(|kept| live(kept.expires_at_ms, now_ms)))
+    }
+
+    pub(crate) async fn write(&self, write: &Write, now_ms: u64) -> Result<Outcome, StoreError> {
+        let game = &write.game;
+        let expected = match write.expected {
+            Expected::Absent => String::new(),
+            Expected::Version(version) => padded(version),
+        };
+        let mut call = self.write_script.key(self.names.game(&write.id));
+        call.key(self.names.game_expiry())
+            .arg(padded(now_ms))
+            .arg(&write.id)
+            .arg(expected)
+            .arg(self.max_games)
+            .arg(padded(game.version))
+            .arg(padded(game.expires_at_ms))
+            .arg(game.expires_at_ms)
+            .arg(ttl(game.expires_at_ms, now_ms))
+            .arg(&game.body)
+            .arg(self.names.changes());
+        if let Some((key, kept)) = &write.key {
+            call.key(self.names.kept(key))
+                .key(self.names.kept_expiry())
+                .arg(key)
+                .arg(padded(kept.expires_at_ms))
+                .arg(kept.expires_at_ms)
+                .arg(ttl(kept.expires_at_ms, now_ms))
+                .arg(&kept.fingerprint)
+                .arg(&kept.answer);
+        }
+        let reply: Vec<Vec<u8>> = call
+            .invoke_async(&mut self.connection().await?)
+            .await
+            .map_err(failed)?;
+        outcome(&write.id, reply)
+    }
+
+    pub(crate) async fn purge(&self, now_ms: u64, at_most: usize) -> Result<Purged, StoreError> {
+        Ok(Purged {
+            games: self
+                .purge_index(
+                    &self.names.game_expiry(),
+                    |id| self.names.game(id),
+                    now_ms,
+                    at_most,
+                )
+                .await?,
+            keys: self
+                .purge_index(
+                    &self.names.kept_expiry(),
+                    |key| self.names.kept(key),
+                    now_ms,
+                    at_most,
+                )
+                .await?,
+        })
+    }
+
+    pub(crate) async fn games(&self) -> Result<u64, StoreError> {
+        redis::cmd("ZCARD")
+            .arg(self.names.game_expiry())
+            .query_async(&mut self.connection().await?)
+            .await
+            .map_err(failed)
+    }
+
+    /// Deletes up to `at_most` records of `index` expired by `now_ms`, the
+    /// first to expire first: lists them, then deletes in one script those
+    /// still expired (a write may have moved one in between).
+    async fn purge_index(
+        &self,
+        index: &str,
+        record: impl Fn(&str) -> String,
+        now_ms: u64,
+        at_most: usize,
+    ) -> Result<usize, StoreError> {
+        if at_most == 0 {
+            return Ok(0);
+        }
+        let mut connection = self.connection().await?;
+        let expired: Vec<String> = redis::cmd("ZRANGEBYSCORE")
+            .arg(index)
+            .arg("-inf")
+            .arg(now_ms)
+            .arg("LIMIT")
+            .arg(0)
+            .arg(i64::try_from(at_most).unwrap_or(i64::MAX))
+            .query_async(&mut connection)
+            .await
+            .map_err(failed)?;
+        if expired.is_empty() {
+            return Ok(0);
+        }
+        let mut call = self.purge_script.key(index);
+        call.arg(now_ms);
+        for name in &expired {
+            call.key(record(name)).arg(name);
+        }
+        call.invoke_async(&mut connection).await.map_err(failed)
+    }
+
+    /// The changes written by every process on this store, heard on the
+    /// changes channel by a task started on the first call (in the
+    /// caller's runtime) and stopped with the store.
+    pub(crate) fn changes(&self) -> broadcast::Receiver<Feed> {
+        self.feed
+            .get_or_init(|| {
+                let (changes, _) = broadcast::channel(FEED_BEHIND);
+                let task = tokio::spawn(listen(
+                    self.client.clone(),
+                    self.names.changes(),
+                    changes.clone(),
+                    self.timeout,
+                ));
+                Listening { changes, task }
+            })
+            .changes
+            .subscribe()
+    }
+
+    /// The connection, made on the first call.
+    async fn connection(&self) -> Result<ConnectionManager, StoreError> {
+        let manager = self
+            .connection
+            .get_or_try_init(|| async {
+                let config = ConnectionManagerConfig::new()
+                    .set_number_of_retries(CONNECT_RETRIES)
+                    .set_connection_timeout(Some(self.timeout))
+                    .set_response_timeout(Some(self.timeout));
+                ConnectionManager::new_lazy_with_config(self.client.clone(), config).map_err(failed)
+            })
+            .await?;
+        // A handle onto the one multiplexed connection.
+        Ok(manager.clone())
+    }
+}
+
+/// The names of a store's keys in Redis.
+struct Names {
+    prefix: String,
+}
+
+impl Names {
+    fn game(&self, id: &str) -> String {
+        format!("{}:game:{{{id}}}", self.prefix)
+    }
+
+    fn kept(&self, key: &str) -> String {
+        format!("{}:kept:{{{key}}}", self.prefix)
+    }
+
+    fn game_expiry(&self) -> String {
+        format!("{}:game-expiry", self.prefix)
+    }
+
+    fn kept_expiry(&self) -> String {
+        format!("{}:kept-expiry", self.prefix)
+    }
+
+    /// The channel on which the write script announces each change.
+    fn changes(&self) -> String {
+        format!("{}:changes", self.prefix)
+    }
+}
+
+/// Listens to `channel` on a connection of its own (a subscribed
+/// connection takes no other command), sending each change heard to
+/// `changes`; [`Feed::Resumed`] each time it has (re)subscribed, as
+/// changes may have gone unheard before. A connection that fails, or does
+/// not answer a PING every [`HEARTBEAT`] within `timeout`, is made again,
+/// waiting longer after each failure up to [`RETRY_AT_MOST`].
+async fn listen(
+    client: Client,
+    channel: String,
+    changes: broadcast::Sender<Feed>,
+    timeout: Duration,
+) {
+    let mut wait = RETRY_AT_FIRST;
+    loop {
+        let subscribed = tokio::time::timeout(timeout, async {
+            let mut pubsub = client.get_async_pubsub().await?;
+            pubsub.subscribe(&channel).await?;
+            Ok::<_, RedisError>(pubsub)
+        })
+        .await;
+        if let Ok(Ok(pubsub)) = subscribed {
+            wait = RETRY_AT_FIRST;
+            // Nobody listening yet is no error: the next caller subscribes.
+            let _ = changes.send(Feed::Resumed);
+            let (mut sink, mut messages) = pubsub.split();
+            let mut heartbeat = tokio::time::interval(HEARTBEAT);
+            heartbeat.tick().await;
+            loop {
+                tokio::select! {
+                    message = messages.next() => {
+                        let Some(message) = message else { break };
+                        if let Some(change) = heard(message.get_payload_bytes()) {
+                            let _ = changes.send(change);
+                        }
+                    }
+                    _ = heartbeat.tick() => {
+                        // Subscribed, Redis answers PING with `pong` and an
+                        // empty string, which no plain type reads.
+                        let pong = tokio::time::timeout(timeout, sink.ping::<redis::Value>()).await;
+                        if !matches!(pong, Ok(Ok(_))) {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        tokio::time::sleep(wait).await;
+        wait = (wait * 2).min(RETRY_AT_MOST);
+    }
+}
+
+/// A change as the write script announces it: `VERSION ID`.
+fn heard(payload: &[u8]) -> Option<Feed> {
+    let text = std::str::from_utf8(payload).ok()?;
+    let (version, id) = text.split_once(' ')?;
+    Some(Feed::Written {
+        id: id.to_owned(),
+        version: version.parse().ok()?,
+    })
+}
+
+/// What the write script answered.
+fn outcome(id: &str, reply: Vec<Vec<u8>>) -> Result<Outcome, StoreError> {
+    let unexpected = || {
+        StoreError::Io(format!(
+            "game `{id}`: the write script answered {} parts of an unknown kind",
+            reply.len()
+        ))
+    };
+    match reply.as_slice() {
+        [kind] if kind == b"written" => Ok(Outcome::Written),
+        [kind] if kind == b"full" => Ok(Outcome::Full),
+        [kind, current] if kind == b"stale" => {
+            let current = match current.as_slice() {
+                b"" => None,
+                digits => Some(number_bytes(digits, || format!("game `{id}`"))?),
+            };
+            Ok(Outcome::Stale { current })
+        }
+        [kind, expires_at_ms, fingerprint, answer] if kind == b"replayed" => {
+            Ok(Outcome::Replayed(Kept {
+                fingerprint: fingerprint.clone(),
+                answer: answer.clone(),
+                expires_at_ms: number_bytes(expires_at_ms, || format!("game `{id}`'s key"))?,
+            }))
+        }
+        _ => Err(unexpected()),
+    }
+}
+
+/// `n` as the 20 digits the script compares as text.
+fn padded(n: u64) -> String {
+    format!("{n:020}")
+}
+
+/// How long Redis keeps a record expiring at `expires_at_ms`, written at
+/// `now_ms`: what is left of its life, plus the grace.
+fn ttl(expires_at_ms: u64, now_ms: u64) -> u64 {
+    expires_at_ms
+        .saturating_sub(now_ms)
+        .saturating_add(BACKSTOP_GRACE_MS)
+        .min(MAX_TTL_MS)
+}
+
+fn number(text: &str, what: impl Fn() -> String) -> Result<u64, StoreError> {
+    number_bytes(text.as_bytes(), what)
+}
+
+fn number_bytes(digits: &[u8], what: impl Fn() -> String) -> Result<u64, StoreError> {
+    std::str::from_utf8(digits)
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .ok_or_else(|| {
+            StoreError::Corrupted(format!("{}: a number that does not read as one", what()))
+        })
+}
+
+/// A Redis error as the store's: not reaching Redis is
+/// [`StoreError::Unavailable`]; anything Redis answered with an error
+/// (out of memory, a read-only replica, a script refused) is
+/// [`StoreError::Io`]. Both are answered 503 by the server.
+fn failed(err: RedisError) -> StoreError {
+    if err.is_io_error()
+        || err.is_connection_refusal()
+        || err.is_connection_dropped()
+        || err.is_timeout()
+    {
+        StoreError::Unavailable(format!("Redis does not answer: {err}"))
+    } else {
+        StoreError::Io(format!("Redis refused a command: {err}"))
+    }
+}

@@ -1,0 +1,326 @@
+//! What only the Redis store has: a Redis that cannot be reached is an
+//! error a caller can retry on, never a panic or a hang; stores under two
+//! prefixes share a server apart; two stores on one prefix, as two
+//! replicas are, see each other's games and race on them as one store;
+//! each hears the other's writes on its feed, which resumes after its
+//! connection is cut; and a store whose Redis went away and came back
+//! serves again by itself.
+
+use std::net::TcpListener;
+use std::time::Duration;
+
+use linkpath_store::{Feed, Outcome, Store, StoreError};
+use tokio::sync::{broadcast, watch};
+use tokio::task::JoinHandle;
+
+use crate::support::{
+    Backend, NOW, create, fresh_prefix, fresh_redis_store, game, kept, keyed, next, open,
+    open_spec, test_redis,
+};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreachable_redis_is_unavailable() {
+    // A port nothing listens on: taken, then let go.
+    let port = {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    // Opening reaches nothing, so it succeeds.
+    let store = open_spec(&format!("redis://127.0.0.1:{port}"), 10).unwrap();
+    let unavailable = |result: Result<_, StoreError>| match result {
+        Err(StoreError::Unavailable(message)) => message.starts_with("Redis does not answer"),
+        _ => false,
+    };
+    assert!(unavailable(store.game("g", NOW).await.map(|_| ())));
+    assert!(unavailable(
+        store.write(create("g", "v0"), NOW).await.map(|_| ())
+    ));
+    assert!(unavailable(store.kept("k", NOW).await.map(|_| ())));
+    assert!(unavailable(store.purge(NOW, 10).await.map(|_| ())));
+    assert!(unavailable(store.games().await.map(|_| ())));
+}
+
+// TLS set up by redis-rs through rustls: a server that does not speak it
+// is an error like any other, not a panic for want of a crypto provider.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tls_to_a_server_without_it_is_unavailable() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    // Takes each connection and closes it, as a server refusing TLS does.
+    let server = tokio::spawn(async move {
+        loop {
+            let Ok((socket, _)) = listener.accept().await else {
+                return;
+            };
+            drop(socket);
+        }
+    });
+    let store = open_spec(&format!("rediss://127.0.0.1:{port}"), 10).unwrap();
+    let answer = store.game("g", NOW).await;
+    server.abort();
+    assert!(
+        matches!(&answer, Err(StoreError::Unavailable(message)) if message.starts_with("Redis does not answer")),
+        "{answer:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_prefixes_share_a_server_apart() {
+    if test_redis().is_none() {
+        return;
+    }
+    let one = open_spec(&fresh_redis_store(), 1).unwrap();
+    let other = open_spec(&fresh_redis_store(), 1).unwrap();
+    let write = keyed(create("g", "one's"), "k", "one's");
+    assert_eq!(one.write(write, NOW).await, Ok(Outcome::Written));
+
+    assert_eq!(other.game("g", NOW).await, Ok(None));
+    assert_eq!(other.kept("k", NOW).await, Ok(None));
+    assert_eq!(other.games().await, Ok(0));
+    let write = keyed(create("g", "other's"), "k", "other's");
+    assert_eq!(other.write(write, NOW).await, Ok(Outcome::Written));
+    assert_eq!(one.game("g", NOW).await, Ok(Some(game(0, "one's"))));
+    assert_eq!(other.game("g", NOW).await, Ok(Some(game(0, "other's"))));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_replicas_on_one_prefix_are_one_store() {
+    if test_redis().is_none() {
+        return;
+    }
+    let setting = fresh_redis_store();
+    let a = open_spec(&setting, 2).unwrap();
+    let b = open_spec(&setting, 2).unwrap();
+    assert_eq!(a.write(create("g", "v0"), NOW).await, Ok(Outcome::Written));
+    assert_eq!(b.game("g", NOW).await, Ok(Some(game(0, "v0"))));
+
+    let (through_a, through_b) = tokio::join!(
+        a.write(keyed(next("g", 0, "a"), "k", "moved"), NOW),
+        b.write(keyed(next("g", 0, "b"), "k", "moved"), NOW)
+    );
+    let winner = match (through_a.unwrap(), through_b.unwrap()) {
+        (Outcome::Written, Outcome::Replayed(answer)) if answer == kept("moved") => "a",
+        (Outcome::Replayed(answer), Outcome::Written) if answer == kept("moved") => "b",
+        outcomes => panic!("expected one written and one replaying it, got {outcomes:?}"),
+    };
+    assert_eq!(a.game("g", NOW).await, Ok(Some(game(1, winner))));
+    assert_eq!(b.game("g", NOW).await, Ok(Some(game(1, winner))));
+
+    // The bound is the replicas' together.
+    assert_eq!(b.write(create("h", "v0"), NOW).await, Ok(Outcome::Written));
+    assert_eq!(a.write(create("i", "v0"), NOW).await, Ok(Outcome::Full));
+    assert_eq!(a.games().await, Ok(2));
+}
+
+#[test]
+fn only_a_shared_store_has_a_feed() {
+    for backend in [Backend::Memory, Backend::File] {
+        let (store, _dir) = open(backend, 1);
+        assert!(store.changes().is_none(), "{backend:?}");
+    }
+}
+
+/// The feed cases take turns: one cuts every pub/sub connection of the
+/// test Redis, which would make another miss what it waits for.
+static FEED_TURNS: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// The next word of `feed`; waits are bounded so that a broken feed fails
+/// the case rather than hang it.
+async fn heard(feed: &mut broadcast::Receiver<Feed>) -> Feed {
+    tokio::time::timeout(Duration::from_secs(30), feed.recv())
+        .await
+        .expect("the feed says something within 30 s")
+        .expect("the feed is open")
+}
+
+fn written(id: &str, version: u64) -> Feed {
+    Feed::Written {
+        id: id.to_owned(),
+        version,
+    }
+}
+
+/// Two stores on one prefix, and the first one's feed, once subscribed.
+async fn two_replicas_and_a_feed() -> (Store, Store, broadcast::Receiver<Feed>) {
+    let setting = fresh_redis_store();
+    let a = open_spec(&setting, 10).unwrap();
+    let b = open_spec(&setting, 10).unwrap();
+    let mut feed = a.changes().unwrap();
+    assert_eq!(heard(&mut feed).await, Feed::Resumed);
+    (a, b, feed)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_write_is_heard_in_commit_order() {
+    if test_redis().is_none() {
+        return;
+    }
+    let _turn = FEED_TURNS.lock().await;
+    let (a, b, mut feed) = two_replicas_and_a_feed().await;
+    b.write(create("g", "v0"), NOW).await.unwrap();
+    b.write(next("g", 0, "v1"), NOW).await.unwrap();
+    // What did not apply is not heard.
+    let late = b.write(next("g", 0, "late"), NOW).await;
+    assert_eq!(late, Ok(Outcome::Stale { current: Some(1) }));
+    a.write(next("g", 1, "v2"), NOW).await.unwrap();
+    b.write(create("h", "v0"), NOW).await.unwrap();
+    for expected in [
+        written("g", 0),
+        written("g", 1),
+        written("g", 2),
+        written("h", 0),
+    ] {
+        assert_eq!(heard(&mut feed).await, expected);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_feed_cut_off_resumes() {
+    let Some(url) = test_redis() else {
+        return;
+    };
+    let _turn = FEED_TURNS.lock().await;
+    let (_a, b, mut feed) = two_replicas_and_a_feed().await;
+    let client = redis::Client::open(url.as_str()).unwrap();
+    let mut admin = client.get_multiplexed_async_connection().await.unwrap();
+    let cut: u64 = redis::cmd("CLIENT")
+        .arg("KILL")
+        .arg("TYPE")
+        .arg("pubsub")
+        .query_async(&mut admin)
+        .await
+        .unwrap();
+    assert!(cut >= 1, "no pub/sub connection was cut");
+    // Whatever was written in between was not heard: the feed says so.
+    assert_eq!(heard(&mut feed).await, Feed::Resumed);
+    b.write(create("g", "v0"), NOW).await.unwrap();
+    assert_eq!(heard(&mut feed).await, written("g", 0));
+}
+
+/// A TCP proxy in front of the test Redis that can be taken down: down,
+/// it closes the connections it carries and each new one at once, as a
+/// Redis that went away does, without touching the server the other cases
+/// share.
+struct Proxy {
+    port: u16,
+    /// Whether it is up, and how many times it went down: a connection
+    /// ends when that count moves, even if it is up again by the time the
+    /// connection looks.
+    state: watch::Sender<(bool, u64)>,
+    task: JoinHandle<()>,
+}
+
+impl Proxy {
+    async fn start(redis_url: &str) -> Proxy {
+        let redis = url::Url::parse(redis_url).unwrap();
+        let upstream = format!(
+            "{}:{}",
+            redis.host_str().unwrap(),
+            redis.port().unwrap_or(6379)
+        );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let (state, watching) = watch::channel((true, 0));
+        let task = tokio::spawn(async move {
+            while let Ok((mut client, _)) = listener.accept().await {
+                let mut watching = watching.clone();
+                let (up, downs) = *watching.borrow_and_update();
+                if !up {
+                    continue;
+                }
+                let upstream = upstream.clone();
+                tokio::spawn(async move {
+                    let Ok(mut server) = tokio::net::TcpStream::connect(&upstream).await else {
+                        return;
+                    };
+                    tokio::select! {
+                        _ = tokio::io::copy_bidirectional(&mut client, &mut server) => {}
+                        _ = watching.wait_for(|&(_, now)| now != downs) => {}
+                    }
+                });
+            }
+        });
+        Proxy { port, state, task }
+    }
+
+    fn set_up(&self, up: bool) {
+        self.state.send_modify(|(is_up, downs)| {
+            if *is_up && !up {
+                *downs += 1;
+            }
+            *is_up = up;
+        });
+    }
+}
+
+impl Drop for Proxy {
+    fn drop(&mut self) {
+        self.set_up(false);
+        self.task.abort();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_serves_again_once_its_redis_is_back() {
+    let Some(url) = test_redis() else {
+        return;
+    };
+    let _turn = FEED_TURNS.lock().await;
+    let proxy = Proxy::start(&url).await;
+    let setting = format!(
+        "redis://127.0.0.1:{}/?prefix={}",
+        proxy.port,
+        fresh_prefix()
+    );
+    let store = open_spec(&setting, 10).unwrap();
+    let mut feed = store.changes().unwrap();
+    assert_eq!(heard(&mut feed).await, Feed::Resumed);
+    assert_eq!(
+        store.write(create("g", "v0"), NOW).await,
+        Ok(Outcome::Written)
+    );
+    assert_eq!(heard(&mut feed).await, written("g", 0));
+
+    proxy.set_up(false);
+    let answer = store.game("g", NOW).await;
+    assert!(
+        matches!(&answer, Err(StoreError::Unavailable(message)) if message.starts_with("Redis does not answer")),
+        "{answer:?}"
+    );
+
+    proxy.set_up(true);
+    // The store connects again by itself: within a few calls, each bounded.
+    let mut answer = store.game("g", NOW).await;
+    for _ in 0..50 {
+        if answer.is_ok() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        answer = store.game("g", NOW).await;
+    }
+    assert_eq!(answer, Ok(Some(game(0, "v0"))));
+    // So does its feed, which says it may have missed changes.
+    assert_eq!(heard(&mut feed).await, Feed::Resumed);
+    assert_eq!(
+        store.write(next("g", 0, "v1"), NOW).await,
+        Ok(Outcome::Written)
+    );
+    assert_eq!(heard(&mut feed).await, written("g", 1));
+}
+
+/// A feed whose connection is well goes on through its heartbeats: past
+/// two of them (every 5 s), it has said nothing more than that it is
+/// listening. (A PING answer misread as a failure would make it subscribe
+/// again at every heartbeat, and its listeners read every game again.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_feed_goes_on_through_its_heartbeats() {
+    if test_redis().is_none() {
+        return;
+    }
+    let _turn = FEED_TURNS.lock().await;
+    let store = open_spec(&fresh_redis_store(), 10).unwrap();
+    let mut feed = store.changes().unwrap();
+    assert_eq!(heard(&mut feed).await, Feed::Resumed);
+    tokio::time::sleep(Duration::from_secs(11)).await;
+    assert_eq!(feed.try_recv(), Err(broadcast::error::TryRecvError::Empty));
+}
