@@ -73,6 +73,38 @@ fn row(
     );
 }
 
+/// Deals `deals` boards of one shape (width, height, and the marked cells
+/// of a layout if any) from seeds 0, 1, ...: their measures, and the time
+/// each deal with its measures took.
+fn measure(
+    (width, height, layout): (usize, usize, Option<&[usize]>),
+    tiles: &[(u32, usize)],
+    preset: Preset,
+    gravity: Gravity,
+    difficulty: Difficulty,
+    deals: u64,
+) -> (Vec<DealStats>, Vec<Duration>) {
+    let mut measured = Vec::new();
+    let mut times = Vec::new();
+    for seed in 0..deals {
+        let started = Instant::now();
+        let deal = game::Deal {
+            width,
+            height,
+            tiles,
+            layout,
+            rules: preset.rules(),
+            fall: gravity.into(),
+            difficulty,
+            seed,
+        };
+        let (_, _, stats) = game::deal_measured(&deal, &Stop::never()).expect("a deal");
+        measured.push(stats);
+        times.push(started.elapsed());
+    }
+    (measured, times)
+}
+
 /// The marked cells of a layout file, and its width and height.
 fn layout(text: &str) -> (usize, usize, Vec<usize>) {
     let rows: Vec<&str> = text.lines().collect();
@@ -107,25 +139,9 @@ fn layouts(deals: u64) {
             for (name, (width, height, cells)) in &shapes {
                 assert_eq!(cells.len(), 40, "{name}");
                 for difficulty in Difficulty::ALL {
-                    let mut measured = Vec::new();
-                    let mut times = Vec::new();
-                    for seed in 0..deals {
-                        let started = Instant::now();
-                        let deal = game::Deal {
-                            width: *width,
-                            height: *height,
-                            tiles: &tiles,
-                            layout: Some(cells),
-                            rules: preset.rules(),
-                            fall: gravity.into(),
-                            difficulty,
-                            seed,
-                        };
-                        let (_, _, stats) =
-                            game::deal_measured(&deal, &Stop::never()).expect("a deal");
-                        measured.push(stats);
-                        times.push(started.elapsed());
-                    }
+                    let shape = (*width, *height, Some(cells.as_slice()));
+                    let (measured, mut times) =
+                        measure(shape, &tiles, preset, gravity, difficulty, deals);
                     let name = format!("{name} {}", difficulty.name());
                     row(&name, preset, gravity, &measured, &mut times, "");
                 }
@@ -166,25 +182,14 @@ fn main() {
                 let rules: Rules = preset.rules();
                 let tiles: Vec<(u32, usize)> = (1..=types as u32).map(|t| (t, 4)).collect();
                 for difficulty in Difficulty::ALL {
-                    let mut measured = Vec::new();
-                    let mut times = Vec::new();
-                    for seed in 0..deals {
-                        let started = Instant::now();
-                        let deal = game::Deal {
-                            width,
-                            height,
-                            tiles: &tiles,
-                            layout: None,
-                            rules,
-                            fall: gravity.into(),
-                            difficulty,
-                            seed,
-                        };
-                        let (_, _, stats) =
-                            game::deal_measured(&deal, &Stop::never()).expect("a deal");
-                        measured.push(stats);
-                        times.push(started.elapsed());
-                    }
+                    let (measured, mut times) = measure(
+                        (width, height, None),
+                        &tiles,
+                        preset,
+                        gravity,
+                        difficulty,
+                        deals,
+                    );
                     let name = format!("{width} x {height} {}", difficulty.name());
                     row(&name, preset, gravity, &measured, &mut times, "");
                 }

@@ -2,12 +2,13 @@
 //! exact board, version, clock, score and assists after it; refusals that
 //! change nothing; and a game's replay checked again to the same end.
 
-use linkpath_api::ErrorCode;
 use linkpath_api::Limits;
 use linkpath_api::games::Point;
 use linkpath_api::games::{
-    Action, ActionKind, Game, GameLimits, GameView, Replay, Status, check_replay, create,
+    Action, ActionKind, Game, GameLimits, GameView, Replay, ReplayCheck, Status, check_replay,
+    create,
 };
+use linkpath_api::{ApiError, ErrorCode};
 use linkpath_engine::Stop;
 use serde_json::json;
 
@@ -177,18 +178,22 @@ fn a_replay_checks_again_to_the_same_game() {
     assert_eq!(json!(check.board), rows(&game));
 }
 
-#[test]
-fn a_replay_with_an_action_the_game_refuses_names_it() {
-    let game = new_game(json!({"board": ["A.A", "B.B"], "rules": "lianliankan"}), 0);
-    let mut replay = serde_json::to_value(Replay::of(&game)).unwrap();
-    replay["actions"] = json!([{"action": "move", "after_ms": 10, "from": [0, 0], "to": [0, 1]}]);
-    let e = check_replay(
+/// `replay` checked again under the default limits.
+fn check(replay: &serde_json::Value) -> Result<ReplayCheck, ApiError> {
+    check_replay(
         replay.to_string().as_bytes(),
         &LIMITS,
         &Limits::default(),
         &Stop::never(),
     )
-    .unwrap_err();
+}
+
+#[test]
+fn a_replay_with_an_action_the_game_refuses_names_it() {
+    let game = new_game(json!({"board": ["A.A", "B.B"], "rules": "lianliankan"}), 0);
+    let mut replay = serde_json::to_value(Replay::of(&game)).unwrap();
+    replay["actions"] = json!([{"action": "move", "after_ms": 10, "from": [0, 0], "to": [0, 1]}]);
+    let e = check(&replay).unwrap_err();
     assert_eq!(e.code, ErrorCode::InvalidRequest);
     assert_eq!(e.field.as_deref(), Some("actions[0]"));
 }
@@ -199,13 +204,7 @@ fn a_replay_whose_layout_is_not_the_boards_shape_is_refused() {
     for layout in [json!([]), json!(["###"]), json!(["###", "##"])] {
         let mut replay = serde_json::to_value(Replay::of(&game)).unwrap();
         replay["settings"]["layout"] = layout.clone();
-        let e = check_replay(
-            replay.to_string().as_bytes(),
-            &LIMITS,
-            &Limits::default(),
-            &Stop::never(),
-        )
-        .unwrap_err();
+        let e = check(&replay).unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidRequest, "{layout}");
         assert_eq!(e.field.as_deref(), Some("settings.layout"), "{layout}");
         assert_eq!(
@@ -215,13 +214,5 @@ fn a_replay_whose_layout_is_not_the_boards_shape_is_refused() {
     }
     let mut replay = serde_json::to_value(Replay::of(&game)).unwrap();
     replay["settings"]["layout"] = json!(["#.#", "#.#"]);
-    assert!(
-        check_replay(
-            replay.to_string().as_bytes(),
-            &LIMITS,
-            &Limits::default(),
-            &Stop::never()
-        )
-        .is_ok()
-    );
+    assert!(check(&replay).is_ok());
 }
