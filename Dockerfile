@@ -29,7 +29,7 @@ COPY assets ./assets
 # (a URL naming localhost worked in the container), but cannot load other
 # NSS modules.
 # The symbol table is stripped (cargo already drops debug info in
-# release): a fifth of the binary, 12.3 MiB to 10.0. Here and not in
+# release): about a fifth of the binary. Here and not in
 # Cargo.toml's release profile, so that local release builds keep their
 # symbols for profilers. A panic in the image still logs its message and
 # location; only a backtrace's function names are gone.

@@ -346,8 +346,10 @@ async fn observe(request: Request, next: Next) -> Response {
         .get::<ErrorCode>()
         .map(|code| code.into());
     let _in_request = span.enter();
-    // A failure of the server is an error; a request refused (4xx, with
-    // its error code) a warning; the rest information.
+    // An error answer is logged by its status: a failure of the server
+    // (5xx) an error, a request refused (4xx) a warning, both with the
+    // error code. Every other answer is information, the readiness 503
+    // of a shutdown included: it is the state a load balancer reads.
     macro_rules! request_line {
         ($level:ident) => {
             tracing::$level!(
@@ -361,9 +363,9 @@ async fn observe(request: Request, next: Next) -> Response {
             )
         };
     }
-    match status {
-        500.. => request_line!(error),
-        400..=499 => request_line!(warn),
+    match (error_code, status) {
+        (Some(_), 500..) => request_line!(error),
+        (Some(_), 400..) => request_line!(warn),
         _ => request_line!(info),
     }
     response
