@@ -42,10 +42,12 @@ start=$(date +%s.%N)
 git clone --quiet --no-local . "$work/linkpath"
 cloned=$(date +%s.%N)
 
-# Children's CPU seconds so far, from bash's `times` (user and system of
-# waited-for children), summed.
+# CPU seconds of this shell's waited-for children so far (cutime and
+# cstime of /proc/PID/stat, in clock ticks): read by PID, as `times` in a
+# command substitution would report the subshell's children instead.
+ticks=$(getconf CLK_TCK)
 child_cpu() {
-  times | tail -n 1 | awk '{ n = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); n += p[1] * 60 + p[2] } printf "%.1f", n }'
+  awk -v ticks="$ticks" '{ printf "%.1f", ($16 + $17) / ticks }' "/proc/$$/stat"
 }
 
 cd "$work/linkpath"
