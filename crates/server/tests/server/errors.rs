@@ -738,25 +738,12 @@ async fn a_solve_past_its_deadline_is_504_and_the_next_succeeds() {
 /// for the next request.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_deal_past_its_deadline_is_504_naming_the_deal() {
-    let mut config = config();
-    config.workers = Some(1);
-    config.request.solve_timeout_ms = 50;
-    let app = router(config);
     let hard = json!({
         "width": 100, "height": 100, "types": 2500, "rules": "shisen-sho",
         "encoding": "numbers", "difficulty": "hard", "include_moves": false
     });
-    let reply = crate::support::post(&app, "/v1/deal", &hard).await;
-    let (message, field) = reply.error(504, "deadline_exceeded");
-    assert_eq!(
-        message,
-        "the deal did not finish within the server's deadline; ask a smaller board or an easier difficulty"
-    );
-    assert_eq!(field, None);
-    // The deal stopped at its deadline: the only slot is free again.
     let small = json!({"width": 4, "height": 2, "types": 2, "rules": "shisen-sho"});
-    let next = crate::support::post(&app, "/v1/deal", &small).await;
-    assert_eq!(next.status, 200);
+    deal_stops_at_its_deadline(&hard, &small).await;
 }
 
 /// A hard deal onto a layout of 9,000 marked cells (100 x 100, a column
@@ -764,10 +751,6 @@ async fn a_deal_past_its_deadline_is_504_naming_the_deal() {
 /// and the slot free for the next request.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_deal_onto_a_layout_past_its_deadline_is_504() {
-    let mut config = config();
-    config.workers = Some(1);
-    config.request.solve_timeout_ms = 50;
-    let app = router(config);
     let row: String = (0..100)
         .map(|x| if x % 10 == 5 { '.' } else { '#' })
         .collect();
@@ -775,15 +758,25 @@ async fn a_deal_onto_a_layout_past_its_deadline_is_504() {
         "layout": vec![row; 100], "types": 2250, "rules": "shisen-sho",
         "encoding": "numbers", "difficulty": "hard", "include_moves": false
     });
-    let reply = crate::support::post(&app, "/v1/deal", &hard).await;
+    let small = json!({"layout": ["#..#", "####"], "types": 3, "rules": "shisen-sho"});
+    deal_stops_at_its_deadline(&hard, &small).await;
+}
+
+/// `hard`, with one solver slot and a 50 ms deadline, is a 504 naming the
+/// deal; the deal stopped there, so the slot is free for `small` at once.
+async fn deal_stops_at_its_deadline(hard: &Value, small: &Value) {
+    let mut config = config();
+    config.workers = Some(1);
+    config.request.solve_timeout_ms = 50;
+    let app = router(config);
+    let reply = crate::support::post(&app, "/v1/deal", hard).await;
     let (message, field) = reply.error(504, "deadline_exceeded");
     assert_eq!(
         message,
         "the deal did not finish within the server's deadline; ask a smaller board or an easier difficulty"
     );
     assert_eq!(field, None);
-    let small = json!({"layout": ["#..#", "####"], "types": 3, "rules": "shisen-sho"});
-    let next = crate::support::post(&app, "/v1/deal", &small).await;
+    let next = crate::support::post(&app, "/v1/deal", small).await;
     assert_eq!(next.status, 200);
 }
 
