@@ -263,6 +263,20 @@ pub struct GameSettings {
     #[arg(long, env = "LINKPATH_MAX_GAME_CELLS", default_value_t = 10_000, value_parser = at_least_one::<usize>)]
     pub max_game_cells: usize,
 
+    /// Most leaderboards kept at once; a won game whose board would be one
+    /// more is not entered (the win stands); at least 1.
+    #[arg(long, env = "LINKPATH_MAX_LEADERBOARDS", default_value_t = 10_000, value_parser = at_least_one::<u64>)]
+    pub max_leaderboards: u64,
+
+    /// Entries a leaderboard keeps, its best; at least 1, at most 1,000.
+    #[arg(long, env = "LINKPATH_LEADERBOARD_SIZE", default_value_t = 100, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub leaderboard_size: u16,
+
+    /// Time a leaderboard is kept after its last entry, in milliseconds;
+    /// at least 1.
+    #[arg(long, env = "LINKPATH_LEADERBOARD_TTL_MS", default_value_t = 2_592_000_000, value_parser = at_least_one::<u64>)]
+    pub leaderboard_ttl_ms: u64,
+
     /// Time the answer to a request with an `Idempotency-Key` is kept, in
     /// milliseconds: a retry within it gets that answer again; at least 1.
     #[arg(long, env = "LINKPATH_IDEMPOTENCY_TTL_MS", default_value_t = 86_400_000, value_parser = at_least_one::<u64>)]

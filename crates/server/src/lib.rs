@@ -106,6 +106,8 @@ impl AppState {
             },
             Duration::from_millis(g.game_idle_ms),
             Duration::from_millis(g.idempotency_ttl_ms),
+            Duration::from_millis(g.leaderboard_ttl_ms),
+            usize::from(g.leaderboard_size),
         );
         AppState {
             games: Arc::new(games),
@@ -196,6 +198,8 @@ impl AppState {
 fn store_limits(config: &Config) -> linkpath_store::StoreLimits {
     linkpath_store::StoreLimits {
         max_games: config.games.max_games,
+        max_boards: config.games.max_leaderboards,
+        board_size: usize::from(config.games.leaderboard_size),
         timeout: Duration::from_millis(config.games.store_timeout_ms),
     }
 }

@@ -110,7 +110,7 @@ pub(crate) const BUCKETS: [f64; 17] = [
 
 /// Every route of the router, as `(method, path)`: the `route` and
 /// `method` labels of the request series.
-pub(crate) const ROUTES: [(&str, &str); 28] = [
+pub(crate) const ROUTES: [(&str, &str); 30] = [
     ("POST", "/v1/solve"),
     ("POST", "/v1/render"),
     ("POST", "/v1/moves"),
@@ -131,6 +131,8 @@ pub(crate) const ROUTES: [(&str, &str); 28] = [
     ("GET", "/v1/games/{id}/events"),
     ("GET", "/v1/games/{id}/replay"),
     ("POST", "/v1/replays"),
+    ("GET", "/v1/daily/{date}"),
+    ("GET", "/v1/leaderboards/{name}"),
     ("GET", "/"),
     ("GET", "/playground/app.js"),
     ("GET", "/playground/style.css"),
@@ -277,6 +279,11 @@ pub(crate) fn route_statuses(method: &str, route: &str) -> Vec<u16> {
         statuses.extend(ROUTE_ERRORS.map(|code| code.status()));
     } else if route == "/readyz" {
         statuses.push(503);
+    } else if route == "/v1/daily/{date}" {
+        // A deal: refused settings, no solver slot, past the deadline.
+        statuses.extend([422, 503, 504]);
+    } else if route == "/v1/leaderboards/{name}" {
+        statuses.extend([422, 503]);
     }
     if route.starts_with("/v1/games") {
         statuses.extend(GAME_ERRORS.map(|code| code.status()));

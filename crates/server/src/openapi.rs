@@ -39,6 +39,8 @@ use utoipa::OpenApi;
         super::games::events::stream,
         super::games::replay,
         super::games::check_replay,
+        super::games::ranking::daily,
+        super::games::ranking::leaderboard,
         super::playground::index,
         super::playground::app_js,
         super::playground::style_css,

@@ -34,6 +34,8 @@ async fn main() {
         let spec = StoreSpec::File(dir.path().join("games.redb"));
         let limits = StoreLimits {
             max_games: count as u64,
+            max_boards: 1,
+            board_size: 1,
             timeout: Duration::from_secs(10),
         };
         let store = Arc::new(Store::open(&spec, limits).expect("the store opens"));
@@ -68,6 +70,7 @@ async fn write_for(store: Arc<Store>, writer: usize, deadline: Instant) -> u64 {
                 body: vec![b'x'; BODY_BYTES],
             },
             key: None,
+            entry: None,
         };
         let now_ms = 0;
         assert_eq!(store.write(write, now_ms).await, Ok(Outcome::Written));

@@ -28,8 +28,11 @@ use tokio::sync::{mpsc, oneshot};
 use handle::Handle;
 
 use crate::rules::{self, live};
-use crate::{Kept, Outcome, Purged, StoreError, StoredGame, Write};
-use tables::{FileTables, GAMES, KEPT, failed, open_failed, read_game, read_kept};
+use crate::{Kept, Outcome, Purged, StoreError, StoreLimits, StoredGame, Write};
+use tables::{
+    BOARDS, ENTRIES, FileTables, GAMES, KEPT, failed, open_failed, read_entries, read_game,
+    read_kept,
+};
 
 /// redb's page cache: its default (1 GiB) is past the memory a replica
 /// of the service is given; games are small and the hot ones few.
@@ -46,7 +49,7 @@ pub(crate) struct FileStore {
 }
 
 impl FileStore {
-    pub(crate) fn open(path: &Path, max_games: u64) -> Result<FileStore, StoreError> {
+    pub(crate) fn open(path: &Path, limits: StoreLimits) -> Result<FileStore, StoreError> {
         if let Some(folder) = path
             .parent()
             .filter(|folder| !folder.as_os_str().is_empty())
@@ -57,7 +60,7 @@ impl FileStore {
             })?;
         }
         let db = Arc::new(Handle::open(path)?);
-        let (writes, thread) = writer::start(Arc::clone(&db), max_games)?;
+        let (writes, thread) = writer::start(Arc::clone(&db), limits)?;
         Ok(FileStore {
             db,
             writes,
@@ -98,12 +101,34 @@ impl FileStore {
         answer.await.map_err(|_| stopped())?
     }
 
+    pub(crate) async fn leaderboard(
+        &self,
+        board: &str,
+        limit: usize,
+        now_ms: u64,
+    ) -> Result<Vec<Vec<u8>>, StoreError> {
+        let board = board.to_owned();
+        self.blocking(move |db| {
+            let txn = db.begin_read().map_err(failed)?;
+            let boards = txn.open_table(BOARDS).map_err(failed)?;
+            let live_board = boards
+                .get(board.as_str())
+                .map_err(failed)?
+                .is_some_and(|expires_at_ms| live(expires_at_ms.value(), now_ms));
+            if !live_board {
+                return Ok(Vec::new());
+            }
+            read_entries(&txn.open_table(ENTRIES).map_err(failed)?, &board, limit)
+        })
+        .await
+    }
+
     pub(crate) async fn purge(&self, now_ms: u64, at_most: usize) -> Result<Purged, StoreError> {
         self.blocking(move |db| {
             in_write(
                 db,
                 |tables| rules::purge(tables, now_ms, at_most),
-                |purged| purged.games + purged.keys > 0,
+                |purged| purged.games + purged.keys + purged.boards > 0,
             )
         })
         .await

@@ -7,14 +7,16 @@
 //! [`StoreSpec`]: a redb file (crash-safe, one fsync per group of writes),
 //! a Redis server that several replicas share, and memory. All follow the
 //! same rules: a write is a compare-and-set on the game's version, refused
-//! if its idempotency key was already answered, and it stores the game and
-//! the key's answer together or not at all. The file and memory run them
+//! if its idempotency key was already answered, and it stores the game,
+//! the key's answer and a won game's leaderboard entry together or not at
+//! all. The file and memory run them
 //! from `rules.rs` in their own transactions; Redis runs them as one Lua
 //! script that mirrors it.
 //!
 //! Time is the caller's: every call takes `now_ms`, milliseconds since the
-//! Unix epoch. A game or key expires at its `expires_at_ms`: from that
-//! millisecond on it is absent, and [`Store::purge`] may delete it.
+//! Unix epoch. A game, key or leaderboard expires at its `expires_at_ms`:
+//! from that millisecond on it is absent, and [`Store::purge`] may delete
+//! it.
 
 mod error;
 mod file;
@@ -77,6 +79,27 @@ pub struct Write {
     pub game: StoredGame,
     /// The idempotency key and the answer to keep under it.
     pub key: Option<(String, Kept)>,
+    /// The leaderboard entry this change earns (the game was won).
+    pub entry: Option<Entry>,
+}
+
+/// A won game on a leaderboard. A board keeps its best
+/// [`StoreLimits::board_size`] entries, best first by `rank`; it is made
+/// by its first entry (while fewer than [`StoreLimits::max_boards`] are
+/// stored; past that the entry is left out and the write goes on), and
+/// expires at the latest expiry of its entries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The leaderboard's name: opaque to the store, made by the caller.
+    pub board: String,
+    /// Where the entry stands: a board lists its entries in ascending byte
+    /// order of their ranks. Unique within a board (the caller ends it
+    /// with the game's id): an entry of the same rank replaces it.
+    pub rank: String,
+    /// The entry as the caller serialised it.
+    pub body: Vec<u8>,
+    /// The board lasts at least until then.
+    pub expires_at_ms: u64,
 }
 
 /// What became of a [`Write`]. Only `Written` changed anything.
@@ -112,6 +135,7 @@ pub enum Feed {
 pub struct Purged {
     pub games: usize,
     pub keys: usize,
+    pub boards: usize,
 }
 
 /// The bounds a store keeps to.
@@ -119,6 +143,10 @@ pub struct Purged {
 pub struct StoreLimits {
     /// How many games may be stored, expired ones not yet purged included.
     pub max_games: u64,
+    /// How many leaderboards may be stored, as `max_games` counts games.
+    pub max_boards: u64,
+    /// How many entries a leaderboard keeps, its best; at least 1.
+    pub board_size: usize,
     /// How long any one call may take; past it the call answers
     /// [`StoreError::TimedOut`].
     pub timeout: Duration,
@@ -149,10 +177,10 @@ impl Store {
     /// and they succeed again once it is back.
     pub fn open(spec: &StoreSpec, limits: StoreLimits) -> Result<Store, StoreError> {
         let backend = match spec {
-            StoreSpec::Memory => Backend::Memory(MemoryStore::new(limits.max_games)),
-            StoreSpec::File(path) => Backend::File(FileStore::open(path, limits.max_games)?),
+            StoreSpec::Memory => Backend::Memory(MemoryStore::new(limits)),
+            StoreSpec::File(path) => Backend::File(FileStore::open(path, limits)?),
             StoreSpec::Redis(redis) => {
-                let store = RedisStore::open(redis, limits.max_games, limits.timeout)?;
+                let store = RedisStore::open(redis, limits)?;
                 Backend::Redis(Box::new(store))
             }
         };
@@ -175,7 +203,7 @@ impl Store {
     }
 
     /// Applies `write` if the stored game is as it expects and its key
-    /// holds no answer yet. [`StoreError::TimedOut`] leaves it unknown
+    /// holds no answer yet, with its leaderboard entry if any. [`StoreError::TimedOut`] leaves it unknown
     /// whether the write was applied: a retry with the same key tells.
     pub async fn write(&self, write: Write, now_ms: u64) -> Result<Outcome, StoreError> {
         rules::check(&write)?;
@@ -201,8 +229,26 @@ impl Store {
         .await
     }
 
-    /// Deletes the games and keys expired at `now_ms`, those that expired
-    /// first first, at most `at_most` of each.
+    /// The best `limit` entries of the leaderboard `board`, best first;
+    /// none for a board never made, or expired.
+    pub async fn leaderboard(
+        &self,
+        board: &str,
+        limit: usize,
+        now_ms: u64,
+    ) -> Result<Vec<Vec<u8>>, StoreError> {
+        self.bounded(async {
+            match &self.backend {
+                Backend::Memory(store) => store.leaderboard(board, limit, now_ms),
+                Backend::File(store) => store.leaderboard(board, limit, now_ms).await,
+                Backend::Redis(store) => store.leaderboard(board, limit, now_ms).await,
+            }
+        })
+        .await
+    }
+
+    /// Deletes the games, keys and leaderboards expired at `now_ms`, those
+    /// that expired first first, at most `at_most` of each.
     pub async fn purge(&self, now_ms: u64, at_most: usize) -> Result<Purged, StoreError> {
         self.bounded(async {
             match &self.backend {
@@ -272,6 +318,8 @@ mod tests {
         let timeout = Duration::from_millis(5);
         let limits = StoreLimits {
             max_games: 1,
+            max_boards: 1,
+            board_size: 1,
             timeout,
         };
         let store = Store::open(&StoreSpec::Memory, limits).unwrap();

@@ -4,31 +4,39 @@
 //! (a lookup, a write, a purge bounded by its caller), so they run on the
 //! async thread that makes them.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Mutex, MutexGuard};
 
-use crate::rules::{self, Head, Kind, Tables};
-use crate::{Kept, Outcome, Purged, StoreError, StoredGame, Write};
+use crate::rules::{self, BoardHead, Head, Kind, Tables};
+use crate::{Entry, Kept, Outcome, Purged, StoreError, StoreLimits, StoredGame, Write};
 
 pub(crate) struct MemoryStore {
     maps: Mutex<Maps>,
-    max_games: u64,
+    limits: StoreLimits,
 }
 
 #[derive(Default)]
 struct Maps {
     games: HashMap<String, StoredGame>,
     kept: HashMap<String, Kept>,
+    boards: HashMap<String, Board>,
     // (expires_at_ms, name), so the first entry is the first to expire.
     game_expiry: BTreeSet<(u64, String)>,
     key_expiry: BTreeSet<(u64, String)>,
+    board_expiry: BTreeSet<(u64, String)>,
+}
+
+/// A leaderboard: its entries by rank, best first.
+struct Board {
+    expires_at_ms: u64,
+    entries: BTreeMap<String, Vec<u8>>,
 }
 
 impl MemoryStore {
-    pub(crate) fn new(max_games: u64) -> MemoryStore {
+    pub(crate) fn new(limits: StoreLimits) -> MemoryStore {
         MemoryStore {
             maps: Mutex::default(),
-            max_games,
+            limits,
         }
     }
 
@@ -51,7 +59,22 @@ impl MemoryStore {
     }
 
     pub(crate) fn write(&self, write: &Write, now_ms: u64) -> Result<Outcome, StoreError> {
-        rules::apply(&mut *self.lock()?, write, now_ms, self.max_games)
+        rules::apply(&mut *self.lock()?, write, now_ms, &self.limits)
+    }
+
+    pub(crate) fn leaderboard(
+        &self,
+        board: &str,
+        limit: usize,
+        now_ms: u64,
+    ) -> Result<Vec<Vec<u8>>, StoreError> {
+        let maps = self.lock()?;
+        Ok(maps
+            .boards
+            .get(board)
+            .filter(|board| rules::live(board.expires_at_ms, now_ms))
+            .map(|board| board.entries.values().take(limit).cloned().collect())
+            .unwrap_or_default())
     }
 
     pub(crate) fn purge(&self, now_ms: u64, at_most: usize) -> Result<Purged, StoreError> {
@@ -76,6 +99,7 @@ impl Maps {
         match kind {
             Kind::Game => &mut self.game_expiry,
             Kind::Key => &mut self.key_expiry,
+            Kind::Board => &mut self.board_expiry,
         }
     }
 
@@ -126,10 +150,50 @@ impl Tables for Maps {
         Ok(())
     }
 
+    fn board(&self, board: &str) -> Result<Option<BoardHead>, StoreError> {
+        Ok(self.boards.get(board).map(|board| BoardHead {
+            expires_at_ms: board.expires_at_ms,
+            entries: board.entries.len(),
+        }))
+    }
+
+    fn boards(&self) -> Result<u64, StoreError> {
+        Ok(self.boards.len() as u64)
+    }
+
+    fn put_entry(
+        &mut self,
+        entry: &Entry,
+        expires_at_ms: u64,
+        replaces: Option<u64>,
+    ) -> Result<bool, StoreError> {
+        self.reindex(Kind::Board, &entry.board, replaces, expires_at_ms);
+        let board = self
+            .boards
+            .entry(entry.board.clone())
+            .or_insert_with(|| Board {
+                expires_at_ms,
+                entries: BTreeMap::new(),
+            });
+        board.expires_at_ms = expires_at_ms;
+        Ok(board
+            .entries
+            .insert(entry.rank.clone(), entry.body.clone())
+            .is_none())
+    }
+
+    fn remove_worst(&mut self, board: &str) -> Result<(), StoreError> {
+        if let Some(board) = self.boards.get_mut(board) {
+            board.entries.pop_last();
+        }
+        Ok(())
+    }
+
     fn first_to_expire(&self, kind: Kind) -> Result<Option<(u64, String)>, StoreError> {
         let index = match kind {
             Kind::Game => &self.game_expiry,
             Kind::Key => &self.key_expiry,
+            Kind::Board => &self.board_expiry,
         };
         Ok(index.first().cloned())
     }
@@ -142,6 +206,9 @@ impl Tables for Maps {
             }
             Kind::Key => {
                 self.kept.remove(name);
+            }
+            Kind::Board => {
+                self.boards.remove(name);
             }
         }
         Ok(())

@@ -21,6 +21,13 @@
 //! clock plus [`BACKSTOP_GRACE_MS`], measured on Redis's clock from the
 //! write, so clocks that disagree cannot cut a live game short.
 //!
+//! A leaderboard is a hash `PREFIX:board:{NAME}` (`e`, its expiry), a
+//! sorted set `PREFIX:ranks:{NAME}` of its entries' ranks (all of score
+//! 0, so they sort by their bytes) and a hash `PREFIX:entries:{NAME}`
+//! from rank to entry; `PREFIX:board-expiry` indexes boards as games
+//! are. The write script enters a won game in the same step as the move
+//! that won it.
+//!
 //! The script also publishes each change (`VERSION ID`) on
 //! `PREFIX:changes`, in commit order: a process that follows the store
 //! hears what other processes wrote, so that its event streams carry it.
@@ -28,7 +35,8 @@
 //! again the feed says [`Feed::Resumed`], and its listener reads again what
 //! it follows.
 //!
-//! The script touches a game's record, its key's answer and both indexes;
+//! The script touches a game's record, its key's answer, a board and the
+//! indexes;
 //! Redis Cluster runs a script only on keys of one hash slot, so this
 //! store needs one Redis primary, not a Cluster. The braces around ids
 //! and keys are hash tags all the same, so that a later layout per slot
@@ -44,7 +52,7 @@ use tokio::sync::{OnceCell, broadcast};
 
 use crate::rules::live;
 use crate::spec::RedisSpec;
-use crate::{Expected, Feed, Kept, Outcome, Purged, StoreError, StoredGame, Write};
+use crate::{Expected, Feed, Kept, Outcome, Purged, StoreError, StoreLimits, StoredGame, Write};
 
 /// How long Redis keeps a record past its expiry, unless a purge deletes
 /// it first: longer than any call takes, so a record the rules still see
@@ -79,10 +87,10 @@ pub(crate) struct RedisStore {
     /// itself.
     connection: OnceCell<ConnectionManager>,
     names: Names,
-    max_games: u64,
-    timeout: Duration,
+    limits: StoreLimits,
     write_script: Script,
     purge_script: Script,
+    leaderboard_script: Script,
     /// The changes heard on the channel, once a caller asks for them.
     feed: OnceLock<Listening>,
 }
@@ -104,11 +112,7 @@ impl Drop for RedisStore {
 impl RedisStore {
     /// Connects nothing yet: a Redis that is down at start makes calls
     /// fail until it is up, not the start itself.
-    pub(crate) fn open(
-        spec: &RedisSpec,
-        max_games: u64,
-        timeout: Duration,
-    ) -> Result<RedisStore, StoreError> {
+    pub(crate) fn open(spec: &RedisSpec, limits: StoreLimits) -> Result<RedisStore, StoreError> {
         let client = Client::open(spec.url.as_str())
             .map_err(|err| StoreError::Unavailable(format!("cannot use Redis at {spec}: {err}")))?;
         Ok(RedisStore {
@@ -117,10 +121,10 @@ impl RedisStore {
             names: Names {
                 prefix: spec.prefix.clone(),
             },
-            max_games,
-            timeout,
+            limits,
             write_script: Script::new(include_str!("redis_store/write.lua")),
             purge_script: Script::new(include_str!("redis_store/purge.lua")),
+            leaderboard_script: Script::new(include_str!("redis_store/leaderboard.lua")),
             feed: OnceLock::new(),
         })
     }
@@ -190,13 +194,19 @@ impl RedisStore {
             .arg(padded(now_ms))
             .arg(&write.id)
             .arg(expected)
-            .arg(self.max_games)
+            .arg(self.limits.max_games)
             .arg(padded(game.version))
             .arg(padded(game.expires_at_ms))
             .arg(game.expires_at_ms)
             .arg(ttl(game.expires_at_ms, now_ms))
             .arg(&game.body)
-            .arg(self.names.changes());
+            .arg(self.names.changes())
+            .arg(match (&write.key, &write.entry) {
+                (Some(_), Some(_)) => "ke",
+                (Some(_), None) => "k",
+                (None, Some(_)) => "e",
+                (None, None) => "",
+            });
         if let Some((key, kept)) = &write.key {
             call.key(self.names.kept(key))
                 .key(self.names.kept_expiry())
@@ -207,6 +217,20 @@ impl RedisStore {
                 .arg(&kept.fingerprint)
                 .arg(&kept.answer);
         }
+        if let Some(entry) = &write.entry {
+            call.key(self.names.board(&entry.board))
+                .key(self.names.ranks(&entry.board))
+                .key(self.names.entries(&entry.board))
+                .key(self.names.board_expiry())
+                .arg(&entry.board)
+                .arg(&entry.rank)
+                .arg(&entry.body)
+                .arg(padded(entry.expires_at_ms))
+                .arg(entry.expires_at_ms)
+                .arg(ttl(entry.expires_at_ms, now_ms))
+                .arg(self.limits.board_size)
+                .arg(self.limits.max_boards);
+        }
         let reply: Vec<Vec<u8>> = call
             .invoke_async(&mut self.connection().await?)
             .await
@@ -214,12 +238,41 @@ impl RedisStore {
         outcome(&write.id, reply)
     }
 
+    pub(crate) async fn leaderboard(
+        &self,
+        board: &str,
+        limit: usize,
+        now_ms: u64,
+    ) -> Result<Vec<Vec<u8>>, StoreError> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let bodies: Vec<Option<Vec<u8>>> = self
+            .leaderboard_script
+            .key(self.names.board(board))
+            .key(self.names.ranks(board))
+            .key(self.names.entries(board))
+            .arg(padded(now_ms))
+            .arg(limit)
+            .invoke_async(&mut self.connection().await?)
+            .await
+            .map_err(failed)?;
+        bodies
+            .into_iter()
+            .map(|body| {
+                body.ok_or_else(|| {
+                    StoreError::Corrupted(format!("board `{board}` ranks an entry it lacks"))
+                })
+            })
+            .collect()
+    }
+
     pub(crate) async fn purge(&self, now_ms: u64, at_most: usize) -> Result<Purged, StoreError> {
         Ok(Purged {
             games: self
                 .purge_index(
                     &self.names.game_expiry(),
-                    |id| self.names.game(id),
+                    |id| vec![self.names.game(id)],
                     now_ms,
                     at_most,
                 )
@@ -227,7 +280,21 @@ impl RedisStore {
             keys: self
                 .purge_index(
                     &self.names.kept_expiry(),
-                    |key| self.names.kept(key),
+                    |key| vec![self.names.kept(key)],
+                    now_ms,
+                    at_most,
+                )
+                .await?,
+            boards: self
+                .purge_index(
+                    &self.names.board_expiry(),
+                    |board| {
+                        vec![
+                            self.names.board(board),
+                            self.names.ranks(board),
+                            self.names.entries(board),
+                        ]
+                    },
                     now_ms,
                     at_most,
                 )
@@ -245,11 +312,12 @@ impl RedisStore {
 
     /// Deletes up to `at_most` records of `index` expired by `now_ms`, the
     /// first to expire first: lists them, then deletes in one script those
-    /// still expired (a write may have moved one in between).
+    /// still expired (a write may have moved one in between). `record`
+    /// names a record's keys, as many for each.
     async fn purge_index(
         &self,
         index: &str,
-        record: impl Fn(&str) -> String,
+        record: impl Fn(&str) -> Vec<String>,
         now_ms: u64,
         at_most: usize,
     ) -> Result<usize, StoreError> {
@@ -271,9 +339,12 @@ impl RedisStore {
             return Ok(0);
         }
         let mut call = self.purge_script.key(index);
-        call.arg(now_ms);
+        call.arg(now_ms).arg(record("").len());
         for name in &expired {
-            call.key(record(name)).arg(name);
+            for key in record(name) {
+                call.key(key);
+            }
+            call.arg(name);
         }
         call.invoke_async(&mut connection).await.map_err(failed)
     }
@@ -289,7 +360,7 @@ impl RedisStore {
                     self.client.clone(),
                     self.names.changes(),
                     changes.clone(),
-                    self.timeout,
+                    self.limits.timeout,
                 ));
                 Listening { changes, task }
             })
@@ -304,8 +375,8 @@ impl RedisStore {
             .get_or_try_init(|| async {
                 let config = ConnectionManagerConfig::new()
                     .set_number_of_retries(CONNECT_RETRIES)
-                    .set_connection_timeout(Some(self.timeout))
-                    .set_response_timeout(Some(self.timeout));
+                    .set_connection_timeout(Some(self.limits.timeout))
+                    .set_response_timeout(Some(self.limits.timeout));
                 ConnectionManager::new_lazy_with_config(self.client.clone(), config).map_err(failed)
             })
             .await?;
@@ -334,6 +405,22 @@ impl Names {
 
     fn kept_expiry(&self) -> String {
         format!("{}:kept-expiry", self.prefix)
+    }
+
+    fn board(&self, board: &str) -> String {
+        format!("{}:board:{{{board}}}", self.prefix)
+    }
+
+    fn ranks(&self, board: &str) -> String {
+        format!("{}:ranks:{{{board}}}", self.prefix)
+    }
+
+    fn entries(&self, board: &str) -> String {
+        format!("{}:entries:{{{board}}}", self.prefix)
+    }
+
+    fn board_expiry(&self) -> String {
+        format!("{}:board-expiry", self.prefix)
     }
 
     /// The channel on which the write script announces each change.

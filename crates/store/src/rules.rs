@@ -7,7 +7,7 @@
 //! `redis_store/write.lua`: a change to [`apply`] is made there too, and
 //! the cases of `tests/store/` run on every backend.
 
-use crate::{Expected, Kept, Outcome, Purged, StoreError, StoredGame, Write};
+use crate::{Entry, Expected, Kept, Outcome, Purged, StoreError, StoreLimits, StoredGame, Write};
 
 /// Whether a record expiring at `expires_at_ms` is still there at `now_ms`.
 pub(crate) fn live(expires_at_ms: u64, now_ms: u64) -> bool {
@@ -21,11 +21,21 @@ pub(crate) struct Head {
     pub expires_at_ms: u64,
 }
 
-/// The two kinds of record that expire, each with its own expiry index.
+/// What the rules read of a stored leaderboard.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BoardHead {
+    pub expires_at_ms: u64,
+    /// How many entries it holds: at most the board size.
+    pub entries: usize,
+}
+
+/// The kinds of record that expire, each with its own expiry index.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Kind {
     Game,
     Key,
+    /// A leaderboard with its entries.
+    Board,
 }
 
 /// A backend's records, expired or not, within one transaction.
@@ -46,10 +56,25 @@ pub(crate) trait Tables {
     /// Stores `kept` under `key`, as `put_game` stores a game.
     fn put_kept(&mut self, key: &str, kept: &Kept, replaces: Option<u64>)
     -> Result<(), StoreError>;
+    fn board(&self, board: &str) -> Result<Option<BoardHead>, StoreError>;
+    /// How many leaderboards are stored, kept exact as `count` is.
+    fn boards(&self) -> Result<u64, StoreError>;
+    /// Stores `entry` on its board, which now expires at `expires_at_ms`;
+    /// `replaces` is the board's expiry before, as in `put_game`. Answers
+    /// whether the board holds one more entry (not if one of the same rank
+    /// was replaced).
+    fn put_entry(
+        &mut self,
+        entry: &Entry,
+        expires_at_ms: u64,
+        replaces: Option<u64>,
+    ) -> Result<bool, StoreError>;
+    /// Removes the last entry of `board`, the worst.
+    fn remove_worst(&mut self, board: &str) -> Result<(), StoreError>;
     /// The entry of `kind`'s expiry index that expires first.
     fn first_to_expire(&self, kind: Kind) -> Result<Option<(u64, String)>, StoreError>;
     /// Removes the index entry `(expires_at_ms, name)` of `kind`, and the
-    /// record it points to.
+    /// record it points to (a board with all its entries).
     fn remove(&mut self, kind: Kind, expires_at_ms: u64, name: &str) -> Result<(), StoreError>;
 }
 
@@ -74,13 +99,13 @@ pub(crate) fn check(write: &Write) -> Result<(), StoreError> {
 }
 
 /// Applies one write: the key first (a kept answer is replayed whatever
-/// the version), then the version, then the bound; the game and the key
-/// are stored only when all three pass.
+/// the version), then the version, then the bound; the game, the key and
+/// the entry are stored only when all three pass.
 pub(crate) fn apply(
     tables: &mut impl Tables,
     write: &Write,
     now_ms: u64,
-    max_games: u64,
+    limits: &StoreLimits,
 ) -> Result<Outcome, StoreError> {
     let mut key_replaces = None;
     if let Some((key, _)) = &write.key {
@@ -103,7 +128,7 @@ pub(crate) fn apply(
         return Ok(Outcome::Stale { current });
     }
     // Only a new id adds a game; one that replaces an expired game does not.
-    if stored.is_none() && tables.count()? >= max_games {
+    if stored.is_none() && tables.count()? >= limits.max_games {
         return Ok(Outcome::Full);
     }
     tables.put_game(
@@ -114,11 +139,42 @@ pub(crate) fn apply(
     if let Some((key, kept)) = &write.key {
         tables.put_kept(key, kept, key_replaces)?;
     }
+    if let Some(entry) = &write.entry {
+        enter(tables, entry, now_ms, limits)?;
+    }
     Ok(Outcome::Written)
 }
 
+/// Puts `entry` on its board, keeping the board's best `board_size`. An
+/// expired board still stored is emptied first; a new board past
+/// `max_boards` is not made, and the entry left out.
+fn enter(
+    tables: &mut impl Tables,
+    entry: &Entry,
+    now_ms: u64,
+    limits: &StoreLimits,
+) -> Result<(), StoreError> {
+    let mut head = tables.board(&entry.board)?;
+    if let Some(expired) = head.filter(|head| !live(head.expires_at_ms, now_ms)) {
+        tables.remove(Kind::Board, expired.expires_at_ms, &entry.board)?;
+        head = None;
+    }
+    if head.is_none() && tables.boards()? >= limits.max_boards {
+        return Ok(());
+    }
+    let expires_at_ms = head.map_or(entry.expires_at_ms, |head| {
+        head.expires_at_ms.max(entry.expires_at_ms)
+    });
+    let added = tables.put_entry(entry, expires_at_ms, head.map(|head| head.expires_at_ms))?;
+    let entries = head.map_or(0, |head| head.entries) + usize::from(added);
+    if entries > limits.board_size {
+        tables.remove_worst(&entry.board)?;
+    }
+    Ok(())
+}
+
 /// Deletes what expired by `now_ms`, those that expired first first, at
-/// most `at_most` games and `at_most` keys.
+/// most `at_most` games, `at_most` keys and `at_most` boards.
 pub(crate) fn purge(
     tables: &mut impl Tables,
     now_ms: u64,
@@ -127,6 +183,7 @@ pub(crate) fn purge(
     Ok(Purged {
         games: purge_kind(tables, Kind::Game, now_ms, at_most)?,
         keys: purge_kind(tables, Kind::Key, now_ms, at_most)?,
+        boards: purge_kind(tables, Kind::Board, now_ms, at_most)?,
     })
 }
 

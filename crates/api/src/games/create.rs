@@ -2,6 +2,7 @@
 //! sent, with an optional time limit.
 
 use super::game::Game;
+use super::ranking::{board_of, check_player};
 use super::view::GameSettings;
 use crate::board::{WireBoard, WireLayout};
 use crate::decode::decode;
@@ -9,7 +10,7 @@ use crate::error::{ApiError, ErrorCode};
 use crate::game::{DealRequest, DifficultyName, Settings, dealt};
 use crate::limits::Limits;
 use crate::wire::{Gravity, WireRules, name};
-use linkpath_engine::Stop;
+use linkpath_engine::{Board, Stop};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
@@ -68,6 +69,12 @@ pub struct CreateGame {
     #[serde(default)]
     #[schema(minimum = 1)]
     pub time_limit_ms: Option<u64>,
+    /// The name a win is entered under on the game's leaderboard: 1 to 32
+    /// letters, digits, spaces, `-`, `_` or `.`; a game without one is
+    /// not entered.
+    #[serde(default)]
+    #[schema(min_length = 1, max_length = 32)]
+    pub player: Option<String>,
 }
 
 /// The fields that deal, named for the error when a board is sent too.
@@ -83,7 +90,7 @@ const DEAL_FIELDS: [&str; 8] = [
 ];
 
 /// A new game with id `id` from the body of `POST /v1/games`, its clock
-/// started at `now_ms`.
+/// started at `now_ms`, on the leaderboard of its deal.
 pub fn create(
     body: &[u8],
     id: String,
@@ -91,7 +98,25 @@ pub fn create(
     limits: &Limits,
     stop: &Stop,
 ) -> Result<Game, ApiError> {
+    let (player, board, settings) = read(body, limits, stop)?;
+    let mut game = Game::new(id, settings, &board, now_ms, limits, stop)?;
+    game.leaderboard = board_of(&game.settings);
+    game.player = player;
+    Ok(game)
+}
+
+/// The body of `POST /v1/games` read: the player, the board to play and
+/// the settings to keep.
+pub(super) fn read(
+    body: &[u8],
+    limits: &Limits,
+    stop: &Stop,
+) -> Result<(Option<String>, Board, GameSettings), ApiError> {
     let request: CreateGame = decode(body, limits)?;
+    if let Some(player) = &request.player {
+        check_player(player)?;
+    }
+    let player = request.player.clone();
     // The rules are kept as sent, and read again from that on each action.
     let raw_rules = match request.rules {
         Some(_) => serde_json::from_slice::<serde_json::Value>(body)
@@ -201,7 +226,7 @@ pub fn create(
                 copies: request.copies,
                 difficulty: request.difficulty,
                 seed: request.seed,
-                alphabet: request.alphabet,
+                alphabet: request.alphabet.clone(),
                 rules: raw_rules,
                 gravity: request.gravity.unwrap_or_default(),
                 settle: request.settle.unwrap_or(false),
@@ -210,5 +235,5 @@ pub fn create(
             (board, settings)
         }
     };
-    Game::new(id, settings, &board, now_ms, limits, stop)
+    Ok((player, board, settings))
 }

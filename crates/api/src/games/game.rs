@@ -282,6 +282,12 @@ pub struct Game {
     pub created_at_ms: u64,
     pub updated_at_ms: u64,
     pub last: Option<Last>,
+    /// The name a win is entered under.
+    #[serde(default)]
+    pub player: Option<String>,
+    /// The leaderboard of the game's deal; none on a board sent.
+    #[serde(default)]
+    pub leaderboard: Option<String>,
 }
 
 impl Game {
@@ -322,6 +328,8 @@ impl Game {
             created_at_ms: now_ms,
             updated_at_ms: now_ms,
             last: Some(Last::of(ActionKind::Create, 0)),
+            player: None,
+            leaderboard: None,
         };
         let play = game.play(limits)?;
         game.settle(&play, now_ms, limits, stop)?;

@@ -8,10 +8,14 @@
 //! - [`game`]: the game as stored, and the actions on it;
 //! - [`view`]: the game as answered;
 //! - [`replay`]: a game's actions, and checking them again;
-//! - [`score`]: the one scoring rule.
+//! - [`score`]: the one scoring rule;
+//! - [`ranking`]: leaderboards, and the entry a win earns;
+//! - [`daily`]: the deal everyone gets on a day.
 
 mod create;
+mod daily;
 mod game;
+mod ranking;
 mod replay;
 mod score;
 mod view;
@@ -19,9 +23,11 @@ mod view;
 /// The wire types a game's actions and answers use.
 pub use crate::wire::{Move, Moved, Point};
 pub use create::{CreateGame, create};
+pub use daily::{DailyDeal, DailyGame, daily};
 pub use game::{
     Action, ActionKind, Assists, Change, Clock, Game, GameLimits, Last, MoveRequest, Status,
 };
+pub use ranking::{Earned, Leaderboard, LeaderboardEntry, leaderboard, read_board, read_limit};
 pub use replay::{Replay, ReplayAction, ReplayCheck, check_replay};
 pub use score::score;
 pub use view::{GameSettings, GameView, rfc3339};

@@ -101,6 +101,16 @@ pub struct GameView {
     pub assists: Assists,
     /// False once any assist was used.
     pub ranked: bool,
+    /// The name a win is entered under on the leaderboard; absent, a win
+    /// is not entered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub player: Option<String>,
+    /// The leaderboard of the game's deal (`GET /v1/leaderboards/{name}`);
+    /// absent for a game on a board sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub leaderboard: Option<String>,
     /// RFC 3339, UTC.
     pub created_at: String,
     pub updated_at: String,
@@ -129,6 +139,8 @@ impl GameView {
             time_limit_ms: game.settings.time_limit_ms,
             assists: game.assists,
             ranked: game.ranked(),
+            player: game.player.clone(),
+            leaderboard: game.leaderboard.clone(),
             created_at: rfc3339(game.created_at_ms),
             updated_at: rfc3339(game.updated_at_ms),
             expires_at: rfc3339(expires_at_ms),

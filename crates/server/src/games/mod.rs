@@ -11,9 +11,12 @@
 //! judged again on what was written. `If-Match` pins the version: a stale
 //! one is 412. An `Idempotency-Key` keeps a change's answer in the same
 //! write, so a retry is answered the first answer and applies nothing.
+//! The move that wins a ranked game enters it on its leaderboard in the
+//! same write.
 
 pub(crate) mod events;
 mod keys;
+pub(crate) mod ranking;
 
 use super::AppState;
 use super::body::JsonBody;
@@ -46,6 +49,10 @@ pub struct Games {
     pub idle: Duration,
     /// How long an idempotency key's answer is kept.
     pub key_ttl: Duration,
+    /// How long a leaderboard is kept after its last entry.
+    pub board_ttl: Duration,
+    /// The entries a leaderboard keeps: the most a request may ask for.
+    pub board_size: usize,
     /// The request limits with a board's cells capped for games, which are
     /// written whole on every change.
     pub request_limits: linkpath_api::Limits,
@@ -76,6 +83,8 @@ impl Games {
         request_limits: linkpath_api::Limits,
         idle: Duration,
         key_ttl: Duration,
+        board_ttl: Duration,
+        board_size: usize,
     ) -> Self {
         Games {
             request_limits,
@@ -84,6 +93,8 @@ impl Games {
             limits,
             idle,
             key_ttl,
+            board_ttl,
+            board_size,
             locks: (0..LOCKS).map(|_| tokio::sync::Mutex::new(())).collect(),
             following: std::sync::Once::new(),
         }
@@ -109,6 +120,8 @@ pub fn router() -> Router<AppState> {
         .route("/v1/games/{id}/events", get(events::stream))
         .route("/v1/games/{id}/replay", get(replay))
         .route("/v1/replays", post(check_replay))
+        .route("/v1/daily/{date}", get(ranking::daily))
+        .route("/v1/leaderboards/{name}", get(ranking::leaderboard))
 }
 
 /// Milliseconds since the Unix epoch, the store's and the games' time.
@@ -170,7 +183,8 @@ async fn load(games: &Games, id: &str, now: u64) -> Result<(Game, u64), ApiError
     Ok((game, stored.expires_at_ms))
 }
 
-/// The game written at its new version; what the store made of it.
+/// The game written at its new version, with the entry its win earns;
+/// what the store made of it.
 async fn save(
     games: &Games,
     game: &Game,
@@ -178,6 +192,14 @@ async fn save(
     key: Option<(String, linkpath_store::Kept)>,
     now: u64,
 ) -> Result<(Outcome, u64), ApiError> {
+    // Only the move that wins changes a game to won: the next write of a
+    // won game is none (it is finished).
+    let entry = game.earned().map(|earned| linkpath_store::Entry {
+        board: earned.board,
+        rank: earned.rank,
+        body: earned.body,
+        expires_at_ms: now + games.board_ttl.as_millis() as u64,
+    });
     let expires_at_ms = now + games.idle.as_millis() as u64;
     let body =
         serde_json::to_vec(game).map_err(|e| unavailable(StoreError::Corrupted(e.to_string())))?;
@@ -190,6 +212,7 @@ async fn save(
             body,
         },
         key,
+        entry,
     };
     let started = Instant::now();
     let outcome = games.store.write(write, now).await;
@@ -616,7 +639,7 @@ async fn check_replay(
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
 }
 
-/// Purges expired games and keys every 30 seconds, at most 1,000 of each
+/// Purges expired games, keys and leaderboards every 30 seconds, at most 1,000 of each
 /// a pass, and counts the games stored; the serve loop stops it. The
 /// count is the first call at start: a store that does not answer (a
 /// Redis not up yet) is logged then, and games answer 503 until it does.
@@ -634,10 +657,11 @@ pub async fn purge_loop(games: Arc<Games>) {
         tokio::time::sleep(EVERY).await;
         match games.store.purge(now_ms(), AT_MOST).await {
             Ok(purged) => {
-                if purged.games > 0 || purged.keys > 0 {
+                if purged.games > 0 || purged.keys > 0 || purged.boards > 0 {
                     tracing::info!(
                         games = purged.games,
                         keys = purged.keys,
+                        leaderboards = purged.boards,
                         "purged expired games"
                     );
                 }

@@ -6,7 +6,12 @@
 //! first to expire first without scanning. How many games there are is
 //! redb's own count of the games table: kept in the table's header,
 //! changed in the transaction that changes the table, read in constant
-//! time.
+//! time, as for boards.
+//!
+//! A leaderboard is its expiry under its name in `boards` and its entries
+//! in `entries`, keyed `(board, rank)`, so that a board's entries are
+//! one range, best first; `board_expiry` indexes boards as the games'
+//! index does.
 //!
 //! A game is stored as `version | expires_at_ms | body` and a kept answer
 //! as `expires_at_ms | fingerprint length | fingerprint | answer`, numbers
@@ -18,20 +23,26 @@ use std::path::Path;
 
 use redb::{ReadableTable, ReadableTableMetadata, Table, TableDefinition, WriteTransaction};
 
-use crate::rules::{Head, Kind, Tables};
-use crate::{Kept, StoreError, StoredGame};
+use crate::rules::{BoardHead, Head, Kind, Tables};
+use crate::{Entry, Kept, StoreError, StoredGame};
 
 pub(super) const GAMES: TableDefinition<&str, &[u8]> = TableDefinition::new("games");
 pub(super) const KEPT: TableDefinition<&str, &[u8]> = TableDefinition::new("kept");
 const GAME_EXPIRY: TableDefinition<(u64, &str), ()> = TableDefinition::new("game_expiry");
 const KEY_EXPIRY: TableDefinition<(u64, &str), ()> = TableDefinition::new("key_expiry");
+pub(super) const BOARDS: TableDefinition<&str, u64> = TableDefinition::new("boards");
+pub(super) const ENTRIES: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("entries");
+const BOARD_EXPIRY: TableDefinition<(u64, &str), ()> = TableDefinition::new("board_expiry");
 
-/// The four tables, open in one write transaction.
+/// The tables, open in one write transaction.
 pub(super) struct FileTables<'txn> {
     games: Table<'txn, &'static str, &'static [u8]>,
     kept: Table<'txn, &'static str, &'static [u8]>,
+    boards: Table<'txn, &'static str, u64>,
+    entries: Table<'txn, (&'static str, &'static str), &'static [u8]>,
     game_expiry: Table<'txn, (u64, &'static str), ()>,
     key_expiry: Table<'txn, (u64, &'static str), ()>,
+    board_expiry: Table<'txn, (u64, &'static str), ()>,
 }
 
 impl<'txn> FileTables<'txn> {
@@ -40,8 +51,11 @@ impl<'txn> FileTables<'txn> {
         Ok(FileTables {
             games: txn.open_table(GAMES)?,
             kept: txn.open_table(KEPT)?,
+            boards: txn.open_table(BOARDS)?,
+            entries: txn.open_table(ENTRIES)?,
             game_expiry: txn.open_table(GAME_EXPIRY)?,
             key_expiry: txn.open_table(KEY_EXPIRY)?,
+            board_expiry: txn.open_table(BOARD_EXPIRY)?,
         })
     }
 
@@ -49,7 +63,23 @@ impl<'txn> FileTables<'txn> {
         match kind {
             Kind::Game => &mut self.game_expiry,
             Kind::Key => &mut self.key_expiry,
+            Kind::Board => &mut self.board_expiry,
         }
+    }
+
+    /// The ranks of `board`'s entries, best first: at most the board
+    /// size and one more, so the walk is bounded.
+    fn ranks(&self, board: &str) -> Result<Vec<String>, StoreError> {
+        let mut ranks = Vec::new();
+        for entry in self.entries.range((board, "")..).map_err(failed)? {
+            let (key, _) = entry.map_err(failed)?;
+            let (on, rank) = key.value();
+            if on != board {
+                break;
+            }
+            ranks.push(rank.to_owned());
+        }
+        Ok(ranks)
     }
 
     fn reindex(
@@ -123,10 +153,54 @@ impl Tables for FileTables<'_> {
         self.reindex(Kind::Key, key, replaces, kept.expires_at_ms)
     }
 
+    fn board(&self, board: &str) -> Result<Option<BoardHead>, StoreError> {
+        let Some(expires_at_ms) = self.boards.get(board).map_err(failed)? else {
+            return Ok(None);
+        };
+        Ok(Some(BoardHead {
+            expires_at_ms: expires_at_ms.value(),
+            entries: self.ranks(board)?.len(),
+        }))
+    }
+
+    fn boards(&self) -> Result<u64, StoreError> {
+        self.boards.len().map_err(failed)
+    }
+
+    fn put_entry(
+        &mut self,
+        entry: &Entry,
+        expires_at_ms: u64,
+        replaces: Option<u64>,
+    ) -> Result<bool, StoreError> {
+        self.boards
+            .insert(entry.board.as_str(), expires_at_ms)
+            .map_err(failed)?;
+        self.reindex(Kind::Board, &entry.board, replaces, expires_at_ms)?;
+        let replaced = self
+            .entries
+            .insert(
+                (entry.board.as_str(), entry.rank.as_str()),
+                entry.body.as_slice(),
+            )
+            .map_err(failed)?;
+        Ok(replaced.is_none())
+    }
+
+    fn remove_worst(&mut self, board: &str) -> Result<(), StoreError> {
+        if let Some(worst) = self.ranks(board)?.pop() {
+            self.entries
+                .remove((board, worst.as_str()))
+                .map_err(failed)?;
+        }
+        Ok(())
+    }
+
     fn first_to_expire(&self, kind: Kind) -> Result<Option<(u64, String)>, StoreError> {
         let index = match kind {
             Kind::Game => &self.game_expiry,
             Kind::Key => &self.key_expiry,
+            Kind::Board => &self.board_expiry,
         };
         let first = index.first().map_err(failed)?;
         Ok(first.map(|(entry, _)| {
@@ -139,13 +213,35 @@ impl Tables for FileTables<'_> {
         self.index(kind)
             .remove((expires_at_ms, name))
             .map_err(failed)?;
-        let records = match kind {
-            Kind::Game => &mut self.games,
-            Kind::Key => &mut self.kept,
-        };
-        records.remove(name).map_err(failed)?;
+        match kind {
+            Kind::Game => drop(self.games.remove(name).map_err(failed)?),
+            Kind::Key => drop(self.kept.remove(name).map_err(failed)?),
+            Kind::Board => {
+                self.boards.remove(name).map_err(failed)?;
+                for rank in self.ranks(name)? {
+                    self.entries.remove((name, rank.as_str())).map_err(failed)?;
+                }
+            }
+        }
         Ok(())
     }
+}
+
+/// The first `limit` entries of `board` in `entries`, best first.
+pub(super) fn read_entries(
+    entries: &impl ReadableTable<(&'static str, &'static str), &'static [u8]>,
+    board: &str,
+    limit: usize,
+) -> Result<Vec<Vec<u8>>, StoreError> {
+    let mut bodies = Vec::new();
+    for entry in entries.range((board, "")..).map_err(failed)? {
+        let (key, body) = entry.map_err(failed)?;
+        if key.value().0 != board || bodies.len() == limit {
+            break;
+        }
+        bodies.push(body.value().to_vec());
+    }
+    Ok(bodies)
 }
 
 /// The game stored under `id` in `games`, expired or not.

@@ -14,7 +14,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::handle::Handle;
 use super::in_write;
 use crate::rules;
-use crate::{Outcome, StoreError, Write};
+use crate::{Outcome, StoreError, StoreLimits, Write};
 
 /// The most writes one transaction applies.
 const BATCH: usize = 256;
@@ -31,7 +31,7 @@ pub(super) struct Job {
 /// Starts the writer thread; it stops once every sender is dropped.
 pub(super) fn start(
     db: Arc<Handle>,
-    max_games: u64,
+    limits: StoreLimits,
 ) -> Result<(mpsc::Sender<Job>, JoinHandle<()>), StoreError> {
     let (sender, mut queue) = mpsc::channel::<Job>(QUEUE);
     let thread = thread::Builder::new()
@@ -43,7 +43,7 @@ pub(super) fn start(
                     let Ok(job) = queue.try_recv() else { break };
                     jobs.push(job);
                 }
-                commit(&db, jobs, max_games);
+                commit(&db, jobs, &limits);
             }
         })
         .map_err(|err| StoreError::Unavailable(format!("cannot start the writer thread: {err}")))?;
@@ -52,13 +52,13 @@ pub(super) fn start(
 
 /// Applies and commits one batch, then answers each write: its outcome, or
 /// the batch's error for all of them when nothing was committed.
-fn commit(db: &Handle, mut jobs: Vec<Job>, max_games: u64) {
+fn commit(db: &Handle, mut jobs: Vec<Job>, limits: &StoreLimits) {
     // A caller that timed out no longer waits: its write is left out.
     jobs.retain(|job| !job.reply.is_closed());
     if jobs.is_empty() {
         return;
     }
-    match apply(db, &jobs, max_games) {
+    match apply(db, &jobs, limits) {
         Ok(outcomes) => {
             for (job, outcome) in jobs.into_iter().zip(outcomes) {
                 // A caller gone since has nobody left to tell.
@@ -75,13 +75,13 @@ fn commit(db: &Handle, mut jobs: Vec<Job>, max_games: u64) {
 
 /// An I/O error fails the whole batch, none of it committed; the file is
 /// opened again before the next batch (see `handle.rs`).
-fn apply(db: &Handle, jobs: &[Job], max_games: u64) -> Result<Vec<Outcome>, StoreError> {
+fn apply(db: &Handle, jobs: &[Job], limits: &StoreLimits) -> Result<Vec<Outcome>, StoreError> {
     db.with(|db| {
         in_write(
             db,
             |tables| {
                 jobs.iter()
-                    .map(|job| rules::apply(tables, &job.write, job.now_ms, max_games))
+                    .map(|job| rules::apply(tables, &job.write, job.now_ms, limits))
                     .collect()
             },
             // A batch where every write was stale, replayed or refused

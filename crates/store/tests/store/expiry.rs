@@ -41,7 +41,11 @@ async fn expired_is_absent(backend: Backend) {
     // The expired game and key were replaced, index entries and all.
     assert_eq!(
         store.purge(LATER - 1, 10).await,
-        Ok(Purged { games: 0, keys: 0 })
+        Ok(Purged {
+            games: 0,
+            keys: 0,
+            boards: 0
+        })
     );
 }
 
@@ -69,7 +73,11 @@ async fn the_bound_counts_what_is_not_purged(backend: Backend) {
     );
     assert_eq!(
         store.purge(later, 10).await,
-        Ok(Purged { games: 1, keys: 0 })
+        Ok(Purged {
+            games: 1,
+            keys: 0,
+            boards: 0
+        })
     );
     assert_eq!(store.games().await, Ok(1));
     assert_eq!(
@@ -101,7 +109,11 @@ async fn purge_takes_the_first_to_expire_first(backend: Backend) {
 
     assert_eq!(
         store.purge(NOW + 4, 2).await,
-        Ok(Purged { games: 2, keys: 2 })
+        Ok(Purged {
+            games: 2,
+            keys: 2,
+            boards: 0
+        })
     );
     assert_eq!(stored("g2").await, None);
     assert_eq!(stored("g4").await, None);
@@ -112,11 +124,19 @@ async fn purge_takes_the_first_to_expire_first(backend: Backend) {
 
     assert_eq!(
         store.purge(NOW + 4, 10).await,
-        Ok(Purged { games: 2, keys: 2 })
+        Ok(Purged {
+            games: 2,
+            keys: 2,
+            boards: 0
+        })
     );
     assert_eq!(
         store.purge(NOW + 4, 10).await,
-        Ok(Purged { games: 0, keys: 0 })
+        Ok(Purged {
+            games: 0,
+            keys: 0,
+            boards: 0
+        })
     );
     assert_eq!(stored("g3").await, None);
     assert!(stored("g1").await.is_some());
@@ -134,7 +154,11 @@ async fn a_new_expiry_moves_in_the_index(backend: Backend) {
     store.write(next("g", 0, "v1"), NOW).await.unwrap();
     assert_eq!(
         store.purge(SOON, 10).await,
-        Ok(Purged { games: 0, keys: 0 })
+        Ok(Purged {
+            games: 0,
+            keys: 0,
+            boards: 0
+        })
     );
     assert_eq!(
         store
@@ -151,7 +175,11 @@ async fn a_new_expiry_moves_in_the_index(backend: Backend) {
         .unwrap();
     assert_eq!(
         store.purge(SOON + 5, 10).await,
-        Ok(Purged { games: 1, keys: 0 })
+        Ok(Purged {
+            games: 1,
+            keys: 0,
+            boards: 0
+        })
     );
     assert_eq!(store.games().await, Ok(0));
 }

@@ -1,7 +1,7 @@
 //! The store's rules, tested on every backend through the public
-//! interface: each case in `writes`, `keys`, `expiry` and `concurrency`
-//! is written once and run on memory, on a redb file and on Redis (the
-//! server `LINKPATH_TEST_REDIS_URL` names; left out when it is unset).
+//! interface: each case in `writes`, `keys`, `expiry`, `leaderboards`
+//! and `concurrency` is written once and run on memory, on a redb file
+//! and on Redis (the server `LINKPATH_TEST_REDIS_URL` names; left out when it is unset).
 //! `file`, `crash` and `fault` test what only the file has: reopening,
 //! bad files, timeouts, the writes acknowledged before a SIGKILL, and
 //! coming back after an I/O error; `redis` what only Redis has: an
@@ -17,5 +17,6 @@ mod expiry;
 mod fault;
 mod file;
 mod keys;
+mod leaderboards;
 mod redis;
 mod writes;

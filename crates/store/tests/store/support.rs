@@ -9,7 +9,7 @@ use std::sync::Once;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use linkpath_store::{Expected, Kept, Store, StoreError, StoreLimits, StoredGame, Write};
+use linkpath_store::{Entry, Expected, Kept, Store, StoreError, StoreLimits, StoredGame, Write};
 use tempfile::TempDir;
 
 /// The time the cases run at, and when their games expire unless a case
@@ -55,13 +55,29 @@ macro_rules! on_each {
 /// A store of `backend`, in a folder removed when the `TempDir` drops, or
 /// under a key prefix of its own in the test Redis.
 pub fn open(backend: Backend, max_games: u64) -> (Store, TempDir) {
+    open_with(backend, limits(max_games))
+}
+
+/// A store of `backend` with these bounds, as [`open`] opens it.
+pub fn open_with(backend: Backend, limits: StoreLimits) -> (Store, TempDir) {
     let dir = tempfile::tempdir().unwrap();
-    let store = match backend {
-        Backend::Memory => open_spec("memory", max_games),
-        Backend::File => open_file(&dir.path().join("games.redb"), max_games),
-        Backend::Redis => open_spec(&fresh_redis_store(), max_games),
+    let setting = match backend {
+        Backend::Memory => "memory".to_owned(),
+        Backend::File => format!("file:{}", dir.path().join("games.redb").display()),
+        Backend::Redis => fresh_redis_store(),
     };
-    (store.unwrap(), dir)
+    (Store::open(&setting.parse().unwrap(), limits).unwrap(), dir)
+}
+
+/// The bounds of a store of `max_games` games, as many boards, of 3
+/// entries each.
+pub fn limits(max_games: u64) -> StoreLimits {
+    StoreLimits {
+        max_games,
+        max_boards: max_games,
+        board_size: 3,
+        timeout: Duration::from_secs(30),
+    }
 }
 
 /// The test Redis's URL, if one is named; if not, says once, on the
@@ -108,11 +124,7 @@ pub fn open_file(path: &Path, max_games: u64) -> Result<Store, StoreError> {
 }
 
 pub fn open_spec(setting: &str, max_games: u64) -> Result<Store, StoreError> {
-    let limits = StoreLimits {
-        max_games,
-        timeout: Duration::from_secs(30),
-    };
-    Store::open(&setting.parse().unwrap(), limits)
+    Store::open(&setting.parse().unwrap(), limits(max_games))
 }
 
 pub fn game(version: u64, body: &str) -> StoredGame {
@@ -130,6 +142,7 @@ pub fn create(id: &str, body: &str) -> Write {
         expected: Expected::Absent,
         game: game(0, body),
         key: None,
+        entry: None,
     }
 }
 
@@ -140,6 +153,7 @@ pub fn next(id: &str, from: u64, body: &str) -> Write {
         expected: Expected::Version(from),
         game: game(from + 1, body),
         key: None,
+        entry: None,
     }
 }
 
@@ -158,6 +172,20 @@ pub fn expiring(mut write: Write, expires_at_ms: u64) -> Write {
         kept.expires_at_ms = expires_at_ms;
     }
     write
+}
+
+/// `write`, entering its game on `board` at `rank` (the entry's body is
+/// `rank` too), the board lasting until `expires_at_ms`.
+pub fn won(write: Write, board: &str, rank: &str, expires_at_ms: u64) -> Write {
+    Write {
+        entry: Some(Entry {
+            board: board.to_owned(),
+            rank: rank.to_owned(),
+            body: rank.as_bytes().to_vec(),
+            expires_at_ms,
+        }),
+        ..write
+    }
 }
 
 pub fn kept(answer: &str) -> Kept {
