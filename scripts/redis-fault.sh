@@ -22,9 +22,10 @@
 # the game as stored.
 #
 #   LINKPATH_BIN=target/release/linkpath scripts/redis-fault.sh
-#   STORE_TIMEOUT_MS=2000 LINKPATH_BIN=... scripts/redis-fault.sh
+#   STORE_TIMEOUT_MS=2000 FREEZE_S=6 DEAD_S=3 LINKPATH_BIN=... scripts/redis-fault.sh
 #
-# Without LINKPATH_BIN it runs the Dockerfile's build first. About 25 s.
+# (the defaults: 1000 ms, 4 s, 3 s). Without LINKPATH_BIN it runs the
+# Dockerfile's build first. About 20 s.
 # Only 127.0.0.1; never the machine's own Redis. Stops, by PID, every
 # process it started. Installs redis-server with apt-get if missing.
 set -euo pipefail

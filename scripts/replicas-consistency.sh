@@ -27,7 +27,7 @@
 #
 #   LINKPATH_BIN=target/release/linkpath scripts/replicas-consistency.sh
 #
-# Without LINKPATH_BIN it runs the Dockerfile's build first. About 10 s.
+# Without LINKPATH_BIN it runs the Dockerfile's build first. About 6 s.
 # Only 127.0.0.1; never the machine's own Redis. Stops, by PID, every
 # process it started. Installs nginx and redis-server with apt-get if
 # missing, without letting the packages start system services.
