@@ -1,0 +1,371 @@
+#!/usr/bin/env bash
+# Two replicas on one Redis behind nginx, one of them killed mid-flood, on
+# loopback: a redis-server of its own on a free port, two release
+# `linkpath serve` on it, and Debian's nginx running
+# deploy/compose/nginx.conf with only the addresses changed (as
+# scripts/nginx-test.sh runs it). 20 clients play 20 games at once, one
+# each, every request through nginx (so to either replica): a seeded deal
+# with gravity, its clearing sequence move by move, each move with an
+# Idempotency-Key and sent again with the same key on 502, 503, 504 or a
+# connection error, and the game read back every 8 moves. Halfway through
+# the moves, replica 1 is killed with SIGKILL. Shows:
+#
+#   1. every game won, every client's moves acknowledged;
+#   2. each game's replay (GET /v1/games/{id}/replay) is exactly the moves
+#      its client had acknowledged, in order; played again
+#      (POST /v1/replays) it ends on the game as stored (board, version,
+#      status);
+#   3. the version after each acknowledged move is one more than before
+#      (1, 2, 3, ... without a gap), and every read of a game is at least
+#      at the version its client last had acknowledged, whichever replica
+#      answered;
+#   4. no Idempotency-Key applied twice: the replay has as many moves as
+#      distinct keys were acknowledged.
+#
+# and prints the requests, the clients' retries and the 5xx they saw,
+# nginx's own retries on the other replica, the moves and the time.
+#
+#   LINKPATH_BIN=target/release/linkpath scripts/replicas-consistency.sh
+#
+# Without LINKPATH_BIN it runs the Dockerfile's build first. About 6 s.
+# Only 127.0.0.1; never the machine's own Redis. Stops, by PID, every
+# process it started. Installs nginx and redis-server with apt-get if
+# missing, without letting the packages start system services.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+started=$SECONDS
+
+step() { printf '\n== [%ss] %s\n' "$((SECONDS - started))" "$*"; }
+fail() { echo "replicas-consistency: FAILED: $*" >&2; exit 1; }
+
+step "nginx and redis-server"
+missing=()
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+command -v redis-server >/dev/null && command -v redis-cli >/dev/null || missing+=(redis-server)
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  # Debian's packages start their services where services may start; this
+  # test runs its own, so the packages' start is refused.
+  made_policy=""
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null
+    $sudo chmod +x /usr/sbin/policy-rc.d
+    made_policy=1
+  fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  [ -z "$made_policy" ] || $sudo rm -f /usr/sbin/policy-rc.d
+fi
+PATH=$PATH:/usr/sbin
+nginx -v 2>&1
+redis-server --version
+
+step "the binary"
+if [ -z "${LINKPATH_BIN:-}" ]; then
+  build=$(sed -n 's/^RUN \(.*cargo build .*\)$/\1/p' Dockerfile)
+  echo "$build"
+  bash -c "$build"
+fi
+bin=${LINKPATH_BIN:-target/x86_64-unknown-linux-gnu/release/linkpath}
+[ -x "$bin" ] || fail "no executable at $bin"
+echo "$bin"
+
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+  local status=$?
+  [ -z "${KEEP_LOGS:-}" ] || cp "$tmp"/*.log "$KEEP_LOGS"/
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$tmp"
+  exit "$status"
+}
+trap cleanup EXIT
+# Interrupted, or stopped by a timeout: out through cleanup all the same.
+trap 'exit 130' INT
+trap 'exit 143' TERM
+# forget PID: it has been waited for, so cleanup must not signal it (the
+# number may belong to another process by then).
+forget() {
+  local keep=() pid
+  for pid in "${pids[@]}"; do [ "$pid" = "$1" ] || keep+=("$pid"); done
+  pids=("${keep[@]}")
+}
+
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+wait_for() { # wait_for URL PID LOG
+  for _ in $(seq 100); do
+    curl -sf "$1" >/dev/null 2>&1 && return 0
+    kill -0 "$2" 2>/dev/null || { cat "$3" >&2; fail "$1: the process exited"; }
+    sleep 0.1
+  done
+  fail "$1 did not answer"
+}
+
+redis_port=$(free_port)
+step "redis-server on 127.0.0.1:$redis_port"
+redis-server --port "$redis_port" --bind 127.0.0.1 --dir "$tmp" --save '' --appendonly no \
+  >"$tmp/redis.log" 2>&1 &
+redis_pid=$!; pids+=("$redis_pid")
+for tries in $(seq 100); do
+  [ "$(redis-cli -h 127.0.0.1 -p "$redis_port" ping 2>/dev/null)" = PONG ] && break
+  kill -0 "$redis_pid" 2>/dev/null && [ "$tries" -lt 100 ] \
+    || { cat "$tmp/redis.log" >&2; fail "redis-server did not answer PING"; }
+  sleep 0.05
+done
+echo "pid $redis_pid"
+
+step "two replicas on it"
+# The defaults, whatever this shell has set, but for the store.
+while read -r var; do unset "$var"; done < <(compgen -e | grep '^LINKPATH_' || true)
+ports=() replica_pids=()
+for i in 1 2; do
+  port=$(free_port)
+  "$bin" serve --listen "127.0.0.1:$port" --shutdown-grace-ms 0 \
+    --store "redis://127.0.0.1:$redis_port/0?prefix=consistency" >"$tmp/replica$i.log" 2>&1 &
+  pids+=("$!"); replica_pids+=("$!"); ports+=("$port")
+  wait_for "http://127.0.0.1:$port/healthz" "$!" "$tmp/replica$i.log"
+  echo "replica $i: 127.0.0.1:$port, pid $!"
+done
+
+nginx_port=$(free_port)
+step "nginx with deploy/compose/nginx.conf on 127.0.0.1:$nginx_port"
+# The project's file with the listen port and the replicas' addresses put
+# in, the resolver taken out (loopback needs no DNS, and Debian's nginx
+# predates `resolve`), and nothing else changed.
+python3 - deploy/compose/nginx.conf "$tmp/nginx.conf" "$nginx_port" \
+  "127.0.0.1:${ports[0]}" "127.0.0.1:${ports[1]}" <<'EOF'
+import re, sys
+src, out, port, r1, r2 = sys.argv[1:6]
+text = open(src).read()
+def sub(pattern, repl):
+    global text
+    text, n = re.subn(pattern, repl, text, flags=re.M)
+    if n != 1:
+        sys.exit(f"{src}: expected one line matching {pattern!r}, found {n}")
+sub(r"^(\s*)listen 8080;$", rf"\g<1>listen 127.0.0.1:{port};")
+sub(r"^(\s*)server linkpath:8080 resolve( [^;]*)?;$",
+    lambda m: "\n".join(f"{m.group(1)}server {r}{m.group(2) or ''};" for r in (r1, r2)))
+sub(r"^\s*resolver [^;]*;\n", "")
+open(out, "w").write(text)
+EOF
+nginx -p "$tmp/" -c "$tmp/nginx.conf" \
+  -g "daemon off; pid $tmp/nginx.pid; error_log $tmp/nginx.error.log warn;" \
+  >"$tmp/nginx.access.log" 2>"$tmp/nginx.stderr" &
+pids+=("$!")
+wait_for "http://127.0.0.1:$nginx_port/healthz" "$!" "$tmp/nginx.stderr"
+
+cat >"$tmp/clients.py" <<'EOF'
+import http.client, json, os, re, sys, threading, time, uuid
+
+port, tmp = int(sys.argv[1]), sys.argv[2]
+CLIENTS = 20
+DEAL = {"width": 12, "height": 8, "types": 24, "rules": "shisen-sho", "gravity": "down"}
+MOVES = 12 * 8 // 2                 # a clearing sequence's length
+HALF = CLIENTS * MOVES // 2
+HTTP_TIMEOUT = 40                   # past nginx's own 30 s: a hang
+RETRIED = {502, 503, 504}
+
+lock = threading.Lock()
+count = {"requests": 0, "retries": 0, "connection errors": 0, "replayed": 0, "moves": 0}
+fivexx = {}
+failures = []
+games = {}                          # id -> [(key, move, version)]
+halfway = threading.Event()
+start = threading.Barrier(CLIENTS)
+
+def failed(message):
+    with lock:
+        failures.append(message)
+
+class Client:
+    def __init__(self):
+        self.conn = None
+
+    def send(self, method, path, body=None, key=None):
+        """One request through nginx: (status, headers, answer), status
+        None for a connection error."""
+        headers = {"content-type": "application/json"} if body is not None else {}
+        if key:
+            headers["idempotency-key"] = key
+        with lock:
+            count["requests"] += 1
+        try:
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=HTTP_TIMEOUT)
+            self.conn.request(method, path, None if body is None else json.dumps(body).encode(), headers)
+            answer = self.conn.getresponse()
+            raw = answer.read()
+        except (OSError, http.client.HTTPException) as err:
+            self.conn = None
+            if isinstance(err, TimeoutError):
+                raise SystemExit(f"{method} {path}: no answer in {HTTP_TIMEOUT} s")
+            with lock:
+                count["connection errors"] += 1
+            return None, {}, None
+        got = {k.lower(): v for k, v in answer.getheaders()}
+        if answer.status >= 500:
+            try:
+                code = json.loads(raw)["error"]["code"]
+            except Exception:
+                code = "not JSON"
+            route = re.sub("[0-9a-f]{32}", "{id}", path)
+            seen = (answer.status, code, f"{method} {route}")
+            with lock:
+                fivexx[seen] = fivexx.get(seen, 0) + 1
+        return answer.status, got, json.loads(raw) if raw else None
+
+    def until(self, method, path, ok, body=None, key=None):
+        """Sent until answered `ok`, again with the same key after a 502,
+        503, 504 or a connection error, for at most 30 s."""
+        give_up = time.time() + 30
+        while True:
+            status, got, answer = self.send(method, path, body, key)
+            if status == ok:
+                if got.get("idempotent-replayed") == "true":
+                    with lock:
+                        count["replayed"] += 1
+                return answer
+            if status is not None and status not in RETRIED:
+                raise SystemExit(f"{method} {path}: {status} {json.dumps(answer)[:300]}")
+            if time.time() > give_up:
+                raise SystemExit(f"{method} {path}: still {status} after 30 s")
+            with lock:
+                count["retries"] += 1
+            time.sleep(min(float(got.get("retry-after", "0.05")), 1))
+
+def player(n):
+    client = Client()
+    try:
+        deal = client.until("POST", "/v1/deal", 200, dict(DEAL, seed=100 + n))
+        game = client.until("POST", "/v1/games", 201, dict(DEAL, seed=100 + n), str(uuid.uuid4()))
+        if game["board"] != deal["board"] or len(deal["moves"]) != MOVES:
+            raise SystemExit(f"client {n}: the game's board is not the deal's")
+        acks = games[game["id"]] = []
+        # Dealt and created (a few after a 503 `overloaded`: two solver
+        # slots a replica), then every client plays at once.
+        start.wait(60)
+        for i, move in enumerate(deal["moves"]):
+            key = str(uuid.uuid4())
+            answer = client.until("POST", f"/v1/games/{game['id']}/moves", 200, move, key)
+            acks.append((key, move, answer["version"]))
+            with lock:
+                count["moves"] += 1
+                if count["moves"] >= HALF and not halfway.is_set():
+                    halfway.set()
+                    open(f"{tmp}/half", "w").close()
+            if i % 8 == 7:
+                seen = client.until("GET", f"/v1/games/{game['id']}", 200)
+                if seen["version"] < answer["version"]:
+                    raise SystemExit(f"client {n}: read version {seen['version']} after "
+                                     f"version {answer['version']} was acknowledged")
+    except SystemExit as err:
+        failed(f"client {n}: {err}")
+        start.abort()
+    except threading.BrokenBarrierError:
+        failed(f"client {n}: another client failed, or dealing took over 60 s")
+
+began = time.time()
+threads = [threading.Thread(target=player, args=(n,)) for n in range(CLIENTS)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join(90)
+    if t.is_alive():
+        failed("a client did not finish within 90 s")
+took = time.time() - began
+if not os.path.exists(f"{tmp}/killed"):
+    failed("replica 1 was not killed while the clients played")
+if failures:
+    for f in failures[:20]:
+        print(f"FAILED: {f}", file=sys.stderr)
+    sys.exit(1)
+
+def ok(message):
+    print(f"ok: {message}")
+
+print(f"{CLIENTS} clients: {count['requests']} requests through nginx in {took:.1f} s, "
+      f"{count['retries']} sent again by clients ({count['connection errors']} connection errors, "
+      f"{sum(fivexx.values())} × 5xx); Idempotent-Replayed answers: {count['replayed']}")
+for (status, code, route), n in sorted(fivexx.items()):
+    print(f"  {n} × {status} {code} to {route}")
+
+check = Client()
+won = 0
+for game_id, acks in games.items():
+    short = game_id[:8]
+    replay = check.until("GET", f"/v1/games/{game_id}/replay", 200)
+    now = check.until("GET", f"/v1/games/{game_id}", 200)
+    again = check.until("POST", "/v1/replays", 200, replay)
+    played = [{"from": a["from"], "to": a["to"]} for a in replay["actions"]]
+    if [a["action"] for a in replay["actions"]] != ["move"] * len(played):
+        failed(f"game {short}: actions other than moves in its replay")
+    if played != [a[1] for a in acks]:
+        failed(f"game {short}: the replay's {len(played)} moves are not the {len(acks)} acknowledged")
+    if [a[2] for a in acks] != list(range(1, len(acks) + 1)):
+        failed(f"game {short}: acknowledged versions {[a[2] for a in acks]}")
+    if len(played) != len({a[0] for a in acks}):
+        failed(f"game {short}: {len(played)} moves for {len({a[0] for a in acks})} distinct keys")
+    if now["version"] != len(acks):
+        failed(f"game {short}: at version {now['version']}, {len(acks)} moves acknowledged")
+    for field in ("board", "version", "status", "tiles_left"):
+        if again[field] != now[field]:
+            failed(f"game {short}: {field} {again[field]!r} played again, {now[field]!r} stored")
+    won += now["status"] == "won"
+if won != CLIENTS:
+    failed(f"{won} games won of {CLIENTS}")
+if failures:
+    for f in failures[:20]:
+        print(f"FAILED: {f}", file=sys.stderr)
+    sys.exit(1)
+moves = sum(len(a) for a in games.values())
+ok(f"{CLIENTS} games won, {moves} moves acknowledged ({MOVES} a game)")
+ok("each game's replay is its client's acknowledged moves, in order; played again "
+   "(POST /v1/replays) it ends on the stored board, version and status")
+ok(f"versions 1 to {MOVES} in every game without a gap; every read at least at the "
+   "version last acknowledged")
+ok(f"no Idempotency-Key applied twice: {moves} distinct keys acknowledged, {moves} moves in the replays")
+EOF
+
+step "20 clients, 20 games, through nginx; replica 1 killed halfway"
+python3 "$tmp/clients.py" "$nginx_port" "$tmp" >"$tmp/clients.out" 2>&1 &
+clients_pid=$!; pids+=("$clients_pid")
+for _ in $(seq 1200); do
+  [ -e "$tmp/half" ] && break
+  kill -0 "$clients_pid" 2>/dev/null || break
+  sleep 0.01
+done
+[ -e "$tmp/half" ] || { cat "$tmp/clients.out" >&2; fail "the clients did not reach half their moves"; }
+kill -KILL "${replica_pids[0]}"
+# (bash reports a child killed by a signal on its own stderr.)
+exec 3>&2 2>/dev/null
+wait "${replica_pids[0]}" || true
+exec 2>&3 3>&-
+forget "${replica_pids[0]}"
+touch "$tmp/killed"
+echo "replica 1 (pid ${replica_pids[0]}) killed with SIGKILL at $((SECONDS - started)) s"
+
+step "the checks"
+clients_status=0
+wait "$clients_pid" || clients_status=$?
+forget "$clients_pid"
+cat "$tmp/clients.out"
+[ "$clients_status" = 0 ] || fail "see above"
+# nginx's own retries: a request it sent to the other replica after the
+# first failed (502: refused, reset or closed; 503: busy).
+retried=$(grep -cE 'upstream_status=\[[0-9]+, ' "$tmp/nginx.access.log" || true)
+after_kill=$(grep -cE "upstream=\[127.0.0.1:${ports[0]}, 127.0.0.1:${ports[1]}\] upstream_status=\[502, 200\]" \
+  "$tmp/nginx.access.log" || true)
+# Requests replica 1 had read when it was killed: nginx saw the
+# connection close or reset before an answer.
+cut=$(grep -cE '(prematurely closed connection|reset by peer) while reading response header' \
+  "$tmp/nginx.error.log" || true)
+echo "ok: nginx sent $retried requests on to the other replica ($after_kill after replica 1 failed them, $cut of those cut mid-request by the kill)"
+grep -m 2 -E 'upstream_status=\[502, 200\]' "$tmp/nginx.access.log" | sed 's/^/  /' || true
+if grep -q 'panicked' "$tmp/replica2.log"; then fail "replica 2 panicked"; fi
+curl -sf "http://127.0.0.1:${ports[1]}/healthz" >/dev/null || fail "replica 2 is not serving"
+
+printf '\nreplicas-consistency: passed in %s s\n' "$((SECONDS - started))"
