@@ -140,7 +140,7 @@ elif variant == "slow":
 elif variant == "limited":
     sub(r"^(\s*)client_max_body_size ([^;]*);$",
         r"\g<1>client_max_body_size \2;\n\g<1>limit_req_zone $binary_remote_addr zone=test:1m rate=1r/m;")
-    sub(r"^(\s*)proxy_pass http://linkpath;$", r"\g<1>proxy_pass http://linkpath;\n\g<1>limit_req zone=test;")
+    sub(r"^(\s*)proxy_read_timeout 30s;$", r"\g<1>proxy_read_timeout 30s;\n\g<1>limit_req zone=test;")
 elif variant:
     sys.exit(f"no variant {variant!r}")
 open(out, "w").write(text)
