@@ -179,3 +179,19 @@ async fn a_stream_on_one_replica_carries_the_changes_made_on_another() {
     .expect("the stream ends");
     assert!(end.is_none());
 }
+
+#[tokio::test]
+async fn a_win_on_one_replica_is_on_the_board_read_on_another() {
+    let Some((a, b)) = two_replicas() else {
+        return;
+    };
+    let deal = crate::leaderboards::daily(&a, "2026-12-02", "width=6&height=4&types=6").await;
+    let deal = deal.json();
+    let mut body = deal["game"].clone();
+    body["player"] = json!("Ann");
+    let game = crate::leaderboards::win(&a, &body, None).await;
+    let name = deal["leaderboard"].as_str().expect("a board");
+    let board = crate::leaderboards::leaderboard(&b, name, "").await.json();
+    assert_eq!(board["entries"][0]["game"], game["id"]);
+    assert_eq!(board["entries"].as_array().map(Vec::len), Some(1));
+}

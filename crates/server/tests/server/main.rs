@@ -10,6 +10,7 @@ mod errors;
 mod game;
 mod games;
 mod games_on_redis;
+mod leaderboards;
 mod metrics;
 mod openapi;
 mod reliability;

@@ -162,11 +162,29 @@ fn post_json(body: impl Into<Body>) -> Request<Body> {
         .expect("a valid request")
 }
 
+/// The documented path whose template `path` fills (`/v1/daily/{date}`
+/// for `/v1/daily/2026-12-02`), if any.
+fn templated(path: &str) -> Option<&'static Value> {
+    let segments: Vec<&str> = path.split('/').collect();
+    object(&spec()["paths"])
+        .iter()
+        .find_map(|(template, item)| {
+            let parts: Vec<&str> = template.split('/').collect();
+            let fills = parts.len() == segments.len()
+                && template.contains('{')
+                && parts
+                    .iter()
+                    .zip(&segments)
+                    .all(|(part, segment)| part == segment || part.starts_with('{'));
+            fills.then_some(item)
+        })
+}
+
 /// The documented response for `status` of `method path`, or the shared
 /// 404/405 responses when the path or the method is not documented.
 fn documented_response(method: &Method, path: &str, status: StatusCode) -> &'static Value {
     let responses = &spec()["components"]["responses"];
-    let Some(item) = spec()["paths"].get(path) else {
+    let Some(item) = spec()["paths"].get(path).or_else(|| templated(path)) else {
         assert_eq!(
             status,
             StatusCode::NOT_FOUND,
@@ -353,9 +371,11 @@ fn the_file_is_openapi_with_the_expected_routes() {
             "GET /playground/layouts.json",
             "GET /playground/style.css",
             "GET /readyz",
+            "GET /v1/daily/{date}",
             "GET /v1/games/{id}",
             "GET /v1/games/{id}/events",
             "GET /v1/games/{id}/replay",
+            "GET /v1/leaderboards/{name}",
             "POST /v1/clear",
             "POST /v1/deal",
             "POST /v1/games",
@@ -391,7 +411,11 @@ async fn every_documented_route_is_answered_and_others_are_not() {
             *request.uri_mut() = path.parse().expect("a path");
             request
         } else {
-            request(method.clone(), path)
+            // A path's parameters, as their descriptions give them.
+            let path = path
+                .replace("{date}", "2026-12-02")
+                .replace("{name}", "0123456789abcdef0123456789abcdef");
+            request(method.clone(), &path)
         };
         let answer = exchange(&router, request).await;
         assert_eq!(answer.status, StatusCode::OK, "{method} {path}");
