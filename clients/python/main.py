@@ -16,11 +16,16 @@ taken as it came, the score computed from it), the event stream read
 alongside (one event a change), a move on the won game (409), and the
 game's replay played again by /v1/replays.
 
+And the day's deal: fetched for a small board (its seed computed here as
+docs/games.md derives it), a game made from it under a player's name and
+won, and the win read back, whole, from the deal's leaderboard.
+
     python clients/python/main.py http://127.0.0.1:8080 docs/render.svg
 
 Prints one line a check and exits 1 when any failed.
 """
 
+import hashlib
 import json
 import math
 import re
@@ -36,7 +41,9 @@ from linkpath_client.api.games import (
     check_replay,
     create_game,
     game_events,
+    get_daily_deal,
     get_game,
+    get_leaderboard,
     get_replay,
     hint,
     move_tiles,
@@ -51,6 +58,7 @@ from linkpath_client.models import (
     ClearOutcome,
     Connected,
     CreateGame,
+    DailyDeal,
     DealRequest,
     DealResponse,
     ErrorBody,
@@ -58,6 +66,7 @@ from linkpath_client.models import (
     GameStatus,
     GameView,
     Health,
+    Leaderboard,
     MoveRequest,
     MovesRequest,
     MovesResponse,
@@ -629,6 +638,9 @@ HELD_MOVES = [
     ({"from": [1, 0], "to": [0, 2]}, [[1, 0], [0, 0], [0, 2]], ["....", "....", ".D..", "..D."], 1),
     ({"from": [1, 2], "to": [2, 3]}, [[1, 2], [2, 2], [2, 3]], ["....", "....", "....", "...."], 0),
 ]
+# The leaderboard of the held game's deal: SHA-256 of its settings
+# (docs/games.md), the same on every server.
+HELD_LEADERBOARD = "f6dea614901119e8bb587b7b4d0916b7"
 NO_ASSISTS = {"hints": 0, "undos": 0, "shuffles": 0}
 HINTED = {"hints": 1, "undos": 0, "shuffles": 0}
 ASSISTED = {"hints": 1, "undos": 1, "shuffles": 0}
@@ -664,6 +676,7 @@ def expected_game(sent: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]
         "id": held["id"],
         **state,
         "settings": HELD_SETTINGS,
+        "leaderboard": HELD_LEADERBOARD,
         "score": kshisen_score(16 - state["tiles_left"], elapsed),
         "elapsed_ms": elapsed,
         "created_at": held["created_at"] or sent["created_at"],
@@ -1005,6 +1018,76 @@ def _() -> str:
         },
     )
     return f"{len(replay.actions)} actions; replayed: {checked.status.value}, v{checked.version}, score {checked.score}"
+
+
+# ---------------------------------------------------------------------------
+# The day's deal, a game made from it and won, and its leaderboard
+
+DAY = "2026-12-02"
+daily: dict[str, Any] = {}
+
+
+@check("GET /v1/daily/{date}: the deal of the documented seed")
+def _() -> str:
+    settings = "width=6 height=4 types=6 copies=4 difficulty=medium rules=shisen-sho gravity=none settle=false"
+    digest = hashlib.sha256(f"linkpath daily {DAY} {settings}".encode()).digest()
+    seed = int.from_bytes(digest[:8], "big") >> 11
+    game_body = {
+        "width": 6,
+        "height": 4,
+        "types": 6,
+        "copies": 4,
+        "difficulty": "medium",
+        "rules": "shisen-sho",
+        "gravity": "none",
+        "settle": False,
+        "seed": seed,
+    }
+    # The board is /v1/deal's for the same settings.
+    dealt = deal.sync_detailed(client=client, body=DealRequest.from_dict(game_body))
+    assert dealt.status_code == 200, f"status {dealt.status_code}: {dealt.content!r}"
+    board = json.loads(dealt.content)["board"]
+    response = get_daily_deal.sync_detailed(DAY, client=client, width=6, height=4, types=6)
+    sent = json.loads(response.content) if response.status_code == 200 else {}
+    name = sent.get("leaderboard", "")
+    assert re.fullmatch(r"[0-9a-f]{32}", name), name
+    answer = parsed(response, 200, DailyDeal, {"date": DAY, "game": game_body, "leaderboard": name, "board": board})
+    daily.update(sent)
+    return f"seed {answer.game.seed}, leaderboard {answer.leaderboard}, board {describe_board(answer.board)}"
+
+
+@check("POST /v1/games from the day's deal as a player, won: entered on its leaderboard")
+def _() -> str:
+    body = CreateGame.from_dict({**daily["game"], "player": "Ada"})
+    made = create_game.sync_detailed(client=client, body=body)
+    assert made.status_code == 201, f"status {made.status_code}: {made.content!r}"
+    won = json.loads(made.content)
+    assert (won["leaderboard"], won["player"], won["board"]) == (daily["leaderboard"], "Ada", daily["board"]), won
+    sequence = clear.sync_detailed(
+        client=client, body=ClearRequest.from_dict({"board": won["board"], "rules": "shisen-sho"})
+    )
+    assert sequence.status_code == 200, f"status {sequence.status_code}: {sequence.content!r}"
+    for step in json.loads(sequence.content)["moves"]:
+        moved = move_tiles.sync_detailed(won["id"], client=client, body=MoveRequest(from_=step["from"], to=step["to"]))
+        assert moved.status_code == 200, f"status {moved.status_code}: {moved.content!r}"
+        won = json.loads(moved.content)
+    assert (won["status"], won["ranked"]) == ("won", True), won
+    entry = {
+        "rank": 1,
+        "player": "Ada",
+        "game": won["id"],
+        "elapsed_ms": won["elapsed_ms"],
+        "score": won["score"],
+        "won_at": won["updated_at"],
+    }
+    board = parsed(
+        get_leaderboard.sync_detailed(daily["leaderboard"], client=client, limit=5),
+        200,
+        Leaderboard,
+        {"leaderboard": daily["leaderboard"], "entries": [entry]},
+    )
+    first = board.entries[0]
+    return f"{first.player}: rank {first.rank}, {first.elapsed_ms} ms, score {first.score}"
 
 
 # ---------------------------------------------------------------------------

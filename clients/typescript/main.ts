@@ -9,13 +9,17 @@
 // taken back and made again, the rest of /v1/clear's sequence to `won`, every
 // answer compared whole (its clock taken as it came, the score computed from
 // it), the event stream read alongside (one event a change), a move on the
-// won game (409), and the game's replay played again by /v1/replays.
+// won game (409), and the game's replay played again by /v1/replays. And
+// the day's deal: fetched for a small board (its seed computed here as
+// docs/games.md derives it), a game made from it under a player's name and
+// won, and the win read back, whole, from the deal's leaderboard.
 //
 //   node clients/typescript/dist/main.js http://127.0.0.1:8080 docs/render.svg
 //
 // Prints one line a check and exits 1 when any failed.
 
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import createClient from "openapi-fetch";
 import type { components, paths } from "./generated/linkpath.js";
@@ -545,6 +549,10 @@ function stateOf({ version, status, board, tiles_left, moves_open, assists, rank
  * held, and what follows the server's clock (`elapsed_ms`, never going back;
  * the times, in RFC 3339) taken as it came, with the score computed from it.
  */
+// The leaderboard of the held game's deal: SHA-256 of its settings
+// (docs/games.md), the same on every server.
+const heldLeaderboard = "f6dea614901119e8bb587b7b4d0916b7";
+
 function expectedGame(answer: Game, fields: GameState): Game {
   assert.ok(Number.isInteger(answer.elapsed_ms) && answer.elapsed_ms >= held.elapsedMs, `elapsed_ms ${answer.elapsed_ms} after ${held.elapsedMs}`);
   held.elapsedMs = answer.elapsed_ms;
@@ -555,6 +563,7 @@ function expectedGame(answer: Game, fields: GameState): Game {
     id: held.id,
     ...fields,
     settings: heldSettings,
+    leaderboard: heldLeaderboard,
     score: kshisenScore(16 - fields.tiles_left, answer.elapsed_ms),
     elapsed_ms: answer.elapsed_ms,
     created_at: held.createdAt === "" ? answer.created_at : held.createdAt,
@@ -875,6 +884,70 @@ await check("GET /v1/games/{id}/replay, POST /v1/replays: the same end", async (
   };
   assert.deepEqual(checked, expected);
   return `${replay.actions.length} actions; replayed: ${checked.status}, v${checked.version}, score ${checked.score}`;
+});
+
+// ---------------------------------------------------------------------------
+// The day's deal, a game made from it and won, and its leaderboard
+
+const day = "2026-12-03";
+let daily: Schemas["DailyDeal"] | undefined;
+
+await check("GET /v1/daily/{date}: the deal of the documented seed", async () => {
+  const settings = "width=6 height=4 types=6 copies=4 difficulty=medium rules=shisen-sho gravity=none settle=false";
+  const digest = createHash("sha256").update(`linkpath daily ${day} ${settings}`).digest();
+  // The first 53 bits: a JavaScript number holds the seed exactly.
+  const seed = Number(digest.readBigUInt64BE(0) >> 11n);
+  const game: Schemas["DailyGame"] = {
+    width: 6,
+    height: 4,
+    types: 6,
+    copies: 4,
+    difficulty: "medium",
+    rules: "shisen-sho",
+    gravity: "none",
+    settle: false,
+    seed,
+  };
+  // The board is /v1/deal's for the same settings.
+  const dealt = ok(await client.POST("/v1/deal", { body: game }));
+  const answer = ok(
+    await client.GET("/v1/daily/{date}", { params: { path: { date: day }, query: { width: 6, height: 4, types: 6 } } }),
+  );
+  assert.match(answer.leaderboard, /^[0-9a-f]{32}$/);
+  const expected: Schemas["DailyDeal"] = { date: day, game, leaderboard: answer.leaderboard, board: dealt.board };
+  assert.deepEqual(answer, expected);
+  daily = answer;
+  return `seed ${answer.game.seed}, leaderboard ${answer.leaderboard}, board ${describeBoard(answer.board)}`;
+});
+
+await check("POST /v1/games from the day's deal as a player, won: entered on its leaderboard", async () => {
+  assert.ok(daily !== undefined, "no deal");
+  const body: Schemas["CreateGame"] = { ...daily.game, player: "Ada" };
+  const made = await client.POST("/v1/games", { body });
+  assert.equal(made.response.status, 201, JSON.stringify(made.error));
+  let won = made.data!;
+  assert.deepEqual([won.leaderboard, won.player, won.board], [daily.leaderboard, "Ada", daily.board]);
+  const sequence = ok(await client.POST("/v1/clear", { body: { board: won.board!, rules: "shisen-sho" } }));
+  for (const step of sequence.moves ?? []) {
+    const moved = await client.POST("/v1/games/{id}/moves", {
+      params: { path: { id: won.id } },
+      body: { from: step.from, to: step.to },
+    });
+    won = ok(moved);
+  }
+  assert.deepEqual([won.status, won.ranked], ["won", true]);
+  const board = ok(
+    await client.GET("/v1/leaderboards/{name}", { params: { path: { name: daily.leaderboard }, query: { limit: 5 } } }),
+  );
+  const expected: Schemas["Leaderboard"] = {
+    leaderboard: daily.leaderboard,
+    entries: [
+      { rank: 1, player: "Ada", game: won.id, elapsed_ms: won.elapsed_ms, score: won.score, won_at: won.updated_at },
+    ],
+  };
+  assert.deepEqual(board, expected);
+  const first = board.entries[0]!;
+  return `${first.player}: rank ${first.rank}, ${first.elapsed_ms} ms, score ${first.score}`;
 });
 
 // ---------------------------------------------------------------------------

@@ -15,7 +15,7 @@ use crate::board::{BoardEncoding, BoardRows};
 use crate::error::{ApiError, ErrorCode};
 use crate::game::DifficultyName;
 use crate::limits::Limits;
-use crate::wire::Gravity;
+use crate::wire::{Gravity, PresetName};
 use linkpath_engine::Stop;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -48,8 +48,8 @@ pub struct DailyGame {
     pub copies: u64,
     /// `medium` when not asked.
     pub difficulty: DifficultyName,
-    /// A preset's name; `shisen-sho` when not asked.
-    pub rules: String,
+    /// `shisen-sho` when not asked.
+    pub rules: PresetName,
     /// `none` when not asked.
     pub gravity: Gravity,
     /// False when not asked.
@@ -90,7 +90,7 @@ fn seed(date: &str, game: &DailyGame) -> u64 {
         game.types,
         game.copies,
         name(&game.difficulty),
-        game.rules,
+        name(&game.rules),
         name(&game.gravity),
         game.settle,
     );
@@ -116,7 +116,7 @@ fn settings(query: Option<&str>) -> Result<DailyGame, ApiError> {
         types: 21,
         copies: 4,
         difficulty: DifficultyName::Medium,
-        rules: "shisen-sho".to_owned(),
+        rules: PresetName::ShisenSho,
         gravity: Gravity::None,
         settle: false,
         seed: 0,
@@ -163,8 +163,10 @@ fn settings(query: Option<&str>) -> Result<DailyGame, ApiError> {
                     _ => return Err(wrong("`true` or `false`")),
                 };
             }
-            // Checked as every route checks rules, once the game is read.
-            "rules" => game.rules = value.to_string(),
+            "rules" => {
+                game.rules = serde_json::from_value(value.clone().into())
+                    .map_err(|_| wrong("`mahjong`, `shisen-sho` or `lianliankan`"))?;
+            }
             _ => {
                 return Err(ApiError::new(
                     ErrorCode::InvalidRequest,
