@@ -264,8 +264,8 @@ mod tests {
         );
         assert_eq!(game.difficulty, DifficultyName::Easy);
         assert_eq!(
-            (game.rules.as_str(), game.gravity, game.settle),
-            ("mahjong", Gravity::Down, true)
+            (game.rules, game.gravity, game.settle),
+            (PresetName::Mahjong, Gravity::Down, true)
         );
         for bad in [
             "width=0",
