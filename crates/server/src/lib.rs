@@ -93,22 +93,7 @@ impl AppState {
     }
 
     fn with_store(config: Config, store: linkpath_store::Store) -> Self {
-        let g = &config.games;
-        let games = games::Games::new(
-            store,
-            games::Streams::new(g.max_streams, g.max_streams_per_game),
-            linkpath_api::games::GameLimits {
-                max_actions: g.max_game_actions,
-            },
-            Limits {
-                max_cells: config.limits().max_cells.min(g.max_game_cells),
-                ..config.limits()
-            },
-            Duration::from_millis(g.game_idle_ms),
-            Duration::from_millis(g.idempotency_ttl_ms),
-            Duration::from_millis(g.leaderboard_ttl_ms),
-            usize::from(g.leaderboard_size),
-        );
+        let games = games::Games::new(store, &config.games, config.limits());
         AppState {
             games: Arc::new(games),
             limits: config.limits(),

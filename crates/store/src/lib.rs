@@ -161,7 +161,9 @@ pub struct Store {
 
 // Enum dispatch: one match a call, no trait objects.
 enum Backend {
-    Memory(MemoryStore),
+    // Boxed, as Redis is: its maps are several times the size of a file's
+    // handle.
+    Memory(Box<MemoryStore>),
     File(FileStore),
     // Boxed: the Redis client, its scripts and its feed are several times
     // the size of the others.
@@ -177,7 +179,7 @@ impl Store {
     /// and they succeed again once it is back.
     pub fn open(spec: &StoreSpec, limits: StoreLimits) -> Result<Store, StoreError> {
         let backend = match spec {
-            StoreSpec::Memory => Backend::Memory(MemoryStore::new(limits)),
+            StoreSpec::Memory => Backend::Memory(Box::new(MemoryStore::new(limits))),
             StoreSpec::File(path) => Backend::File(FileStore::open(path, limits)?),
             StoreSpec::Redis(redis) => {
                 let store = RedisStore::open(redis, limits)?;

@@ -76,25 +76,29 @@ const INLINE_CELLS: usize = 1024;
 const ATTEMPTS: usize = 8;
 
 impl Games {
+    /// The game routes over `store`, as `settings` bound them;
+    /// `request_limits` are the server's, which a game's board is held to
+    /// as well.
     pub fn new(
         store: Store,
-        streams: Streams,
-        limits: GameLimits,
+        settings: &crate::config::GameSettings,
         request_limits: linkpath_api::Limits,
-        idle: Duration,
-        key_ttl: Duration,
-        board_ttl: Duration,
-        board_size: usize,
     ) -> Self {
+        let g = settings;
         Games {
-            request_limits,
+            request_limits: linkpath_api::Limits {
+                max_cells: request_limits.max_cells.min(g.max_game_cells),
+                ..request_limits
+            },
             store,
-            streams: Arc::new(streams),
-            limits,
-            idle,
-            key_ttl,
-            board_ttl,
-            board_size,
+            streams: Arc::new(Streams::new(g.max_streams, g.max_streams_per_game)),
+            limits: GameLimits {
+                max_actions: g.max_game_actions,
+            },
+            idle: Duration::from_millis(g.game_idle_ms),
+            key_ttl: Duration::from_millis(g.idempotency_ttl_ms),
+            board_ttl: Duration::from_millis(g.leaderboard_ttl_ms),
+            board_size: usize::from(g.leaderboard_size),
             locks: (0..LOCKS).map(|_| tokio::sync::Mutex::new(())).collect(),
             following: std::sync::Once::new(),
         }
