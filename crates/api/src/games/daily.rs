@@ -10,7 +10,7 @@
 //! 53 bits, so that a JavaScript number holds it exactly.
 
 use super::create::read;
-use super::ranking::board_of;
+use super::ranking::{board_of, unknown_parameter};
 use crate::board::{BoardEncoding, BoardRows};
 use crate::error::{ApiError, ErrorCode};
 use crate::game::DifficultyName;
@@ -168,14 +168,10 @@ fn settings(query: Option<&str>) -> Result<DailyGame, ApiError> {
                     .map_err(|_| wrong("`mahjong`, `shisen-sho` or `lianliankan`"))?;
             }
             _ => {
-                return Err(ApiError::new(
-                    ErrorCode::InvalidRequest,
-                    format!(
-                        "the query parameter `{}` is unknown, expected `width`, `height`, `types`, `copies`, `difficulty`, `rules`, `gravity` or `settle`",
-                        crate::excerpt(&param)
-                    ),
-                )
-                .at(param.to_string()));
+                return Err(unknown_parameter(
+                    &param,
+                    "`width`, `height`, `types`, `copies`, `difficulty`, `rules`, `gravity` or `settle`",
+                ));
             }
         }
         seen.push(param.into_owned());

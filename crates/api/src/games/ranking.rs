@@ -146,20 +146,26 @@ pub fn check_player(name: &str) -> Result<(), ApiError> {
     }
 }
 
+/// A query parameter a route does not take; `expected` lists those it
+/// does.
+pub(super) fn unknown_parameter(name: &str, expected: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::InvalidRequest,
+        format!(
+            "the query parameter `{}` is unknown, expected {expected}",
+            crate::excerpt(name)
+        ),
+    )
+    .at(name.to_owned())
+}
+
 /// How many entries a leaderboard request asks for: `limit` in its query,
 /// 1 to `most`.
 pub fn read_limit(query: Option<&str>, most: usize) -> Result<usize, ApiError> {
     let mut limit = None;
     for (name, value) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
         if name != "limit" {
-            return Err(ApiError::new(
-                ErrorCode::InvalidRequest,
-                format!(
-                    "the query parameter `{}` is unknown, expected only `limit`",
-                    crate::excerpt(&name)
-                ),
-            )
-            .at(name.into_owned()));
+            return Err(unknown_parameter(&name, "only `limit`"));
         }
         let read = value
             .parse::<usize>()
