@@ -84,34 +84,51 @@ fn deal_on(
     game::deal_measured(&deal, &Stop::never()).map(|(board, moves, _)| (board, moves))
 }
 
+// One test a difficulty, so that they run side by side: the hard deals
+// take the longest.
 #[test]
-fn deals_fill_exactly_the_marked_cells_and_clear() {
+fn easy_deals_fill_exactly_the_marked_cells_and_clear() {
+    deals_fill_exactly_the_marked_cells_and_clear(Difficulty::Easy);
+}
+
+#[test]
+fn medium_deals_fill_exactly_the_marked_cells_and_clear() {
+    deals_fill_exactly_the_marked_cells_and_clear(Difficulty::Medium);
+}
+
+#[test]
+fn hard_deals_fill_exactly_the_marked_cells_and_clear() {
+    deals_fill_exactly_the_marked_cells_and_clear(Difficulty::Hard);
+}
+
+/// Every layout, gravity, rules and two seeds at `difficulty`: tiles on
+/// exactly the marked cells, in the counts asked, the sequence clearing
+/// the board, the same deal again from the same seed.
+fn deals_fill_exactly_the_marked_cells_and_clear(difficulty: Difficulty) {
     for (name, rows, copies) in LAYOUTS {
         let (_, _, cells) = marked(rows);
         let types = cells.len() / copies;
         assert_eq!(types * copies, cells.len(), "{name}");
         let tiles: Vec<(u32, usize)> = (1..=types as u32).map(|t| (t, copies)).collect();
-        for difficulty in Difficulty::ALL {
-            for gravity in [Gravity::None, Gravity::Down, Gravity::Left] {
-                for preset in [Preset::ShisenSho, Preset::Lianliankan, Preset::Mahjong] {
-                    let rules = preset.rules();
-                    for seed in 0..2 {
-                        let case = format!("{name} {difficulty:?} {gravity:?} {preset:?} {seed}");
-                        let fall = gravity.into();
-                        let (board, sequence) =
-                            deal_on(rows, &tiles, rules, fall, difficulty, seed).unwrap();
-                        let on: Vec<usize> = (0..board.cells().len())
-                            .filter(|&i| board.cells()[i] != EMPTY)
-                            .collect();
-                        assert_eq!(on, cells, "{case}");
-                        assert_eq!(counts(&board), tiles.iter().copied().collect(), "{case}");
-                        let played =
-                            game::play(&board, &rules, fall, &sequence, &Stop::never()).unwrap();
-                        assert_eq!(played.stopped, None, "{case}");
-                        assert!(game::cleared(&played.board), "{case}");
-                        let again = deal_on(rows, &tiles, rules, fall, difficulty, seed).unwrap();
-                        assert_eq!(again, (board, sequence), "{case}");
-                    }
+        for gravity in [Gravity::None, Gravity::Down, Gravity::Left] {
+            for preset in [Preset::ShisenSho, Preset::Lianliankan, Preset::Mahjong] {
+                let rules = preset.rules();
+                for seed in 0..2 {
+                    let case = format!("{name} {difficulty:?} {gravity:?} {preset:?} {seed}");
+                    let fall = gravity.into();
+                    let (board, sequence) =
+                        deal_on(rows, &tiles, rules, fall, difficulty, seed).unwrap();
+                    let on: Vec<usize> = (0..board.cells().len())
+                        .filter(|&i| board.cells()[i] != EMPTY)
+                        .collect();
+                    assert_eq!(on, cells, "{case}");
+                    assert_eq!(counts(&board), tiles.iter().copied().collect(), "{case}");
+                    let played =
+                        game::play(&board, &rules, fall, &sequence, &Stop::never()).unwrap();
+                    assert_eq!(played.stopped, None, "{case}");
+                    assert!(game::cleared(&played.board), "{case}");
+                    let again = deal_on(rows, &tiles, rules, fall, difficulty, seed).unwrap();
+                    assert_eq!(again, (board, sequence), "{case}");
                 }
             }
         }
