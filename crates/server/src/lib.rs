@@ -11,6 +11,7 @@
 mod access;
 mod body;
 mod cached;
+mod compress;
 mod config;
 mod connection;
 mod error;
@@ -48,7 +49,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
-use tower::util::MapRequestLayer;
+use tower::util::{MapRequestLayer, MapResponseLayer};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tracing::Instrument;
@@ -247,7 +248,10 @@ pub fn app(state: AppState) -> Router {
         Some(cors) => router.layer(cors),
         None => router,
     };
+    let compress_min = state.config.compress_min_bytes;
     router
+        .layer(MapResponseLayer::new(compress::note_size(compress_min)))
+        .layer(compress::layer(compress_min))
         .layer(middleware::from_fn(head::refuse_transfer_codings))
         .layer(middleware::from_fn(observe))
         .layer(PropagateRequestIdLayer::new(x_request_id.clone()))
