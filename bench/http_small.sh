@@ -145,7 +145,7 @@ for mode in inline:4096 blocking-pool:0; do
   delay=$best_d
   wrk_run paced "http://127.0.0.1:$port/v1/solve" "$work/body.json" "$delay"
   if grep -qiE 'panic|error' "$work/server.log"; then
-    echo "server log ($label) mentions errors:" >&2; grep -iE 'panic|error' "$work/server.log" | head -5 >&2
+    echo "server log ($label) mentions errors:" >&2; grep -m 5 -iE 'panic|error' "$work/server.log" >&2
   fi
   stop_server
 

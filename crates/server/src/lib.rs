@@ -333,11 +333,16 @@ async fn observe(request: Request, next: Next) -> Response {
     if let Some(parent) = trace::TraceParent::from_headers(request.headers()) {
         span.record("trace_id", parent.trace_id.as_str());
         span.record("span_id", parent.span_id.as_str());
+        // Before the span is entered: entering starts it.
+        #[cfg(feature = "otel")]
+        parent.adopt(&span);
     }
     let response = next.run(request).instrument(span.clone()).await;
     let latency = started.elapsed();
     let route = metrics::route_label(response.extensions().get::<Route>().map(|r| r.0.as_str()));
     let status = response.status().as_u16();
+    #[cfg(feature = "otel")]
+    trace::describe(&span, metrics::method_label(method.as_str()), route, status);
     metrics::record_request(
         route,
         metrics::method_label(method.as_str()),
