@@ -35,10 +35,13 @@ COPY assets ./assets
 # location; only a backtrace's function names are gone.
 # .ci/run runs this exact command, and scripts/container-test.sh puts the
 # binary it builds into the stage below.
+# `--features otel` builds in the OpenTelemetry span export, which
+# OTEL_EXPORTER_OTLP_ENDPOINT turns on (docs/operations.md, "Logs and
+# metrics"); a plain `cargo build` leaves it out.
 # The commit for linkpath_build_info: the build context has no .git, so
 # `--build-arg LINKPATH_COMMIT=$(git rev-parse --short HEAD)`; else unknown.
 ARG LINKPATH_COMMIT
-RUN RUSTFLAGS='-C target-feature=+crt-static' CARGO_PROFILE_RELEASE_STRIP=symbols cargo build --release --locked --target x86_64-unknown-linux-gnu --bin linkpath
+RUN RUSTFLAGS='-C target-feature=+crt-static' CARGO_PROFILE_RELEASE_STRIP=symbols cargo build --release --locked --features otel --target x86_64-unknown-linux-gnu --bin linkpath
 
 # The image that ships: the binary and nothing else. scripts/container-test.sh
 # builds exactly this stage (--target runtime) around CI's binary and checks

@@ -16,14 +16,17 @@
 # is the median of the pairs' ratios, the solve rate the median solve rate.
 #   bench/http_small.sh [seconds per run, default 5]
 # Env: LINKPATH_BIN (default: cargo build --release --locked, then
-# target/release/linkpath), CONNS (32), THREADS (2), PAIRS (3); other LINKPATH_*
-# settings (e.g. LINKPATH_WORKERS) pass through to the server.
+# target/release/linkpath), CONNS (32), THREADS (2), PAIRS (3),
+# ACCEPT_ENCODING (unset: no Accept-Encoding header; e.g. 'gzip, br, zstd'
+# on every request, /healthz's included); other LINKPATH_* settings (e.g.
+# LINKPATH_WORKERS) pass through to the server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-5}
 pairs=${PAIRS:-3}
 conns=${CONNS:-32}
 threads=${THREADS:-2}
+export LP_ACCEPT_ENCODING=${ACCEPT_ENCODING:-}
 command -v wrk >/dev/null || { echo "needs wrk (apt-get install wrk)" >&2; exit 1; }
 command -v curl >/dev/null || { echo "needs curl" >&2; exit 1; }
 # shellcheck source=bench/common.sh
@@ -63,7 +66,7 @@ stop_server() {
 # land in shell variables NAME_requests, NAME_p99_us, ... and NAME_rps2xx.
 wrk_run() {
   local name=$1 url=$2 body=${3:-} delay=${4:-}
-  echo "\$ ${body:+LP_BODY=body.json }${delay:+LP_DELAY_MS=$delay }wrk -t$threads -c$conns -d${secs}s --timeout 5s --latency -s bench/http_wrk.lua $url" >>"$work/commands"
+  echo "\$ ${LP_ACCEPT_ENCODING:+LP_ACCEPT_ENCODING='$LP_ACCEPT_ENCODING' }${body:+LP_BODY=body.json }${delay:+LP_DELAY_MS=$delay }wrk -t$threads -c$conns -d${secs}s --timeout 5s --latency -s bench/http_wrk.lua $url" >>"$work/commands"
   LP_BODY=$body LP_DELAY_MS=$delay wrk -t"$threads" -c"$conns" -d"${secs}s" --timeout 5s --latency -s "$lua" "$url" \
     >"$work/$name.txt" 2>&1
   local line
@@ -82,7 +85,7 @@ echo
 echo "- machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), load average $(cut -d' ' -f1-3 /proc/loadavg) (at start)"
 echo "- binary: $bin"
 echo "- server: LINKPATH_WORKERS=${LINKPATH_WORKERS:-default (cores)}, RUST_LOG=warn, loopback"
-echo "- load: wrk -t$threads -c$conns -d${secs}s per run, $pairs alternating /healthz and solve runs per solve path; body: 18 x 8 Shisen-Sho deal (seed 1175), string rows, one query"
+echo "- load: wrk -t$threads -c$conns -d${secs}s per run, $pairs alternating /healthz and solve runs per solve path; body: 18 x 8 Shisen-Sho deal (seed 1175), string rows, one query${LP_ACCEPT_ENCODING:+; every request with Accept-Encoding: $LP_ACCEPT_ENCODING}"
 echo
 
 summary=()
@@ -142,7 +145,7 @@ for mode in inline:4096 blocking-pool:0; do
   delay=$best_d
   wrk_run paced "http://127.0.0.1:$port/v1/solve" "$work/body.json" "$delay"
   if grep -qiE 'panic|error' "$work/server.log"; then
-    echo "server log ($label) mentions errors:" >&2; grep -iE 'panic|error' "$work/server.log" | head -5 >&2
+    echo "server log ($label) mentions errors:" >&2; grep -m 5 -iE 'panic|error' "$work/server.log" >&2
   fi
   stop_server
 

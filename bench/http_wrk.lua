@@ -1,5 +1,6 @@
 -- wrk script for bench/http_small.sh.
 --   LP_BODY=FILE      POST this file as application/json (unset: plain GET)
+--   LP_ACCEPT_ENCODING=V  send Accept-Encoding: V with every request
 --   LP_DELAY_MS=D     pace each connection: wait D ms (may be fractional)
 --                     after each response before sending the next request,
 --                     so C connections ask for about 1000 * C / D req/s
@@ -13,6 +14,11 @@ if body_file and body_file ~= "" then
   wrk.headers["Content-Type"] = "application/json"
   wrk.body = f:read("*a")
   f:close()
+end
+
+local accept_encoding = os.getenv("LP_ACCEPT_ENCODING")
+if accept_encoding and accept_encoding ~= "" then
+  wrk.headers["Accept-Encoding"] = accept_encoding
 end
 
 local delay_ms = tonumber(os.getenv("LP_DELAY_MS") or "")

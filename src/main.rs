@@ -9,6 +9,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+#[cfg(feature = "otel")]
+mod otel;
+
 // jemalloc hands the pages of finished big requests back to the system
 // (its background threads purge them, see `serve`), where glibc's malloc
 // keeps them in per-thread arenas and the server's memory climbs from
@@ -138,23 +141,86 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
     }
 }
 
-fn init_tracing(json: bool) {
+/// What tracing sends beyond the log: the OpenTelemetry export, when the
+/// build has it and an endpoint is set. Shut down before the process
+/// exits, so the last spans are sent.
+struct Telemetry {
+    #[cfg(feature = "otel")]
+    export: Option<otel::Export>,
+}
+
+impl Telemetry {
+    /// Outside the runtime: the exporter's client blocks.
+    fn shutdown(self) {
+        #[cfg(feature = "otel")]
+        if let Some(export) = self.export {
+            export.shutdown();
+        }
+    }
+}
+
+/// The log on stderr, and with the `otel` feature the span export; the
+/// error says why the export could not start.
+fn init_tracing(json: bool) -> Result<Telemetry, Failure> {
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     // Colour codes only for a person at a terminal, not in a log file.
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_ansi(std::io::stderr().is_terminal())
-        .with_writer(std::io::stderr);
-    if json {
-        builder
+    let ansi = std::io::stderr().is_terminal();
+    let text = (!json).then(|| {
+        tracing_subscriber::fmt::layer()
+            .with_ansi(ansi)
+            .with_writer(std::io::stderr)
+    });
+    let json = json.then(|| {
+        tracing_subscriber::fmt::layer()
+            .with_ansi(ansi)
+            .with_writer(std::io::stderr)
             .json()
             .flatten_event(true)
             .with_span_list(false)
-            .init();
-    } else {
-        builder.init();
+    });
+    let registry = tracing_subscriber::registry()
+        .with(filter)
+        .with(text)
+        .with(json);
+    #[cfg(feature = "otel")]
+    {
+        let (layer, export) = if otel_wanted() {
+            Some(otel::layer()?)
+        } else {
+            None
+        }
+        .unzip();
+        registry.with(layer).init();
+        if export.is_some() {
+            tracing::info!("OpenTelemetry: exporting spans over OTLP/HTTP");
+        }
+        Ok(Telemetry { export })
     }
+    #[cfg(not(feature = "otel"))]
+    {
+        registry.init();
+        if otel_wanted() {
+            tracing::warn!(
+                "OTEL_EXPORTER_OTLP_ENDPOINT is set, but this build of linkpath has no \
+                 OpenTelemetry export (built without the `otel` feature): no spans are sent"
+            );
+        }
+        Ok(Telemetry {})
+    }
+}
+
+/// Whether an OTLP endpoint is set (an empty value counts as unset): it
+/// turns the span export on, or in a build without it, a warning.
+fn otel_wanted() -> bool {
+    [
+        "OTEL_EXPORTER_OTLP_ENDPOINT",
+        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+    ]
+    .iter()
+    .any(|name| std::env::var_os(name).is_some_and(|v| !v.is_empty()))
 }
 
 fn serve(config: Config) -> Result<ExitCode, Failure> {
@@ -162,7 +228,7 @@ fn serve(config: Config) -> Result<ExitCode, Failure> {
         eprintln!("linkpath: {message}");
         return Ok(ExitCode::from(USAGE));
     }
-    init_tracing(config.log_format == "json");
+    let telemetry = init_tracing(config.log_format == "json")?;
     let background_purge = purge_in_background();
     let store = config.games.store.to_string();
     let memory_budget = config.memory_budget();
@@ -206,6 +272,7 @@ fn serve(config: Config) -> Result<ExitCode, Failure> {
     if let Err(e) = &result {
         tracing::error!(error = %e, "linkpath: serving failed");
     }
+    telemetry.shutdown();
     result?;
     Ok(ExitCode::SUCCESS)
 }

@@ -138,6 +138,42 @@ fn linkpath_serve_says_it_serves_with_the_background_purge_on() {
     );
 }
 
+/// A build without the span export says once, at start, that the OTLP
+/// endpoint set is not used (`tests/otel.rs` tests the export itself).
+#[cfg(not(feature = "otel"))]
+#[test]
+fn an_otlp_endpoint_in_a_build_without_the_export_gets_one_warning() {
+    use std::io::BufRead;
+    let mut server = Reaper(
+        linkpath()
+            .args(["serve", "--listen", "127.0.0.1:0", "--log-format", "json"])
+            .env("RUST_LOG", "info")
+            .env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("linkpath serve starts"),
+    );
+    let stderr = std::io::BufReader::new(server.0.stderr.take().unwrap());
+    // Up to the line written once the port is bound.
+    let mut warnings = Vec::new();
+    for line in stderr.lines() {
+        let line = line.expect("a log line");
+        let event: Value = serde_json::from_str(&line).expect("a JSON log line");
+        if event["message"] == "linkpath serving" {
+            break;
+        }
+        if event["level"] == "WARN" {
+            warnings.push(event["message"].as_str().unwrap_or_default().to_owned());
+        }
+    }
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].contains("OTEL_EXPORTER_OTLP_ENDPOINT") && warnings[0].contains("`otel`"),
+        "{warnings:?}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_text_log_in_a_file_has_no_colour_codes_and_only_fit_request_ids() {
     let server = Process::serve("text-log", &[]).await;

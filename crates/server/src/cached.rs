@@ -3,6 +3,12 @@
 //! `Cache-Control: no-cache`: a browser or a client keeps them and asks
 //! again with `If-None-Match`, and gets `304 Not Modified` without the
 //! body until a new build changes them (RFC 9110, section 13.1.2).
+//!
+//! The tag is weak (`W/"..."`): the answer may be sent identity or
+//! compressed, each other bytes, and one strong tag may only name one of
+//! them (RFC 9110, section 8.8.1). `If-None-Match` compares weakly, so a
+//! client holding either variant gets its 304; 200 and 304 alike say
+//! `Vary: Accept-Encoding`.
 
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -19,7 +25,7 @@ impl Cached {
     pub(crate) fn new(body: &'static str) -> Cached {
         let digest = Sha256::digest(body.as_bytes());
         let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
-        let etag = HeaderValue::from_str(&format!("\"{hex}\"")).expect("hex is a header value");
+        let etag = HeaderValue::from_str(&format!("W/\"{hex}\"")).expect("hex is a header value");
         Cached { body, etag }
     }
 
@@ -35,6 +41,7 @@ impl Cached {
         let caching = [
             (header::ETAG, self.etag.clone()),
             (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+            (header::VARY, HeaderValue::from_static("accept-encoding")),
         ];
         let mut response = if self.matches(request) {
             (StatusCode::NOT_MODIFIED, caching).into_response()
@@ -52,7 +59,7 @@ impl Cached {
 
     /// `If-None-Match` compares weakly: `W/` is ignored, `*` matches any.
     fn matches(&self, request: &HeaderMap) -> bool {
-        let ours = self.etag.as_bytes();
+        let ours = self.etag.as_bytes().strip_prefix(b"W/").unwrap_or_default();
         request
             .get_all(header::IF_NONE_MATCH)
             .iter()
@@ -76,11 +83,12 @@ mod tests {
     #[test]
     fn the_tag_is_matched_weakly_in_a_list_or_by_a_star() {
         let cached = Cached::new("body");
-        let tag = cached.etag.to_str().unwrap().to_owned();
-        assert_eq!(tag.len(), 34);
+        let weak = cached.etag.to_str().unwrap().to_owned();
+        assert_eq!(weak.len(), 36);
+        let tag = weak.trim_start_matches("W/").to_owned();
         for value in [
             tag.clone(),
-            format!("W/{tag}"),
+            weak.clone(),
             format!("\"other\", {tag}"),
             "*".into(),
         ] {

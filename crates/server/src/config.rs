@@ -178,6 +178,13 @@ pub struct Config {
     #[arg(long, env = "LINKPATH_INLINE_MAX_BYTES", default_value_t = 4096)]
     pub inline_max_bytes: usize,
 
+    /// Answers of at least this many bytes are compressed (gzip, br or
+    /// zstd, as the request's `Accept-Encoding` prefers); smaller ones cost
+    /// more to compress than they save, and event streams never are (0:
+    /// never compress).
+    #[arg(long, env = "LINKPATH_COMPRESS_MIN_BYTES", default_value_t = 1024)]
+    pub compress_min_bytes: u64,
+
     /// API keys (comma-separated) that /v1/* requires as `Authorization:
     /// Bearer <key>`; none: open. Health and metrics routes stay open. Each
     /// key is visible ASCII (`!` to `~`, spaces around it ignored); an

@@ -537,16 +537,25 @@ impl Link {
                 .headers_mut()
                 .insert(header::CONNECTION, HeaderValue::from_static("close"));
         }
-        let bytes = response.body().size_hint().lower();
+        // A compressed body cannot tell its size: the size it had before
+        // is what the encoder holds.
+        let bytes = response.body().size_hint().lower().max(
+            response
+                .extensions()
+                .get::<super::compress::Uncompressed>()
+                .map_or(0, |u| u.0),
+        );
         let memory = self
             .shared
             .memory
             .charge(usize::try_from(bytes).unwrap_or(usize::MAX));
-        let mark = self.written.load(Ordering::Relaxed) + bytes;
+        let start = self.written.load(Ordering::Relaxed);
         response.map(|inner| ResponseBody {
             inner,
             link: self.clone(),
-            memory: Some((mark, memory)),
+            start,
+            sent: 0,
+            memory: Some(memory),
         })
     }
 }
@@ -599,8 +608,13 @@ impl<B: HttpBody + Unpin> HttpBody for RequestBody<B> {
 pub(super) struct ResponseBody {
     inner: Body,
     link: Arc<Link>,
-    /// The socket's `written` once the answer is out, and its memory.
-    memory: Option<(u64, Reservation)>,
+    /// The socket's `written` when the answer left the handler.
+    start: u64,
+    /// The bytes handed to hyper so far (compressed, when it is).
+    sent: u64,
+    /// Its memory: the body as the handler built it, until dropped, then
+    /// what hyper still has to write.
+    memory: Option<Reservation>,
 }
 
 impl HttpBody for ResponseBody {
@@ -611,7 +625,13 @@ impl HttpBody for ResponseBody {
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
-        Pin::new(&mut self.inner).poll_frame(cx)
+        let polled = Pin::new(&mut self.inner).poll_frame(cx);
+        if let Poll::Ready(Some(Ok(frame))) = &polled
+            && let Some(data) = frame.data_ref()
+        {
+            self.sent += data.len() as u64;
+        }
+        polled
     }
 
     fn is_end_stream(&self) -> bool {
@@ -628,9 +648,13 @@ impl Drop for ResponseBody {
         // The answer may still sit in hyper's write buffer: closing the
         // connection now goes through hyper's graceful shutdown, which
         // finishes the answer first.
-        if let Some((mark, memory)) = self.memory.take()
+        let mark = self.start + self.sent;
+        if let Some(mut memory) = self.memory.take()
             && self.link.written.load(Ordering::Relaxed) < mark
         {
+            // The body the handler built is gone; what hyper was handed
+            // stays until written.
+            memory.shrink_to(usize::try_from(self.sent).unwrap_or(usize::MAX));
             *self.link.unwritten_lock() = Some((mark, memory));
             self.link.unwritten_until.store(mark, Ordering::Release);
         }

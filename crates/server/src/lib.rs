@@ -11,6 +11,7 @@
 mod access;
 mod body;
 mod cached;
+mod compress;
 mod config;
 mod connection;
 mod error;
@@ -48,7 +49,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
-use tower::util::MapRequestLayer;
+use tower::util::{MapRequestLayer, MapResponseLayer};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tracing::Instrument;
@@ -236,7 +237,10 @@ pub fn app(state: AppState) -> Router {
         Some(cors) => router.layer(cors),
         None => router,
     };
+    let compress_min = state.config.compress_min_bytes;
     router
+        .layer(MapResponseLayer::new(compress::note_size(compress_min)))
+        .layer(compress::layer(compress_min))
         .layer(middleware::from_fn(head::refuse_transfer_codings))
         .layer(middleware::from_fn(observe))
         .layer(PropagateRequestIdLayer::new(x_request_id.clone()))
@@ -318,11 +322,16 @@ async fn observe(request: Request, next: Next) -> Response {
     if let Some(parent) = trace::TraceParent::from_headers(request.headers()) {
         span.record("trace_id", parent.trace_id.as_str());
         span.record("span_id", parent.span_id.as_str());
+        // Before the span is entered: entering starts it.
+        #[cfg(feature = "otel")]
+        parent.adopt(&span);
     }
     let response = next.run(request).instrument(span.clone()).await;
     let latency = started.elapsed();
     let route = metrics::route_label(response.extensions().get::<Route>().map(|r| r.0.as_str()));
     let status = response.status().as_u16();
+    #[cfg(feature = "otel")]
+    trace::describe(&span, metrics::method_label(method.as_str()), route, status);
     metrics::record_request(
         route,
         metrics::method_label(method.as_str()),

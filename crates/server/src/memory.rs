@@ -135,6 +135,14 @@ impl Reservation {
         grown
     }
 
+    /// Gives back all but `bytes`, when it holds more.
+    pub fn shrink_to(&mut self, bytes: usize) {
+        if bytes < self.bytes {
+            self.budget.give_back(self.bytes - bytes);
+            self.bytes = bytes;
+        }
+    }
+
     /// Adds `bytes` as soon as they fit, waiting at most `wait`.
     pub async fn grow(&mut self, bytes: usize, wait: Duration) -> bool {
         match self.budget.reserve(bytes, wait).await {
@@ -254,6 +262,19 @@ mod tests {
         assert!(b.try_grow(60));
         assert_eq!(budget.used(), 100);
         drop(b);
+        assert_eq!(budget.used(), 0);
+    }
+
+    #[test]
+    fn a_reservation_shrinks_to_what_is_still_held() {
+        let budget = MemoryBudget::new(100);
+        let mut answer = budget.charge(150);
+        answer.shrink_to(200);
+        assert_eq!(budget.used(), 150);
+        answer.shrink_to(30);
+        assert_eq!((answer.bytes(), budget.used()), (30, 30));
+        assert!(budget.try_reserve(70).is_some());
+        drop(answer);
         assert_eq!(budget.used(), 0);
     }
 

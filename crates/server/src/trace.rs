@@ -9,11 +9,12 @@ use axum::http::HeaderMap;
 pub const TRACEPARENT: &str = "traceparent";
 
 /// A valid `traceparent`: the trace's id and the caller's span id, as the
-/// lowercase hex the header carries.
+/// lowercase hex the header carries, and its flags (bit 0: sampled).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TraceParent {
     pub trace_id: String,
     pub span_id: String,
+    pub flags: u8,
 }
 
 impl TraceParent {
@@ -55,7 +56,47 @@ impl TraceParent {
         .then(|| TraceParent {
             trace_id: trace_id.to_owned(),
             span_id: span_id.to_owned(),
+            flags: u8::from_str_radix(flags, 16).unwrap_or(0),
         })
+    }
+
+    /// Makes the caller's span the parent of `span` in OpenTelemetry, so
+    /// that the exported span is in the caller's trace. Without the
+    /// OpenTelemetry layer (no endpoint set) this does nothing.
+    #[cfg(feature = "otel")]
+    pub fn adopt(&self, span: &tracing::Span) {
+        use opentelemetry::trace::{
+            SpanContext, SpanId, TraceContextExt, TraceFlags, TraceId, TraceState,
+        };
+        use tracing_opentelemetry::OpenTelemetrySpanExt;
+        let (Ok(trace_id), Ok(span_id)) = (
+            TraceId::from_hex(&self.trace_id),
+            SpanId::from_hex(&self.span_id),
+        ) else {
+            return;
+        };
+        let caller = SpanContext::new(
+            trace_id,
+            span_id,
+            TraceFlags::new(self.flags),
+            true,
+            TraceState::default(),
+        );
+        let _ = span.set_parent(opentelemetry::Context::new().with_remote_span_context(caller));
+    }
+}
+
+/// The request's method, route and status as OpenTelemetry's HTTP server
+/// attributes (the bounded labels of the metrics), and an error status
+/// for a 5xx.
+#[cfg(feature = "otel")]
+pub fn describe(span: &tracing::Span, method: &'static str, route: &'static str, status: u16) {
+    use tracing_opentelemetry::OpenTelemetrySpanExt;
+    span.set_attribute("http.request.method", method);
+    span.set_attribute("http.route", route);
+    span.set_attribute("http.response.status_code", i64::from(status));
+    if status >= 500 {
+        span.set_status(opentelemetry::trace::Status::error(""));
     }
 }
 
@@ -72,6 +113,7 @@ mod tests {
             Some(TraceParent {
                 trace_id: "4bf92f3577b34da6a3ce929d0e0e4736".into(),
                 span_id: "00f067aa0ba902b7".into(),
+                flags: 1,
             })
         );
     }

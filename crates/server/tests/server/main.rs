@@ -5,6 +5,7 @@
 
 mod access;
 mod budgets;
+mod compression;
 mod connections;
 mod errors;
 mod game;
