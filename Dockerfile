@@ -41,7 +41,7 @@ COPY assets ./assets
 # The commit for linkpath_build_info: the build context has no .git, so
 # `--build-arg LINKPATH_COMMIT=$(git rev-parse --short HEAD)`; else unknown.
 ARG LINKPATH_COMMIT
-RUN RUSTFLAGS='-C target-feature=+crt-static' CARGO_PROFILE_RELEASE_STRIP=symbols cargo build --release --locked --features otel --target x86_64-unknown-linux-gnu --bin linkpath
+RUN RUSTFLAGS='-C target-feature=+crt-static' CARGO_PROFILE_RELEASE_STRIP=symbols cargo build --release --locked --features otel,br,zstd --target x86_64-unknown-linux-gnu --bin linkpath
 
 # The image that ships: the binary and nothing else. scripts/container-test.sh
 # builds exactly this stage (--target runtime) around CI's binary and checks

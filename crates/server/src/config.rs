@@ -178,8 +178,9 @@ pub struct Config {
     #[arg(long, env = "LINKPATH_INLINE_MAX_BYTES", default_value_t = 4096)]
     pub inline_max_bytes: usize,
 
-    /// Answers of at least this many bytes are compressed (gzip, br or
-    /// zstd, as the request's `Accept-Encoding` prefers); smaller ones cost
+    /// Answers of at least this many bytes are compressed (gzip, and br or
+    /// zstd in a build with those features, as the image is, as the
+    /// request's `Accept-Encoding` prefers); smaller ones cost
     /// more to compress than they save, and event streams never are (0:
     /// never compress).
     #[arg(long, env = "LINKPATH_COMPRESS_MIN_BYTES", default_value_t = 1024)]
