@@ -35,9 +35,10 @@ COPY assets ./assets
 # location; only a backtrace's function names are gone.
 # .ci/run runs this exact command, and scripts/container-test.sh puts the
 # binary it builds into the stage below.
-# `--features otel` builds in the OpenTelemetry span export, which
+# `--features otel,br,zstd` builds in the OpenTelemetry span export, which
 # OTEL_EXPORTER_OTLP_ENDPOINT turns on (docs/operations.md, "Logs and
-# metrics"); a plain `cargo build` leaves it out.
+# metrics"), and Brotli and zstd answers besides gzip; a plain `cargo
+# build` leaves them out, to build faster.
 # The commit for linkpath_build_info: the build context has no .git, so
 # `--build-arg LINKPATH_COMMIT=$(git rev-parse --short HEAD)`; else unknown.
 ARG LINKPATH_COMMIT
