@@ -7,9 +7,9 @@
 #           hit directly: the baseline
 #   redis1  one replica on Redis, hit directly
 #   nginx2  two replicas on one Redis behind nginx, with
-#           deploy/compose/nginx.conf substituted for loopback as
-#           scripts/nginx-test.sh does (listen port, the replicas' ports,
-#           no resolver)
+#           deploy/compose/nginx.conf substituted for loopback as the
+#           scripts' tests run it (scripts/lib.sh: listen port, the
+#           replicas' ports, no resolver)
 #
 # Then the event fan-out, on nginx2: STREAMS event streams
 # (GET /v1/games/{id}/events, through nginx, so about half are on the
@@ -52,43 +52,16 @@ for tool in wrk curl python3 redis-server redis-cli nginx bc; do
 done
 # shellcheck source=bench/common.sh
 . bench/common.sh
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
 linkpath_binary
 lua=$PWD/bench/games_wrk.lua
 prep=(python3 bench/games_prep.py)
 scratch_space
+# Every process started here (in `pids`), stopped by its PID on exit:
+# common.sh's cleanup knows one server only.
+clean_up_on_exit "$work"
 
-# Every process started here, stopped by its PID on exit (common.sh's
-# cleanup knows one server only).
-pids=()
-cleanup() {
-  local pid
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$work"
-}
-# forget PID...: waited for, so never signalled again (the number may be
-# another process's by then).
-forget() {
-  local keep=() p
-  for p in "${pids[@]}"; do [[ " $* " == *" $p "* ]] || keep+=("$p"); done
-  pids=("${keep[@]}")
-}
-stop() { # stop PID...
-  local pid
-  for pid in "$@"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "$@"; do wait "$pid" 2>/dev/null || true; done
-  forget "$@"
-}
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_for() { # wait_for URL PID LOG
-  for _ in $(seq 100); do
-    curl -sf "$1" >/dev/null 2>&1 && return 0
-    kill -0 "$2" 2>/dev/null || break
-    sleep 0.1
-  done
-  echo "$1 did not come up:" >&2; cat "$3" >&2; exit 1
-}
 load() { cut -d' ' -f1 /proc/loadavg; }
 
 # redis: a fresh redis-server, its append-only file in a fresh directory
@@ -98,44 +71,19 @@ redis() {
   local rport
   rport=$(free_port)
   rm -rf "$work/redis"; mkdir "$work/redis"
-  redis-server --port "$rport" --bind 127.0.0.1 --dir "$work/redis" --save '' \
-    --appendonly yes --appendfsync everysec --maxmemory 1gb --maxmemory-policy noeviction \
-    >"$work/redis.log" 2>&1 &
-  pids+=("$!"); up+=("$!")
-  for _ in $(seq 100); do [ "$(redis-cli -p "$rport" ping 2>/dev/null)" = PONG ] && break; sleep 0.1; done
-  [ "$(redis-cli -p "$rport" ping 2>/dev/null)" = PONG ] || { cat "$work/redis.log" >&2; exit 1; }
+  start_redis "$rport" "$work/redis" "$work/redis.log" --save '' \
+    --appendonly yes --appendfsync everysec --maxmemory 1gb --maxmemory-policy noeviction
+  up+=("$redis_pid")
   redis_url="redis://127.0.0.1:$rport/0?prefix=bench"
   echo "\$ redis-server --port RPORT --bind 127.0.0.1 --dir DIR/redis --save '' --appendonly yes --appendfsync everysec --maxmemory 1gb --maxmemory-policy noeviction" >>"$work/commands"
 }
 
 # replica NAME STORE: a server; sets `last_port`.
 replica() {
-  last_port=$(free_port)
-  LINKPATH_LISTEN=127.0.0.1:$last_port LINKPATH_STORE=$2 RUST_LOG=warn \
-    "$bin" serve >"$work/$1.log" 2>&1 &
+  LINKPATH_STORE=$2 RUST_LOG=warn start_replica "$work/$1.log"
+  last_port=$replica_port; up+=("$replica_pid")
   echo "\$ LINKPATH_LISTEN=127.0.0.1:PORT LINKPATH_STORE=${2//$work/DIR} RUST_LOG=warn $bin serve" \
     | sed -E 's/127.0.0.1:[0-9]+\/0/127.0.0.1:RPORT\/0/' >>"$work/commands"
-  pids+=("$!"); up+=("$!")
-  wait_for "127.0.0.1:$last_port/healthz" "$!" "$work/$1.log"
-}
-
-# nginx_conf OUT PORT R1 R2: deploy/compose/nginx.conf with scripts/nginx-test.sh's substitutions.
-nginx_conf() {
-  python3 - deploy/compose/nginx.conf "$@" <<'EOF'
-import re, sys
-src, out, port, r1, r2 = sys.argv[1:6]
-text = open(src).read()
-def sub(pattern, repl):
-    global text
-    text, n = re.subn(pattern, repl, text, flags=re.M)
-    if n != 1:
-        sys.exit(f"{src}: expected one line matching {pattern!r}, found {n}")
-sub(r"^(\s*)listen 8080;$", rf"\g<1>listen 127.0.0.1:{port};")
-sub(r"^(\s*)server linkpath:8080 resolve( [^;]*)?;$",
-    lambda m: "\n".join(f"{m.group(1)}server {r}{m.group(2) or ''};" for r in (r1, r2)))
-sub(r"^\s*resolver [^;]*;\n", "")
-open(out, "w").write(text)
-EOF
 }
 
 # setup SETUP: fresh processes and store for one run; sets `port`, the
@@ -154,12 +102,8 @@ setup() {
       replica nginx2-a "$redis_url"; local a=$last_port
       replica nginx2-b "$redis_url"; local b=$last_port
       port=$(free_port)
-      nginx_conf "$work/nginx.conf" "$port" "127.0.0.1:$a" "127.0.0.1:$b"
-      nginx -p "$work/" -c "$work/nginx.conf" \
-        -g "daemon off; pid $work/nginx.pid; error_log $work/nginx.error.log warn;" \
-        >"$work/nginx.access.log" 2>"$work/nginx.stderr" &
-      pids+=("$!"); up+=("$!")
-      wait_for "127.0.0.1:$port/healthz" "$!" "$work/nginx.stderr"
+      start_nginx "$work" nginx "$port" "127.0.0.1:$a" "127.0.0.1:$b"
+      up+=("$nginx_pid")
       echo "\$ nginx -p DIR/ -c DIR/nginx.conf -g 'daemon off; pid DIR/nginx.pid; error_log DIR/nginx.error.log warn;'   # deploy/compose/nginx.conf: listen 127.0.0.1:PORT, the two replicas' ports, no resolver" >>"$work/commands" ;;
   esac
 }
@@ -333,4 +277,4 @@ if [ -s "$work/errors" ]; then
   head -10 "$work/errors"
   echo '```'
 fi
-if [ "$bad" -ne 0 ]; then echo "replicas: FAILED: $bad non-2xx answers, socket errors or incomplete streams" >&2; exit 1; fi
+if [ "$bad" -ne 0 ]; then fail "$bad non-2xx answers, socket errors or incomplete streams"; fi

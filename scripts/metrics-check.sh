@@ -14,23 +14,10 @@
 # sent traffic; the server it started is stopped by its PID.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
 
-fail() { echo "metrics-check: FAILED: $*" >&2; exit 1; }
-ok() { echo "ok: $*"; }
-
-if ! command -v promtool >/dev/null; then
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo=sudo
-  made_policy=""
-  if [ ! -e /usr/sbin/policy-rc.d ]; then
-    printf '#!/bin/sh\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null
-    $sudo chmod +x /usr/sbin/policy-rc.d
-    made_policy=1
-  fi
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends prometheus >/dev/null
-  [ -z "$made_policy" ] || $sudo rm -f /usr/sbin/policy-rc.d
-fi
+command -v promtool >/dev/null || apt_install prometheus
 promtool --version 2>&1 | head -n 1
 
 bin=${LINKPATH_BIN:-target/release/linkpath}
@@ -40,26 +27,12 @@ fi
 [ -x "$bin" ] || fail "no executable at $bin"
 
 tmp=$(mktemp -d)
-pid=""
-cleanup() {
-  local status=$?
-  [ -z "$pid" ] || kill -TERM "$pid" 2>/dev/null || true
-  [ -z "$pid" ] || wait "$pid" 2>/dev/null || true
-  rm -rf "$tmp"
-  exit "$status"
-}
-trap cleanup EXIT
+clean_up_on_exit "$tmp"
 
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-# The defaults, whatever this shell has set, with games in memory.
-while read -r var; do unset "$var"; done < <(compgen -e | grep '^LINKPATH_' || true)
-"$bin" serve --listen "127.0.0.1:$port" --store memory >"$tmp/server.log" 2>&1 &
-pid=$!
-for _ in $(seq 100); do
-  curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
-  kill -0 "$pid" 2>/dev/null || { cat "$tmp/server.log" >&2; fail "the server exited"; }
-  sleep 0.1
-done
+# The defaults, with games in memory.
+linkpath_defaults
+start_replica "$tmp/server.log" --store memory
+port=$replica_port
 
 # One solve, so the histograms hold a sample and not only zeros.
 curl -sf -o /dev/null -H 'content-type: application/json' \
@@ -82,9 +55,5 @@ grep -qE '^linkpath_build_info\{version="[^"]+",commit="[^"]+"\} 1$' <<<"$info" 
   || fail "linkpath_build_info is not 1 with a version and a commit: $info"
 ok "$info"
 
-kill -TERM "$pid"
-status=0
-wait "$pid" || status=$?
-pid=""
-[ "$status" = 0 ] || fail "the server exited $status on SIGTERM"
+stop_cleanly "$replica_pid" "the server"
 ok "the server exited 0 on SIGTERM"

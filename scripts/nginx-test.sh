@@ -32,135 +32,58 @@
 # missing, without letting the package start a system nginx.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-started=$SECONDS
-
-step() { printf '\n== [%ss] %s\n' "$((SECONDS - started))" "$*"; }
-fail() { echo "nginx-test: FAILED: $*" >&2; exit 1; }
-ok() { echo "ok: $*"; }
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
 
 step "nginx"
-if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo=sudo
-  # Debian's package starts nginx on port 80 where services may start;
-  # this test runs its own nginx, so the package's start is refused.
-  made_policy=""
-  if [ ! -e /usr/sbin/policy-rc.d ]; then
-    printf '#!/bin/sh\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null
-    $sudo chmod +x /usr/sbin/policy-rc.d
-    made_policy=1
-  fi
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nginx >/dev/null
-  [ -z "$made_policy" ] || $sudo rm -f /usr/sbin/policy-rc.d
-fi
 PATH=$PATH:/usr/sbin
+command -v nginx >/dev/null || apt_install nginx
 nginx -v 2>&1
 
 step "the binary"
-if [ -z "${LINKPATH_BIN:-}" ]; then
-  build=$(sed -n 's/^RUN \(.*cargo build .*\)$/\1/p' Dockerfile)
-  echo "$build"
-  bash -c "$build"
-fi
-bin=${LINKPATH_BIN:-target/x86_64-unknown-linux-gnu/release/linkpath}
-[ -x "$bin" ] || fail "no executable at $bin"
-echo "$bin"
+dockerfile_binary
 
 tmp=$(mktemp -d)
-pids=()
-cleanup() {
-  local status=$?
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$tmp"
-  exit "$status"
-}
-trap cleanup EXIT
-# forget PID: it has been waited for, so cleanup must not signal it (the
-# number may belong to another process by then).
-forget() {
-  local keep=() pid
-  for pid in "${pids[@]}"; do [ "$pid" = "$1" ] || keep+=("$pid"); done
-  pids=("${keep[@]}")
-}
-
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-wait_for() { # wait_for URL PID LOG
-  for _ in $(seq 100); do
-    curl -sf "$1" >/dev/null 2>&1 && return 0
-    kill -0 "$2" 2>/dev/null || { cat "$3" >&2; fail "$1: the process exited"; }
-    sleep 0.1
-  done
-  fail "$1 did not answer"
-}
+clean_up_on_exit "$tmp"
 
 step "two replicas, one solver slot each"
-# The defaults, whatever this shell has set, but for the slot count, a
-# solve deadline long enough to hold a slot through the tests below, and
-# games in memory (the two replicas would contend for one default file).
-while read -r var; do unset "$var"; done < <(compgen -e | grep '^LINKPATH_' || true)
+# The defaults but for the slot count, a solve deadline long enough to
+# hold a slot through the tests below, and games in memory (the two
+# replicas would contend for one default file).
+linkpath_defaults
 ports=() replica_pids=()
 for i in 1 2; do
-  port=$(free_port)
-  "$bin" serve --listen "127.0.0.1:$port" --workers 1 --solve-timeout-ms 15000 \
-    --shutdown-grace-ms 0 --store memory >"$tmp/replica$i.log" 2>&1 &
-  pids+=("$!"); replica_pids+=("$!"); ports+=("$port")
-  wait_for "http://127.0.0.1:$port/healthz" "$!" "$tmp/replica$i.log"
-  echo "replica $i: 127.0.0.1:$port, pid ${replica_pids[-1]}"
+  start_replica "$tmp/replica$i.log" --workers 1 --solve-timeout-ms 15000 \
+    --shutdown-grace-ms 0 --store memory
+  replica_pids+=("$replica_pid"); ports+=("$replica_port")
+  echo "replica $i: 127.0.0.1:$replica_port, pid $replica_pid"
 done
 r1="127.0.0.1:${ports[0]}" r2="127.0.0.1:${ports[1]}"
 
-# make_conf OUT LISTEN-PORT [VARIANT]: the project's file with the listen
-# port and the replicas' addresses put in, and nothing else changed (the
-# resolver goes: loopback addresses need no DNS, and Debian's nginx 1.22
-# predates `resolve`). VARIANT changes one thing more: `drop` takes
-# non_idempotent out, `slow` cuts proxy_read_timeout to 1 s, `limited`
-# adds a limit_req of one request a minute.
-make_conf() {
-  python3 - deploy/compose/nginx.conf "$1" "$2" "$r1" "$r2" "${3:-}" <<'EOF'
-import re, sys
-src, out, port, r1, r2, variant = sys.argv[1:7]
-text = open(src).read()
-def sub(pattern, repl):
-    global text
-    text, n = re.subn(pattern, repl, text, flags=re.M)
-    if n != 1:
-        sys.exit(f"{src}: expected one line matching {pattern!r}, found {n}")
-sub(r"^(\s*)listen 8080;$", rf"\g<1>listen 127.0.0.1:{port};")
-sub(r"^(\s*)server linkpath:8080 resolve( [^;]*)?;$",
-    lambda m: "\n".join(f"{m.group(1)}server {r}{m.group(2) or ''};" for r in (r1, r2)))
-sub(r"^\s*resolver [^;]*;\n", "")
-if variant == "drop":
-    sub(r"^(\s*proxy_next_upstream [^;]*) non_idempotent;", r"\1;")
-elif variant == "slow":
-    sub(r"^(\s*)proxy_read_timeout 30s;$", r"\g<1>proxy_read_timeout 1s;")
-elif variant == "limited":
-    sub(r"^(\s*)client_max_body_size ([^;]*);$",
-        r"\g<1>client_max_body_size \2;\n\g<1>limit_req_zone $binary_remote_addr zone=test:1m rate=1r/m;")
-    sub(r"^(\s*)proxy_read_timeout 30s;$", r"\g<1>proxy_read_timeout 30s;\n\g<1>limit_req zone=test;")
-elif variant:
-    sys.exit(f"no variant {variant!r}")
-open(out, "w").write(text)
-EOF
-}
-
-start_nginx() { # start_nginx NAME PORT [VARIANT]
-  make_conf "$tmp/$1.conf" "$2" "${3:-}"
-  # The access log goes to stdout (as in the container); the pid and error
-  # log go to our own directory.
-  nginx -p "$tmp/" -c "$tmp/$1.conf" \
-    -g "daemon off; pid $tmp/$1.pid; error_log $tmp/$1.error.log warn;" \
-    >"$tmp/$1.access.log" 2>"$tmp/$1.stderr" &
-  nginx_pid=$!; pids+=("$nginx_pid")
-  wait_for "http://127.0.0.1:$2/healthz" "$nginx_pid" "$tmp/$1.stderr"
+# start_proxy NAME PORT [VARIANT]: nginx on deploy/compose/nginx.conf for
+# loopback, in front of both replicas, its files $tmp/NAME.*; sets
+# nginx_pid. VARIANT changes one thing more: `drop` takes non_idempotent
+# out, `slow` cuts proxy_read_timeout to 1 s, `limited` adds a limit_req
+# of one request a minute.
+start_proxy() {
+  local more=()
+  case ${3:-} in
+    "") ;;
+    drop) more=('^(\s*proxy_next_upstream [^;]*) non_idempotent;' '\1;') ;;
+    slow) more=('^(\s*)proxy_read_timeout 30s;$' '\g<1>proxy_read_timeout 1s;') ;;
+    limited)
+      # shellcheck disable=SC2016 # nginx's variable, not the shell's
+      more=('^(\s*)client_max_body_size ([^;]*);$'
+            '\g<1>client_max_body_size \2;\n\g<1>limit_req_zone $binary_remote_addr zone=test:1m rate=1r/m;'
+            '^(\s*)proxy_read_timeout 30s;$' '\g<1>proxy_read_timeout 30s;\n\g<1>limit_req zone=test;') ;;
+    *) fail "no variant $3" ;;
+  esac
+  start_nginx "$tmp" "$1" "$2" "$r1" "$r2" "${more[@]}"
 }
 
 nginx_port=$(free_port)
 step "nginx with deploy/compose/nginx.conf on 127.0.0.1:$nginx_port"
-start_nginx proxy "$nginx_port"
+start_proxy proxy "$nginx_port"
 diff -u deploy/compose/nginx.conf "$tmp/proxy.conf" || true
 
 # The README's example: its curl command's body and the answer it shows.
@@ -222,7 +145,6 @@ hold() {
   done
   fail "$1: the holding solve never started"
 }
-release() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; forget "$1"; }
 # proxy_error STATUS CODE: the answer in $tmp/answer and $tmp/headers is
 # nginx's own STATUS with linkpath's error body of code CODE, byte for
 # byte the one deploy/compose/nginx.conf returns, as application/json.
@@ -296,7 +218,7 @@ show_log proxy "$from" 2
 
 step "4. the same without non_idempotent: nginx passes the 503 on"
 control_port=$(free_port)
-start_nginx control "$control_port" drop
+start_proxy control "$control_port" drop
 control_pid=$nginx_pid
 from=$(log_lines control)
 read -r good other <<<"$(clients "$control_port" 20)"
@@ -304,7 +226,7 @@ busy=$(tr ' ' '\n' <<<"$other" | grep -c '^503$' || true)
 [ "$busy" -ge 1 ] || fail "without non_idempotent no client saw a 503: the retry is not shown to come from it"
 ok "without non_idempotent: $good × 200, $busy × 503 reached the client"
 show_log control "$from" 2
-release "$control_pid"
+stop "$control_pid"
 
 step "5. both replicas saturated: bounded tries, the 503 passed on"
 hold "$r2"; hold2_pid=$hold_pid
@@ -320,13 +242,13 @@ tail -n 1 "$tmp/proxy.access.log" | grep -qE 'upstream_status=\[503, 503\]' \
 ok "the replicas' own 503 with Retry-After in $ms ms, after one try of each replica"
 show_log proxy "$(($(log_lines proxy) - 1))" 1
 # Hanging up stops each search and frees its slot.
-release "$hold2_pid"
-release "$hold1_pid"
+stop "$hold2_pid"
+stop "$hold1_pid"
 
 step "6. proxy_read_timeout cut to 1 s, a solve slower than that: nginx's 504, as JSON"
 free "$r1"; free "$r2"
 slow_port=$(free_port)
-start_nginx slow "$slow_port" slow
+start_proxy slow "$slow_port" slow
 slow_pid=$nginx_pid
 code=$(curl -s -o "$tmp/answer" -D "$tmp/headers" -w '%{http_code}' --max-time 20 \
   -H 'content-type: application/json' --data-binary "@$tmp/hold.json" \
@@ -335,27 +257,23 @@ proxy_error 504 deadline_exceeded || fail "a solve past proxy_read_timeout got $
 tail -n 1 "$tmp/slow.access.log" | grep -qE 'upstream_status=\[504, 504\]' \
   || fail "not one timed-out try of each replica: $(tail -n 1 "$tmp/slow.access.log")"
 ok "504 deadline_exceeded as application/json after one try of each replica"
-release "$slow_pid"
+stop "$slow_pid"
 # nginx hung up on both: their searches stop and free the slots.
 free "$r1"; free "$r2"
 
 step "7. a limit_req added: nginx's own 503, as JSON"
 limited_port=$(free_port)
-start_nginx limited "$limited_port" limited
+start_proxy limited "$limited_port" limited
 limited_pid=$nginx_pid
-# start_nginx's /healthz took the minute's one request.
+# start_proxy's /healthz took the minute's one request.
 code=$(post "http://127.0.0.1:$limited_port/v1/solve")
 proxy_error 503 overloaded || fail "a request over limit_req got $code, not the JSON 503"
 grep -qi '^retry-after: 1' "$tmp/headers" || fail "nginx's 503 has no Retry-After"
 ok "503 overloaded as application/json with Retry-After: 1"
-release "$limited_pid"
+stop "$limited_pid"
 
 step "8. replica 1 stopped: 20 requests through nginx"
-kill -TERM "${replica_pids[0]}"
-replica1_exit=0
-wait "${replica_pids[0]}" || replica1_exit=$?
-forget "${replica_pids[0]}"
-[ "$replica1_exit" = 0 ] || fail "replica 1 exited $replica1_exit on SIGTERM"
+stop_cleanly "${replica_pids[0]}" "replica 1"
 ok "replica 1 stopped (exit 0 on SIGTERM)"
 from=$(log_lines proxy)
 read -r good other <<<"$(clients "$nginx_port" 20)"
@@ -366,9 +284,7 @@ ok "20 of 20 × 200 with the README's answer; $retries retried on replica 2 afte
 show_log proxy "$from" 2
 
 step "9. both replicas stopped: nginx's 502, as JSON"
-kill -TERM "${replica_pids[1]}"
-wait "${replica_pids[1]}" || true
-forget "${replica_pids[1]}"
+stop "${replica_pids[1]}"
 code=$(post "http://127.0.0.1:$nginx_port/v1/solve")
 proxy_error 502 upstream_unavailable || fail "with no replica up: $code, not the JSON 502"
 grep -qi '^retry-after: 1' "$tmp/headers" || fail "nginx's 502 has no Retry-After"

@@ -30,116 +30,55 @@
 # process it started. Installs redis-server with apt-get if missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-started=$SECONDS
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
 
 store_timeout_ms=${STORE_TIMEOUT_MS:-1000}
 freeze_s=${FREEZE_S:-4}
 dead_s=${DEAD_S:-3}
 
-step() { printf '\n== [%ss] %s\n' "$((SECONDS - started))" "$*"; }
-fail() { echo "redis-fault: FAILED: $*" >&2; exit 1; }
-
 step "redis-server"
 if ! command -v redis-server >/dev/null || ! command -v redis-cli >/dev/null; then
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo=sudo
-  # Debian's package starts a Redis on port 6379 where services may start;
-  # this test runs its own, so the package's start is refused.
-  made_policy=""
-  if [ ! -e /usr/sbin/policy-rc.d ]; then
-    printf '#!/bin/sh\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null
-    $sudo chmod +x /usr/sbin/policy-rc.d
-    made_policy=1
-  fi
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends redis-server >/dev/null
-  [ -z "$made_policy" ] || $sudo rm -f /usr/sbin/policy-rc.d
+  apt_install redis-server
 fi
 redis-server --version
 
 step "the binary"
-if [ -z "${LINKPATH_BIN:-}" ]; then
-  build=$(sed -n 's/^RUN \(.*cargo build .*\)$/\1/p' Dockerfile)
-  echo "$build"
-  bash -c "$build"
-fi
-bin=${LINKPATH_BIN:-target/x86_64-unknown-linux-gnu/release/linkpath}
-[ -x "$bin" ] || fail "no executable at $bin"
-echo "$bin"
+dockerfile_binary
 
 tmp=$(mktemp -d)
-pids=()
 redis_pid=""
-cleanup() {
-  local status=$?
+clean_up_on_exit "$tmp"
+before_cleanup() {
   # A stopped Redis would not act on SIGTERM until continued.
   [ -z "$redis_pid" ] || kill -CONT "$redis_pid" 2>/dev/null || true
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$tmp"
-  exit "$status"
-}
-trap cleanup EXIT
-# Interrupted, or stopped by a timeout: out through cleanup all the same.
-trap 'exit 130' INT
-trap 'exit 143' TERM
-# forget PID: it has been waited for, so cleanup must not signal it (the
-# number may belong to another process by then).
-forget() {
-  local keep=() pid
-  for pid in "${pids[@]}"; do [ "$pid" = "$1" ] || keep+=("$pid"); done
-  pids=("${keep[@]}")
-}
-
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-wait_for() { # wait_for URL PID LOG
-  for _ in $(seq 100); do
-    curl -sf "$1" >/dev/null 2>&1 && return 0
-    kill -0 "$2" 2>/dev/null || { cat "$3" >&2; fail "$1: the process exited"; }
-    sleep 0.1
-  done
-  fail "$1 did not answer"
 }
 # The moment, for the clients' analysis: NAME and the Unix time.
 event() { echo "$1 $(date +%s.%N)" >>"$tmp/events"; }
 
 redis_port=$(free_port)
 mkdir -p "$tmp/redis"
-start_redis() {
+redis_up() {
   # compose.yaml's persistence: each change in the append-only file,
   # synced every second, no snapshots.
-  redis-server --port "$redis_port" --bind 127.0.0.1 --dir "$tmp/redis" \
-    --appendonly yes --appendfsync everysec --save '' \
-    >>"$tmp/redis.log" 2>&1 &
-  redis_pid=$!; pids+=("$redis_pid")
-  for _ in $(seq 100); do
-    [ "$(redis-cli -h 127.0.0.1 -p "$redis_port" ping 2>/dev/null)" = PONG ] && return 0
-    kill -0 "$redis_pid" 2>/dev/null || { cat "$tmp/redis.log" >&2; fail "redis-server exited"; }
-    sleep 0.05
-  done
-  fail "redis-server did not answer PING on port $redis_port"
+  start_redis "$redis_port" "$tmp/redis" "$tmp/redis.log" \
+    --appendonly yes --appendfsync everysec --save ''
 }
 
 step "redis-server on 127.0.0.1:$redis_port, appendonly yes, appendfsync everysec"
-start_redis
+redis_up
 echo "pid $redis_pid"
 
 step "two replicas on it, store timeout $store_timeout_ms ms"
-# The defaults, whatever this shell has set, but for the store and its
-# timeout.
-while read -r var; do unset "$var"; done < <(compgen -e | grep '^LINKPATH_' || true)
+# The defaults but for the store and its timeout.
+linkpath_defaults
 replicas=()
 for i in 1 2; do
-  port=$(free_port)
-  "$bin" serve --listen "127.0.0.1:$port" --shutdown-grace-ms 0 \
+  start_replica "$tmp/replica$i.log" --shutdown-grace-ms 0 \
     --store "redis://127.0.0.1:$redis_port/0?prefix=fault" \
-    --store-timeout-ms "$store_timeout_ms" >"$tmp/replica$i.log" 2>&1 &
-  pids+=("$!")
-  wait_for "http://127.0.0.1:$port/healthz" "$!" "$tmp/replica$i.log"
-  replicas+=("127.0.0.1:$port")
-  echo "replica $i: 127.0.0.1:$port, pid $!"
+    --store-timeout-ms "$store_timeout_ms"
+  replicas+=("127.0.0.1:$replica_port")
+  echo "replica $i: 127.0.0.1:$replica_port, pid $replica_pid"
 done
 
 cat >"$tmp/flood.py" <<'EOF'
@@ -402,16 +341,11 @@ kill -CONT "$redis_pid"
 sleep 3
 
 step "2. Redis killed (SIGKILL), started again $dead_s s later on the same append-only file"
-kill -KILL "$redis_pid"
-# (bash reports a child killed by a signal on its own stderr.)
-exec 3>&2 2>/dev/null
-wait "$redis_pid" || true
-exec 2>&3 3>&-
-forget "$redis_pid"; redis_pid=""
+kill_hard "$redis_pid"; redis_pid=""
 event kill
 sleep "$dead_s"
 event restart
-start_redis
+redis_up
 event ready
 echo "pid $redis_pid"
 sleep 3

@@ -33,130 +33,46 @@
 # missing, without letting the packages start system services.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-started=$SECONDS
-
-step() { printf '\n== [%ss] %s\n' "$((SECONDS - started))" "$*"; }
-fail() { echo "replicas-consistency: FAILED: $*" >&2; exit 1; }
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
 
 step "nginx and redis-server"
-missing=()
-command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx)
-command -v redis-server >/dev/null && command -v redis-cli >/dev/null || missing+=(redis-server)
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo=sudo
-  # Debian's packages start their services where services may start; this
-  # test runs its own, so the packages' start is refused.
-  made_policy=""
-  if [ ! -e /usr/sbin/policy-rc.d ]; then
-    printf '#!/bin/sh\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null
-    $sudo chmod +x /usr/sbin/policy-rc.d
-    made_policy=1
-  fi
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  [ -z "$made_policy" ] || $sudo rm -f /usr/sbin/policy-rc.d
-fi
 PATH=$PATH:/usr/sbin
+missing=()
+command -v nginx >/dev/null || missing+=(nginx)
+command -v redis-server >/dev/null && command -v redis-cli >/dev/null || missing+=(redis-server)
+apt_install "${missing[@]}"
 nginx -v 2>&1
 redis-server --version
 
 step "the binary"
-if [ -z "${LINKPATH_BIN:-}" ]; then
-  build=$(sed -n 's/^RUN \(.*cargo build .*\)$/\1/p' Dockerfile)
-  echo "$build"
-  bash -c "$build"
-fi
-bin=${LINKPATH_BIN:-target/x86_64-unknown-linux-gnu/release/linkpath}
-[ -x "$bin" ] || fail "no executable at $bin"
-echo "$bin"
+dockerfile_binary
 
 tmp=$(mktemp -d)
-pids=()
-cleanup() {
-  local status=$?
+clean_up_on_exit "$tmp"
+before_cleanup() {
   [ -z "${KEEP_LOGS:-}" ] || cp "$tmp"/*.log "$KEEP_LOGS"/
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$tmp"
-  exit "$status"
-}
-trap cleanup EXIT
-# Interrupted, or stopped by a timeout: out through cleanup all the same.
-trap 'exit 130' INT
-trap 'exit 143' TERM
-# forget PID: it has been waited for, so cleanup must not signal it (the
-# number may belong to another process by then).
-forget() {
-  local keep=() pid
-  for pid in "${pids[@]}"; do [ "$pid" = "$1" ] || keep+=("$pid"); done
-  pids=("${keep[@]}")
-}
-
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-wait_for() { # wait_for URL PID LOG
-  for _ in $(seq 100); do
-    curl -sf "$1" >/dev/null 2>&1 && return 0
-    kill -0 "$2" 2>/dev/null || { cat "$3" >&2; fail "$1: the process exited"; }
-    sleep 0.1
-  done
-  fail "$1 did not answer"
 }
 
 redis_port=$(free_port)
 step "redis-server on 127.0.0.1:$redis_port"
-redis-server --port "$redis_port" --bind 127.0.0.1 --dir "$tmp" --save '' --appendonly no \
-  >"$tmp/redis.log" 2>&1 &
-redis_pid=$!; pids+=("$redis_pid")
-for tries in $(seq 100); do
-  [ "$(redis-cli -h 127.0.0.1 -p "$redis_port" ping 2>/dev/null)" = PONG ] && break
-  kill -0 "$redis_pid" 2>/dev/null && [ "$tries" -lt 100 ] \
-    || { cat "$tmp/redis.log" >&2; fail "redis-server did not answer PING"; }
-  sleep 0.05
-done
+start_redis "$redis_port" "$tmp" "$tmp/redis.log" --save '' --appendonly no
 echo "pid $redis_pid"
 
 step "two replicas on it"
-# The defaults, whatever this shell has set, but for the store.
-while read -r var; do unset "$var"; done < <(compgen -e | grep '^LINKPATH_' || true)
+# The defaults but for the store.
+linkpath_defaults
 ports=() replica_pids=()
 for i in 1 2; do
-  port=$(free_port)
-  "$bin" serve --listen "127.0.0.1:$port" --shutdown-grace-ms 0 \
-    --store "redis://127.0.0.1:$redis_port/0?prefix=consistency" >"$tmp/replica$i.log" 2>&1 &
-  pids+=("$!"); replica_pids+=("$!"); ports+=("$port")
-  wait_for "http://127.0.0.1:$port/healthz" "$!" "$tmp/replica$i.log"
-  echo "replica $i: 127.0.0.1:$port, pid $!"
+  start_replica "$tmp/replica$i.log" --shutdown-grace-ms 0 \
+    --store "redis://127.0.0.1:$redis_port/0?prefix=consistency"
+  replica_pids+=("$replica_pid"); ports+=("$replica_port")
+  echo "replica $i: 127.0.0.1:$replica_port, pid $replica_pid"
 done
 
 nginx_port=$(free_port)
 step "nginx with deploy/compose/nginx.conf on 127.0.0.1:$nginx_port"
-# The project's file with the listen port and the replicas' addresses put
-# in, the resolver taken out (loopback needs no DNS, and Debian's nginx
-# predates `resolve`), and nothing else changed.
-python3 - deploy/compose/nginx.conf "$tmp/nginx.conf" "$nginx_port" \
-  "127.0.0.1:${ports[0]}" "127.0.0.1:${ports[1]}" <<'EOF'
-import re, sys
-src, out, port, r1, r2 = sys.argv[1:6]
-text = open(src).read()
-def sub(pattern, repl):
-    global text
-    text, n = re.subn(pattern, repl, text, flags=re.M)
-    if n != 1:
-        sys.exit(f"{src}: expected one line matching {pattern!r}, found {n}")
-sub(r"^(\s*)listen 8080;$", rf"\g<1>listen 127.0.0.1:{port};")
-sub(r"^(\s*)server linkpath:8080 resolve( [^;]*)?;$",
-    lambda m: "\n".join(f"{m.group(1)}server {r}{m.group(2) or ''};" for r in (r1, r2)))
-sub(r"^\s*resolver [^;]*;\n", "")
-open(out, "w").write(text)
-EOF
-nginx -p "$tmp/" -c "$tmp/nginx.conf" \
-  -g "daemon off; pid $tmp/nginx.pid; error_log $tmp/nginx.error.log warn;" \
-  >"$tmp/nginx.access.log" 2>"$tmp/nginx.stderr" &
-pids+=("$!")
-wait_for "http://127.0.0.1:$nginx_port/healthz" "$!" "$tmp/nginx.stderr"
+start_nginx "$tmp" nginx "$nginx_port" "127.0.0.1:${ports[0]}" "127.0.0.1:${ports[1]}"
 
 cat >"$tmp/clients.py" <<'EOF'
 import http.client, json, os, re, sys, threading, time, uuid
@@ -339,12 +255,7 @@ for _ in $(seq 1200); do
   sleep 0.01
 done
 [ -e "$tmp/half" ] || { cat "$tmp/clients.out" >&2; fail "the clients did not reach half their moves"; }
-kill -KILL "${replica_pids[0]}"
-# (bash reports a child killed by a signal on its own stderr.)
-exec 3>&2 2>/dev/null
-wait "${replica_pids[0]}" || true
-exec 2>&3 3>&-
-forget "${replica_pids[0]}"
+kill_hard "${replica_pids[0]}"
 touch "$tmp/killed"
 echo "replica 1 (pid ${replica_pids[0]}) killed with SIGKILL at $((SECONDS - started)) s"
 
