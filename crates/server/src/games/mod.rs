@@ -76,15 +76,14 @@ const INLINE_CELLS: usize = 1024;
 const ATTEMPTS: usize = 8;
 
 impl Games {
-    /// The game routes over `store`, as `settings` bound them;
+    /// The game routes over `store`, as the settings `g` bound them;
     /// `request_limits` are the server's, which a game's board is held to
     /// as well.
     pub fn new(
         store: Store,
-        settings: &crate::config::GameSettings,
+        g: &crate::config::GameSettings,
         request_limits: linkpath_api::Limits,
     ) -> Self {
-        let g = settings;
         Games {
             request_limits: linkpath_api::Limits {
                 max_cells: request_limits.max_cells.min(g.max_game_cells),
@@ -643,8 +642,8 @@ async fn check_replay(
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
 }
 
-/// Purges expired games, keys and leaderboards every 30 seconds, at most 1,000 of each
-/// a pass, and counts the games stored; the serve loop stops it. The
+/// Purges expired games, keys and leaderboards every 30 seconds, at most
+/// 1,000 of each a pass, and counts the games stored; the serve loop stops it. The
 /// count is the first call at start: a store that does not answer (a
 /// Redis not up yet) is logged then, and games answer 503 until it does.
 pub async fn purge_loop(games: Arc<Games>) {

@@ -25,7 +25,11 @@ const CODINGS: &[&str] = &[
 ];
 
 /// The coding that compresses a big answer fastest in this build.
-const FASTEST: &str = if cfg!(feature = "zstd") { "zstd" } else { "gzip" };
+const FASTEST: &str = if cfg!(feature = "zstd") {
+    "zstd"
+} else {
+    "gzip"
+};
 
 /// `GET path` asking for `codings`.
 fn get_with(path: &str, headers: &[(&str, &str)]) -> Request<Body> {
