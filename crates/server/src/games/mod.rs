@@ -643,9 +643,10 @@ async fn check_replay(
 }
 
 /// Purges expired games, keys and leaderboards every 30 seconds, at most
-/// 1,000 of each a pass, and counts the games stored; the serve loop stops it. The
-/// count is the first call at start: a store that does not answer (a
-/// Redis not up yet) is logged then, and games answer 503 until it does.
+/// 1,000 of each a pass, and counts the games stored; the serve loop
+/// stops it. The count is the first call at start: a store that does not
+/// answer (a Redis not up yet) is logged then, and games answer 503 until
+/// it does.
 pub async fn purge_loop(games: Arc<Games>) {
     const EVERY: Duration = Duration::from_secs(30);
     const AT_MOST: usize = 1_000;
