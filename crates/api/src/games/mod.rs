@@ -21,7 +21,7 @@ mod score;
 mod view;
 
 /// The wire types a game's actions and answers use.
-pub use crate::wire::{Move, Moved, Point};
+pub use crate::wire::{Gravity, Move, Moved, Point, PresetName};
 pub use create::{CreateGame, create};
 pub use daily::{DailyDeal, DailyGame, daily};
 pub use game::{

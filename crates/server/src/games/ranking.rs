@@ -17,14 +17,14 @@ use std::time::Instant;
 /// The deal everyone gets on a day, for the settings asked.
 #[utoipa::path(get, path = "/v1/daily/{date}", operation_id = "getDailyDeal", tag = "games",
     params(
-        ("date" = String, Path, description = "The day, `YYYY-MM-DD`"),
+        ("date" = String, Path, description = "The day, `YYYY-MM-DD`", pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"),
         ("width" = Option<u64>, Query, description = "Columns; 14 when absent", minimum = 1),
         ("height" = Option<u64>, Query, description = "Rows; 6 when absent", minimum = 1),
         ("types" = Option<u64>, Query, description = "Tile types; 21 when absent", minimum = 1),
         ("copies" = Option<u64>, Query, description = "Tiles of each type; 4 when absent", minimum = 1),
-        ("difficulty" = Option<String>, Query, description = "`easy`, `medium` or `hard`; `medium` when absent"),
-        ("rules" = Option<String>, Query, description = "A preset's name; `shisen-sho` when absent"),
-        ("gravity" = Option<String>, Query, description = "`none`, `down`, `up`, `left` or `right`; `none` when absent"),
+        ("difficulty" = Option<linkpath_api::game::DifficultyName>, Query, description = "`medium` when absent"),
+        ("rules" = Option<linkpath_api::games::PresetName>, Query, description = "`shisen-sho` when absent; curling has no game"),
+        ("gravity" = Option<linkpath_api::games::Gravity>, Query, description = "`none` when absent"),
         ("settle" = Option<bool>, Query, description = "Whether every line settles; false when absent")),
     responses(
         (status = 200, description = "The day's deal, the body that creates its game, and its leaderboard", body = DailyDeal),
@@ -49,8 +49,8 @@ pub(super) async fn daily(
 /// A board's best won games, best first.
 #[utoipa::path(get, path = "/v1/leaderboards/{name}", operation_id = "getLeaderboard", tag = "games",
     params(
-        ("name" = String, Path, description = "The board, as a game's or a daily deal's `leaderboard` names it"),
-        ("limit" = Option<u32>, Query, description = "Entries answered, from 1 to the board size (100 by default); 10 when absent", minimum = 1)),
+        ("name" = String, Path, description = "The board, as a game's or a daily deal's `leaderboard` names it", pattern = r"^[0-9a-f]{32}$"),
+        ("limit" = Option<u32>, Query, description = "Entries answered, from 1 to the board size (100 by default); 10 when absent", minimum = 1, maximum = 1000)),
     responses(
         (status = 200, description = "The board's best entries; none for a board with no win yet, or expired", body = Leaderboard),
         (status = 422, description = "A name or limit that is not one, named in `field`", body = linkpath_api::ErrorBody),
