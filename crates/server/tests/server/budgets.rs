@@ -11,8 +11,9 @@
 //!   full.
 
 use crate::support::{
-    LIMIT, Server, bounded, config, connect, endless_curling, exchange, hold_the_slot, http_get,
-    mahjong_sample, mahjong_sample_results, parse, read_to_end, request_bytes, solve_bytes,
+    LIMIT, Server, big_shuffle, bounded, config, connect, endless_curling, exchange, hold_the_slot,
+    http_get, mahjong_sample, mahjong_sample_results, parse, read_to_end, request_bytes,
+    solve_bytes,
 };
 use linkpath_server::{Config, RequestLimits};
 use serde_json::json;
@@ -129,14 +130,7 @@ async fn an_unread_answer_stays_counted_until_the_client_reads_it() {
     .await;
     // A shuffle of 1000 x 600 tiles answers about 20 MB: more than the
     // budget and than loopback's socket buffers take unread.
-    let rows: Vec<String> = (0..600)
-        .map(|y| {
-            (0..1000)
-                .map(|x| char::from(b'A' + ((x / 2 + y) % 26) as u8))
-                .collect()
-        })
-        .collect();
-    let body = json!({"board": rows, "rules": "mahjong", "seed": 1});
+    let body = big_shuffle(600);
     let mut unread = connect(server.addr).await;
     unread
         .write_all(&request_bytes(

@@ -295,14 +295,7 @@ async fn a_compressed_answer_unread_holds_its_uncompressed_size_in_the_memory_bu
     // socket buffers take (4 MiB at most, here) from a client with a small
     // receive buffer. Were they to take it all, nothing would be held and
     // the 503 below would not come.
-    let rows: Vec<String> = (0..1000)
-        .map(|y| {
-            (0..1000)
-                .map(|x| char::from(b'A' + ((x / 2 + y) % 26) as u8))
-                .collect()
-        })
-        .collect();
-    let body = json!({"board": rows, "rules": "mahjong", "seed": 1});
+    let body = big_shuffle(1000);
     let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
     socket
         .set_recv_buffer_size(64 << 10)

@@ -23,6 +23,20 @@ pub fn spec() -> &'static Value {
     &SPEC
 }
 
+/// A `/v1/shuffle` body of a 1000-column board of `rows` rows, every tile
+/// a pair beside its partner: its answer lists every tile's move, about
+/// 33 KB a row, too big for loopback's socket buffers to take unread.
+pub fn big_shuffle(rows: usize) -> Value {
+    let rows: Vec<String> = (0..rows)
+        .map(|y| {
+            (0..1000)
+                .map(|x| char::from(b'A' + ((x / 2 + y) % 26) as u8))
+                .collect()
+        })
+        .collect();
+    serde_json::json!({"board": rows, "rules": "mahjong", "seed": 1})
+}
+
 /// Where the committed document is.
 pub const SPEC_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../openapi.yaml");
 
