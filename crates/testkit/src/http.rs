@@ -156,6 +156,22 @@ pub async fn exchange(addr: SocketAddr, raw: &[u8]) -> Reply {
     exchange_timed(addr, raw).await.0
 }
 
+/// Sends `raw` on new connections, every 20 ms while the server answers
+/// 503 (busy, or its memory held), until it answers otherwise; bounded,
+/// as every wait here is.
+pub async fn exchange_until_served(what: &str, addr: SocketAddr, raw: &[u8]) -> Reply {
+    bounded(what, async {
+        loop {
+            let reply = exchange(addr, raw).await;
+            if reply.status != 503 {
+                return reply;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+}
+
 /// [`exchange`], timing the whole exchange from connecting to the last
 /// byte.
 pub async fn exchange_timed(addr: SocketAddr, raw: &[u8]) -> (Reply, Duration) {

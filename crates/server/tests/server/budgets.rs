@@ -11,9 +11,9 @@
 //!   full.
 
 use crate::support::{
-    LIMIT, Server, big_shuffle, bounded, config, connect, endless_curling, exchange, hold_the_slot,
-    http_get, mahjong_sample, mahjong_sample_results, parse, read_to_end, request_bytes,
-    solve_bytes,
+    LIMIT, Server, big_shuffle, bounded, config, connect, endless_curling, exchange,
+    exchange_until_served, hold_the_slot, http_get, mahjong_sample, mahjong_sample_results, parse,
+    read_to_end, request_bytes, solve_bytes,
 };
 use linkpath_server::{Config, RequestLimits};
 use serde_json::json;
@@ -106,16 +106,7 @@ async fn a_body_that_does_not_fit_the_memory_budget_waits_then_gets_503() {
     body.resize(300_000, b' ');
     let mut raw = head("/v1/solve", body.len());
     raw.extend(&body);
-    let answered = bounded("the retried body", async {
-        loop {
-            let reply = exchange(server.addr, &raw).await;
-            if reply.status != 503 {
-                return reply;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    })
-    .await;
+    let answered = exchange_until_served("the retried body", server.addr, &raw).await;
     assert_eq!(answered.status, 200, "{}", answered.text());
     server.stop().await.expect("run returns Ok");
 }

@@ -11,7 +11,6 @@ use http_body_util::BodyExt;
 use linkpath_server::{Config, RequestLimits};
 use serde_json::json;
 use std::io::Read;
-use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// The codings this build answers with: gzip always, Brotli and zstd
@@ -349,16 +348,7 @@ async fn a_compressed_answer_unread_holds_its_uncompressed_size_in_the_memory_bu
         &[("Content-Type", "application/json")],
         &body,
     );
-    let answered = bounded("room given back", async {
-        loop {
-            let reply = exchange(server.addr, &raw).await;
-            if reply.status != 503 {
-                return reply;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    })
-    .await;
+    let answered = exchange_until_served("room given back", server.addr, &raw).await;
     assert_eq!(answered.status, 200, "{}", answered.text());
     server.stop().await.expect("run returns Ok");
 }
