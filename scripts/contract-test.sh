@@ -85,8 +85,10 @@ step "TypeScript client: openapi-typescript (default options), tsc (strict)"
 rm -rf "$ts_dir/generated" "$ts_dir/dist"
 timeout 120 "$bin_dir/openapi-typescript" openapi.yaml --output "$ts_dir/generated/linkpath.ts"
 "$bin_dir/tsc" --version
-# One run type-checks main.ts against the generated types and, only when
-# there is no error (noEmitOnError), compiles it to dist/main.js.
+# One run type-checks main.ts and clients/shared/expected.cts (what the
+# three TypeScript programs expect) against the generated types and, only
+# when there is no error (noEmitOnError), compiles them to
+# dist/typescript/main.js and dist/shared/expected.cjs (rootDir clients/).
 timeout 120 "$bin_dir/tsc" --project "$ts_dir"
 
 step "Python client: openapi-python-client generate, pip install"
@@ -104,8 +106,9 @@ step "Python client: mypy --strict on the generated package"
 # Two more TypeScript generators as their users run them, each output
 # type-checked by tsc --strict (clients/*/tsconfig.json) with the program
 # that calls the server through it: a schema one of them types wrongly
-# fails here, before a user's build does. Each compiles to dist/main.js only
-# when there is no error (noEmitOnError).
+# fails here, before a user's build does. Each compiles to
+# dist/<name>/main.js, with dist/shared/expected.cjs, only when there is no
+# error (noEmitOnError).
 step "TypeScript clients: @hey-api/openapi-ts and orval (fetch), tsc --strict"
 rm -rf clients/hey-api/generated clients/hey-api/dist clients/orval/generated clients/orval/dist
 timeout 120 "$bin_dir/openapi-ts" --input openapi.yaml --output clients/hey-api/generated
@@ -136,18 +139,18 @@ echo "listening on 127.0.0.1:$port (log: $log)"
 
 # Every program runs, whatever the ones before it found.
 status=0
-step "the TypeScript client (node $ts_dir/dist/main.js)"
-timeout 60 node "$ts_dir/dist/main.js" "http://127.0.0.1:$port" docs/render.svg || status=1
+step "the TypeScript client (node $ts_dir/dist/typescript/main.js)"
+timeout 60 node "$ts_dir/dist/typescript/main.js" "http://127.0.0.1:$port" docs/render.svg || status=1
 
 step "the Python client ($venv/bin/python $py_dir/main.py)"
 timeout 60 "$venv/bin/python" "$py_dir/main.py" "http://127.0.0.1:$port" docs/render.svg || status=1
 
 # These two compare the served files with this checkout's, too.
-step "the hey-api client (node clients/hey-api/dist/main.js)"
-timeout 60 node clients/hey-api/dist/main.js "http://127.0.0.1:$port" . || status=1
+step "the hey-api client (node clients/hey-api/dist/hey-api/main.js)"
+timeout 60 node clients/hey-api/dist/hey-api/main.js "http://127.0.0.1:$port" . || status=1
 
-step "the orval client (node clients/orval/dist/main.js)"
-timeout 60 node clients/orval/dist/main.js "http://127.0.0.1:$port" . || status=1
+step "the orval client (node clients/orval/dist/orval/main.js)"
+timeout 60 node clients/orval/dist/orval/main.js "http://127.0.0.1:$port" . || status=1
 
 step "server"
 kill -TERM "$server"

@@ -14,7 +14,7 @@
 // resigned, and the day's deal won under a player's name and read back from
 // its leaderboard.
 //
-//   node clients/hey-api/dist/main.js http://127.0.0.1:8080 .
+//   node clients/hey-api/dist/hey-api/main.js http://127.0.0.1:8080 .
 //
 // The second argument is the checkout the answers are compared with
 // (docs/render.svg, openapi.yaml, assets/playground/). Prints one line a
@@ -26,7 +26,6 @@
 // rather than at the top level.
 
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { client } from "./generated/client.gen";
@@ -63,6 +62,46 @@ import {
   undo,
 } from "./generated/index";
 import type * as Api from "./generated/index";
+import {
+  type Followed,
+  type Pair,
+  afterMove as heldAfterMove,
+  assisted,
+  check,
+  clearCrossed,
+  clearOddType,
+  clearSolvable,
+  dailyGame,
+  dealExample,
+  dealLayout,
+  dealMahjongFaces,
+  dealNumbers,
+  describeBoard,
+  describeGame,
+  describeMoves,
+  describeResult,
+  elapsedOf,
+  expectedGame as expectedHeldGame,
+  finish,
+  heldDealt,
+  heldMoves as sharedHeldMoves,
+  heldRequest,
+  heldSettings,
+  kshisenScore,
+  movesHint,
+  movesOfOneTile,
+  noAssists,
+  playExample,
+  point,
+  renderExample,
+  shuffleAMove,
+  shuffleClearable,
+  solveCurling,
+  solveEveryReason,
+  solveExample,
+  solveRagged,
+  solveRulesObject,
+} from "../shared/expected.cjs";
 
 const [baseUrl, checkout] = process.argv.slice(2);
 if (baseUrl === undefined || checkout === undefined) {
@@ -74,16 +113,6 @@ const repoFile = (path: string): string => readFileSync(join(checkout, path), "u
 // The SDK's functions share one client; its base URL defaults to
 // openapi.yaml's server (127.0.0.1:8080).
 client.setConfig({ baseUrl });
-
-const failures: string[] = [];
-async function check(name: string, body: () => Promise<string>): Promise<void> {
-  try {
-    console.log(`ok: ${name}: ${await body()}`);
-  } catch (error) {
-    failures.push(name);
-    console.log(`FAILED: ${name}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
 
 // What every SDK function answers (without throwOnError): the parsed body
 // in `data` on a 2xx, in `error` otherwise, and the Response.
@@ -100,146 +129,65 @@ function ok<T>(answer: Answer<T>, status = 200): T {
 // A cell [x, y]. openapi.yaml writes its schema as two `prefixItems` with
 // `items: {}` and maxItems 2; hey-api reads `items: {}` as a required third
 // element of any type, [number, number, unknown], to which a pair written
-// [x, y] is not assignable. Cells sent or expected are made here, the one
-// place that says so; the answers hold two numbers.
+// [x, y] is not assignable. Cells written here are made by at(), those of
+// clients/shared/expected.cts taken in by typed(): the two places that say
+// so; the answers hold two numbers.
 type Point = Api.Query["from"];
 function at(x: number, y: number): Point {
   return [x, y] as unknown as Point;
 }
 
-function point(p: Point): string {
-  const [x, y] = p;
-  return `[${x}, ${y}]`;
-}
+// A generated type as clients/shared/expected.cts writes its values: the
+// same, but for its cells, which are pairs.
+type Shared<T> = T extends Point ? Pair : T extends (infer E)[] ? Shared<E>[] : T extends object ? { [K in keyof T]: Shared<T[K]> } : T;
 
-function describeResult(result: Api.QueryResult): string {
-  if (result.connected) {
-    const corners = result.path === undefined ? "no path asked" : result.path.map(point).join(" ");
-    return `${result.segments} segments (${corners})`;
-  }
-  return result.reason;
-}
-
-function describeBoard(board: Api.Board): string {
-  const rows = board.map((row) => (typeof row === "string" ? row : row.join(",")));
-  return `${rows.length} rows [${rows.join(" | ")}]`;
-}
-
-function describeMoves(list: Api.Move[] | undefined): string {
-  return list === undefined ? "no moves" : `${list.length} moves, first ${point(list[0]!.from)}-${point(list[0]!.to)}`;
-}
-
-/** A clear answer's `elapsed_ms`, which changes from run to run: checked to be a time in milliseconds, then expected as it came. */
-function elapsedOf(answer: { elapsed_ms: number }): number {
-  assert.ok(Number.isInteger(answer.elapsed_ms) && answer.elapsed_ms >= 0, `elapsed_ms ${answer.elapsed_ms}`);
-  return answer.elapsed_ms;
-}
-
-/** A list of moves [[from, to], ...] as the schemas hold them. */
-function pairs(list: [number, number, number, number][]): Api.Move[] {
-  return list.map(([fx, fy, tx, ty]) => ({ from: at(fx, fy), to: at(tx, ty) }));
-}
-
-/** A path of corner points [[x, y], ...]. */
-function path(corners: [number, number][]): Point[] {
-  return corners.map(([x, y]) => at(x, y));
+/** A value of clients/shared/expected.cts as the generated type `T`: checked against it but for the cells (see at()). */
+function typed<T>(value: Shared<T>): T {
+  return value as unknown as T;
 }
 
 // ---------------------------------------------------------------------------
 // /v1/solve and /v1/render
 
-const readmeSolve: Api.SolveRequest = {
-  board: ["XXXXX", "X   X", "XXX X", " XXX "],
-  rules: "mahjong",
-  queries: [
-    { from: at(1, 2), to: at(4, 2) },
-    { from: at(0, 2), to: at(3, 3) },
-  ],
-};
+// The README's bodies and answers are clients/shared/expected.cts's, each
+// assigned to the generated type here: tsc checks them against this
+// generator's reading of openapi.yaml.
+const readmeSolve: Api.SolveRequest = typed<Api.SolveRequest>(solveExample.body);
 
 async function solveAndRender(): Promise<void> {
   await check("POST /v1/solve, the README's example", async () => {
     const answer = ok(await solve({ body: readmeSolve }));
-    const expected: Api.SolveResponse = {
-      results: [
-        { connected: true, segments: 4, path: path([[1, 2], [1, 1], [3, 1], [3, 2], [4, 2]]) },
-        { connected: true, segments: 3, path: path([[0, 2], [0, 4], [3, 4], [3, 3]]) },
-      ],
-    };
+    const expected: Api.SolveResponse = typed<Api.SolveResponse>(solveExample.answer);
     assert.deepEqual(answer, expected);
     return answer.results.map(describeResult).join("; ");
   });
 
   await check("POST /v1/solve, a rules object", async () => {
-    const body: Api.SolveRequest = { ...readmeSolve, rules: { preset: "mahjong", outside: false } };
+    const body: Api.SolveRequest = typed<Api.SolveRequest>(solveRulesObject.body);
     const answer = ok(await solve({ body }));
-    const expected: Api.SolveResponse = {
-      results: [
-        { connected: true, segments: 4, path: path([[1, 2], [1, 1], [3, 1], [3, 2], [4, 2]]) },
-        { connected: false, reason: "no_path" },
-      ],
-    };
+    const expected: Api.SolveResponse = typed<Api.SolveResponse>(solveRulesObject.answer);
     assert.deepEqual(answer, expected);
     return answer.results.map(describeResult).join("; ");
   });
 
   await check("POST /v1/solve, every reason, include_path false", async () => {
-    const body: Api.SolveRequest = {
-      board: ["X X", "XYX"],
-      rules: "lianliankan",
-      queries: [
-        { from: at(0, 0), to: at(0, 0) },
-        { from: at(0, 0), to: at(1, 0) },
-        { from: at(0, 0), to: at(1, 1) },
-        { from: at(0, 0), to: at(2, 0) },
-      ],
-      include_path: false,
-    };
+    const body: Api.SolveRequest = typed<Api.SolveRequest>(solveEveryReason.body);
     const answer = ok(await solve({ body }));
-    const expected: Api.SolveResponse = {
-      results: [
-        { connected: false, reason: "same_cell" },
-        { connected: false, reason: "not_a_tile" },
-        { connected: false, reason: "type_mismatch" },
-        { connected: true, segments: 1 },
-      ],
-    };
+    const expected: Api.SolveResponse = typed<Api.SolveResponse>(solveEveryReason.answer);
     assert.deepEqual(answer, expected);
     return answer.results.map(describeResult).join("; ");
   });
 
   await check("POST /v1/solve, number rows (curling)", async () => {
-    const body: Api.SolveRequest = {
-      board: [
-        [0, 0, 1],
-        [0, 1, 0],
-      ],
-      rules: "curling",
-      queries: [
-        { from: at(0, 0), to: at(2, 0) },
-        { from: at(0, 0), to: at(0, 1) },
-        { from: at(0, 0), to: at(2, 1) },
-      ],
-    };
+    const body: Api.SolveRequest = typed<Api.SolveRequest>(solveCurling.body);
     const answer = ok(await solve({ body }));
-    const expected: Api.SolveResponse = {
-      results: [
-        { connected: false, reason: "blocked" },
-        { connected: true, segments: 1, path: path([[0, 0], [0, 1]]) },
-        { connected: false, reason: "no_path" },
-      ],
-    };
+    const expected: Api.SolveResponse = typed<Api.SolveResponse>(solveCurling.answer);
     assert.deepEqual(answer, expected);
     return answer.results.map(describeResult).join("; ");
   });
 
-  const ragged: Api.SolveRequest = {
-    board: ["XXXXX", "X  X", "XXX X", " XXX "],
-    queries: [{ from: at(1, 2), to: at(4, 2) }],
-  };
-  const raggedError: Api.ErrorBody = {
-    error: { code: "invalid_board", message: "row 1 has 4 cells, expected 5", field: "board[1]" },
-  };
+  const ragged: Api.SolveRequest = typed<Api.SolveRequest>(solveRagged.body);
+  const raggedError: Api.ErrorBody = solveRagged.answer;
 
   await check("POST /v1/solve, the README's ragged board: 422 through the typed error body", async () => {
     const { data, error, response } = await solve({ body: ragged });
@@ -252,16 +200,7 @@ async function solveAndRender(): Promise<void> {
   });
 
   await check("POST /v1/render, docs/render.json: the SVG of docs/render.svg, read from the Blob", async () => {
-    const body: Api.SolveRequest = {
-      board: ["XXXXX", "X   X", "XXX X", " XXX "],
-      rules: "mahjong",
-      queries: [
-        { from: at(1, 2), to: at(4, 2) },
-        { from: at(0, 2), to: at(3, 3) },
-        { from: at(0, 0), to: at(1, 3) },
-        { from: at(2, 2), to: at(2, 1) },
-      ],
-    };
+    const body: Api.SolveRequest = typed<Api.SolveRequest>(renderExample);
     // The default parseAs ("auto") reads an image/* answer as a Blob, which
     // is what the generated type says (Blob | File); `parseAs: "text"` would
     // give the string, still typed as a Blob.
@@ -287,18 +226,11 @@ async function solveAndRender(): Promise<void> {
 // ---------------------------------------------------------------------------
 // The game routes
 
-const dealt: Api.Board = ["BCDFFB", "DCCFED", "DEBBEE", "AACFAA"];
-
 async function gameRoutes(): Promise<void> {
   await check("POST /v1/moves, the README's hint", async () => {
-    const body: Api.MovesRequest = { board: dealt, rules: "shisen-sho", limit: 1 };
+    const body: Api.MovesRequest = typed<Api.MovesRequest>(movesHint.body);
     const answer = ok(await moves({ body }));
-    const expected: Api.MovesResponse = {
-      moves: [{ from: at(0, 0), to: at(5, 0), segments: 3, path: path([[0, 0], [0, -1], [5, -1], [5, 0]]) }],
-      stuck: false,
-      cleared: false,
-      truncated: false,
-    };
+    const expected: Api.MovesResponse = typed<Api.MovesResponse>(movesHint.answer);
     assert.deepEqual(answer, expected);
     const first = answer.moves[0]!;
     const flags = `stuck ${answer.stuck}, cleared ${answer.cleared}, truncated ${answer.truncated}`;
@@ -306,68 +238,17 @@ async function gameRoutes(): Promise<void> {
   });
 
   await check("POST /v1/moves, the README's moves of one tile", async () => {
-    const body: Api.MovesRequest = { board: dealt, rules: "shisen-sho", from: at(3, 0) };
+    const body: Api.MovesRequest = typed<Api.MovesRequest>(movesOfOneTile.body);
     const answer = ok(await moves({ body }));
-    const expected: Api.MovesResponse = {
-      moves: [
-        { from: at(3, 0), to: at(4, 0), segments: 1, path: path([[3, 0], [4, 0]]) },
-        { from: at(3, 0), to: at(3, 1), segments: 1, path: path([[3, 0], [3, 1]]) },
-      ],
-      stuck: false,
-      cleared: false,
-      truncated: false,
-    };
+    const expected: Api.MovesResponse = typed<Api.MovesResponse>(movesOfOneTile.answer);
     assert.deepEqual(answer, expected);
     return `${answer.moves.length} partners: ${answer.moves.map((m) => point(m.to)).join(" ")}`;
   });
 
   await check("POST /v1/play, the README's example", async () => {
-    const body: Api.PlayRequest = {
-      board: dealt,
-      rules: "shisen-sho",
-      gravity: "down",
-      moves: pairs([
-        [0, 3, 1, 3],
-        [3, 2, 2, 2],
-        [0, 0, 1, 0],
-      ]),
-    };
+    const body: Api.PlayRequest = typed<Api.PlayRequest>(playExample.body);
     const answer = ok(await play({ body }));
-    const expected: Api.PlayResponse = {
-      board: ["....FB", "BCDFED", "DCCFEE", "DECFAA"],
-      steps: [
-        {
-          from: at(0, 3),
-          to: at(1, 3),
-          segments: 1,
-          path: path([[0, 3], [1, 3]]),
-          moved: pairs([
-            [0, 0, 0, 1],
-            [1, 0, 1, 1],
-            [0, 1, 0, 2],
-            [1, 1, 1, 2],
-            [0, 2, 0, 3],
-            [1, 2, 1, 3],
-          ]),
-        },
-        {
-          from: at(3, 2),
-          to: at(2, 2),
-          segments: 1,
-          path: path([[3, 2], [2, 2]]),
-          moved: pairs([
-            [2, 0, 2, 1],
-            [3, 0, 3, 1],
-            [2, 1, 2, 2],
-            [3, 1, 3, 2],
-          ]),
-        },
-      ],
-      cleared: false,
-      stuck: false,
-      moves_open: 11,
-      stopped_at: { index: 2, from: at(0, 0), to: at(1, 0), reason: "not_a_tile" },
-    };
+    const expected: Api.PlayResponse = typed<Api.PlayResponse>(playExample.answer);
     assert.deepEqual(answer, expected);
     const stop = answer.stopped_at;
     const stopped = stop === undefined ? "not stopped" : `stopped at ${stop.index} (${point(stop.from)}-${point(stop.to)}: ${stop.reason})`;
@@ -375,181 +256,73 @@ async function gameRoutes(): Promise<void> {
   });
 
   await check("POST /v1/clear, a board that can be cleared", async () => {
-    const body: Api.ClearRequest = { board: ["ABCA", "BB.C", "A.BA"], rules: "shisen-sho" };
+    const body: Api.ClearRequest = typed<Api.ClearRequest>(clearSolvable.body);
     const answer = ok(await clear({ body }));
-    const expected: Api.ClearResponse = {
-      outcome: "solvable",
-      moves: pairs([
-        [2, 0, 3, 1],
-        [0, 0, 3, 0],
-        [0, 2, 3, 2],
-        [1, 0, 0, 1],
-        [1, 1, 2, 2],
-      ]),
-      states: 5,
-      elapsed_ms: elapsedOf(answer),
-      budget_ms: 1000,
-    };
+    const expected: Api.ClearResponse = { ...typed<Omit<Api.ClearResponse, "elapsed_ms">>(clearSolvable.answer), elapsed_ms: elapsedOf(answer) };
     assert.deepEqual(answer, expected);
     return `${answer.outcome}, ${describeMoves(answer.moves)}, ${answer.states} states`;
   });
 
   await check("POST /v1/clear, two crossed pairs", async () => {
-    const body: Api.ClearRequest = { board: ["AB", "BA"], rules: "lianliankan" };
+    const body: Api.ClearRequest = typed<Api.ClearRequest>(clearCrossed.body);
     const answer = ok(await clear({ body }));
-    const expected: Api.ClearResponse = { outcome: "unsolvable", states: 1, elapsed_ms: elapsedOf(answer), budget_ms: 1000 };
+    const expected: Api.ClearResponse = { ...typed<Omit<Api.ClearResponse, "elapsed_ms">>(clearCrossed.answer), elapsed_ms: elapsedOf(answer) };
     assert.deepEqual(answer, expected);
     return `${answer.outcome}, ${describeMoves(answer.moves)}, ${answer.states} states`;
   });
 
   await check("POST /v1/clear, the README's odd type", async () => {
-    const body: Api.ClearRequest = { board: ["BCDFFB", "DCCFED", "DEBBEE", "AACFA."], rules: "shisen-sho" };
+    const body: Api.ClearRequest = typed<Api.ClearRequest>(clearOddType.body);
     const answer = ok(await clear({ body }));
-    const expected: Api.ClearResponse = {
-      outcome: "unsolvable",
-      states: 0,
-      reason: "odd_type",
-      tile: "A",
-      count: 3,
-      elapsed_ms: elapsedOf(answer),
-      budget_ms: 1000,
-    };
+    const expected: Api.ClearResponse = { ...typed<Omit<Api.ClearResponse, "elapsed_ms">>(clearOddType.answer), elapsed_ms: elapsedOf(answer) };
     assert.deepEqual(answer, expected);
     return `${answer.outcome}, ${answer.reason} ${answer.tile} x ${answer.count}`;
   });
 
   await check("POST /v1/deal, the README's example", async () => {
-    const body: Api.DealRequest = { width: 6, height: 4, types: 6, copies: 4, rules: "shisen-sho", gravity: "down", seed: 42 };
+    const body: Api.DealRequest = typed<Api.DealRequest>(dealExample.body);
     const answer = ok(await deal({ body }));
-    const expected: Api.DealResponse = {
-      board: dealt,
-      moves: pairs([
-        [0, 3, 4, 3],
-        [3, 2, 2, 2],
-        [5, 0, 0, 1],
-        [1, 3, 5, 3],
-        [5, 2, 2, 1],
-        [1, 3, 4, 3],
-        [3, 3, 3, 2],
-        [2, 3, 1, 3],
-        [4, 2, 3, 3],
-        [1, 3, 2, 3],
-        [4, 3, 5, 3],
-        [0, 2, 0, 3],
-      ]),
-      stats: { moves_open: 15, playouts: 32, playouts_cleared: 32 },
-    };
+    const expected: Api.DealResponse = typed<Api.DealResponse>(dealExample.answer);
     assert.deepEqual(answer, expected);
     return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
   });
 
   await check("POST /v1/deal, the README's Mahjong faces", async () => {
-    const body: Api.DealRequest = {
-      width: 6,
-      height: 2,
-      types: 3,
-      rules: "shisen-sho",
-      seed: 3,
-      alphabet: "🀀🀁🀂",
-      include_moves: false,
-    };
+    const body: Api.DealRequest = typed<Api.DealRequest>(dealMahjongFaces.body);
     const answer = ok(await deal({ body }));
-    const expected: Api.DealResponse = {
-      board: ["🀁🀁🀁🀀🀀🀁", "🀀🀂🀂🀂🀀🀂"],
-      stats: { moves_open: 15, playouts: 32, playouts_cleared: 32 },
-    };
+    const expected: Api.DealResponse = typed<Api.DealResponse>(dealMahjongFaces.answer);
     assert.deepEqual(answer, expected);
     return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
   });
 
   await check("POST /v1/deal, number rows (openapi.yaml's small deal, encoding numbers)", async () => {
-    const body: Api.DealRequest = { width: 4, height: 3, types: 3, rules: "shisen-sho", seed: 7, encoding: "numbers" };
+    const body: Api.DealRequest = typed<Api.DealRequest>(dealNumbers.body);
     const answer = ok(await deal({ body }));
-    // The text deal is ["CBAA", "BABC", "CCBA"]: A, B, C are types 1, 2, 3.
-    const expected: Api.DealResponse = {
-      board: [
-        [3, 2, 1, 1],
-        [2, 1, 2, 3],
-        [3, 3, 2, 1],
-      ],
-      moves: pairs([
-        [0, 2, 0, 0],
-        [2, 2, 2, 1],
-        [3, 1, 1, 2],
-        [3, 2, 3, 0],
-        [1, 0, 0, 1],
-        [1, 1, 2, 0],
-      ]),
-      stats: { moves_open: 5, playouts: 32, playouts_cleared: 26 },
-    };
+    const expected: Api.DealResponse = typed<Api.DealResponse>(dealNumbers.answer);
     assert.deepEqual(answer, expected);
     return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
   });
 
   await check("POST /v1/deal, onto a layout (openapi.yaml's pyramid)", async () => {
-    const body: Api.DealRequest = {
-      layout: ["..##..", ".####.", "######"],
-      types: 3,
-      rules: "shisen-sho",
-      gravity: "down",
-      settle: true,
-      seed: 2,
-    };
+    const body: Api.DealRequest = typed<Api.DealRequest>(dealLayout.body);
     const answer = ok(await deal({ body }));
-    const expected: Api.DealResponse = {
-      board: ["..BC..", ".BAAB.", "CACCBA"],
-      moves: pairs([
-        [3, 2, 2, 2],
-        [0, 2, 3, 1],
-        [2, 2, 3, 2],
-        [4, 1, 1, 1],
-        [1, 2, 5, 2],
-        [4, 2, 2, 2],
-      ]),
-      stats: { moves_open: 10, playouts: 32, playouts_cleared: 26 },
-    };
+    const expected: Api.DealResponse = typed<Api.DealResponse>(dealLayout.answer);
     assert.deepEqual(answer, expected);
     return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
   });
 
   await check("POST /v1/shuffle, so that a move exists", async () => {
-    const body: Api.ShuffleRequest = { board: ["AB", "BA"], rules: "lianliankan", seed: 1 };
+    const body: Api.ShuffleRequest = typed<Api.ShuffleRequest>(shuffleAMove.body);
     const answer = ok(await shuffle({ body }));
-    const expected: Api.ShuffleResponse = {
-      board: ["AB", "AB"],
-      moved: pairs([
-        [0, 1, 1, 1],
-        [1, 1, 0, 1],
-      ]),
-    };
+    const expected: Api.ShuffleResponse = typed<Api.ShuffleResponse>(shuffleAMove.answer);
     assert.deepEqual(answer, expected);
     return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
   });
 
   await check("POST /v1/shuffle, so that the board can be cleared", async () => {
-    const body: Api.ShuffleRequest = { board: ["ABCA", "BB.C", "A.BA"], rules: "lianliankan", seed: 3, solvable: true };
+    const body: Api.ShuffleRequest = typed<Api.ShuffleRequest>(shuffleClearable.body);
     const answer = ok(await shuffle({ body }));
-    const expected: Api.ShuffleResponse = {
-      board: ["BAAA", "CB.C", "B.AB"],
-      moves: pairs([
-        [1, 1, 0, 2],
-        [3, 0, 2, 0],
-        [1, 0, 2, 2],
-        [0, 1, 3, 1],
-        [3, 2, 0, 0],
-      ]),
-      moved: pairs([
-        [0, 0, 1, 0],
-        [1, 0, 0, 0],
-        [2, 0, 0, 1],
-        [3, 0, 2, 0],
-        [0, 1, 1, 1],
-        [1, 1, 0, 2],
-        [0, 2, 3, 0],
-        [2, 2, 3, 2],
-        [3, 2, 2, 2],
-      ]),
-    };
+    const expected: Api.ShuffleResponse = typed<Api.ShuffleResponse>(shuffleClearable.answer);
     assert.deepEqual(answer, expected);
     return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
   });
@@ -560,49 +333,6 @@ async function gameRoutes(): Promise<void> {
 
 type Game = Api.GameView;
 
-const heldRequest: Api.CreateGame = { width: 4, height: 4, types: 4, rules: "shisen-sho", seed: 1 };
-const heldSettings: Api.GameSettings = {
-  width: 4,
-  height: 4,
-  encoding: "text",
-  types: 4,
-  seed: 1,
-  rules: "shisen-sho",
-  gravity: "none",
-  settle: false,
-};
-const heldDealt: string[] = ["ADCB", "ACAB", "DDAB", "CCDB"];
-// The leaderboard of the held game's deal: SHA-256 of its settings
-// (docs/games.md), the same on every server.
-const heldLeaderboard = "f6dea614901119e8bb587b7b4d0916b7";
-// /v1/clear's sequence for the dealt board: each move, the path the game
-// answers in `last`, the board after it and the moves open on it (no
-// gravity: nothing falls).
-const heldMoves: { move: Api.MoveRequest; path: Point[]; board: string[]; movesOpen: number }[] = [
-  { move: { from: at(0, 0), to: at(0, 1) }, path: path([[0, 0], [0, 1]]), board: [".DCB", ".CAB", "DDAB", "CCDB"], movesOpen: 11 },
-  { move: { from: at(2, 1), to: at(2, 2) }, path: path([[2, 1], [2, 2]]), board: [".DCB", ".C.B", "DD.B", "CCDB"], movesOpen: 12 },
-  { move: { from: at(3, 0), to: at(3, 1) }, path: path([[3, 0], [3, 1]]), board: [".DC.", ".C..", "DD.B", "CCDB"], movesOpen: 7 },
-  { move: { from: at(3, 2), to: at(3, 3) }, path: path([[3, 2], [3, 3]]), board: [".DC.", ".C..", "DD..", "CCD."], movesOpen: 6 },
-  { move: { from: at(2, 0), to: at(1, 1) }, path: path([[2, 0], [2, 1], [1, 1]]), board: [".D..", "....", "DD..", "CCD."], movesOpen: 7 },
-  { move: { from: at(0, 3), to: at(1, 3) }, path: path([[0, 3], [1, 3]]), board: [".D..", "....", "DD..", "..D."], movesOpen: 6 },
-  { move: { from: at(1, 0), to: at(0, 2) }, path: path([[1, 0], [0, 0], [0, 2]]), board: ["....", "....", ".D..", "..D."], movesOpen: 1 },
-  { move: { from: at(1, 2), to: at(2, 3) }, path: path([[1, 2], [2, 2], [2, 3]]), board: ["....", "....", "....", "...."], movesOpen: 0 },
-];
-
-/** docs/games.md's score, in the server's floating-point steps, for a game without gravity. */
-function kshisenScore(removed: number, elapsedMs: number): number {
-  if (removed === 0) {
-    return 0;
-  }
-  const seconds = Math.max(elapsedMs, 1000) / 1000;
-  return Math.floor((removed / seconds / 0.14) * 100 * Math.sqrt(removed / 84));
-}
-
-const rfc3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-
-/** A game as the program follows it: its id, when it was created, the last play time seen. */
-type Followed = { id: string; createdAt: string; elapsedMs: number };
-
 // What of a game does not follow the clock; `board` is left out while the
 // game is paused.
 type GameState = Pick<Game, "version" | "status" | "tiles_left" | "moves_open" | "assists" | "ranked" | "board" | "last">;
@@ -612,29 +342,12 @@ function stateOf({ version, status, board, tiles_left, moves_open, assists, rank
   return { version, status, board, tiles_left, moves_open, assists, ranked, last };
 }
 
-/**
- * A game answer of the seeded 4 x 4 deal expected whole: `fields`, the
- * game's id and settings, and what follows the server's clock (`elapsed_ms`,
- * never going back; the times, in RFC 3339) taken as it came, with the score
- * computed from it.
- */
+// /v1/clear's sequence for the held deal (clients/shared/expected.cts).
+const heldMoves = typed<{ move: Api.MoveRequest; path: Point[]; board: string[]; movesOpen: number }[]>(sharedHeldMoves);
+
+/** A game answer of the held deal expected whole (clients/shared/expected.cts), typed as this generator reads a game. */
 function expectedGame(game: Followed, answer: Game, fields: GameState): Game {
-  assert.ok(Number.isInteger(answer.elapsed_ms) && answer.elapsed_ms >= game.elapsedMs, `elapsed_ms ${answer.elapsed_ms} after ${game.elapsedMs}`);
-  game.elapsedMs = answer.elapsed_ms;
-  for (const time of [answer.created_at, answer.updated_at, answer.expires_at]) {
-    assert.match(time, rfc3339);
-  }
-  return {
-    id: game.id,
-    ...fields,
-    settings: heldSettings,
-    leaderboard: heldLeaderboard,
-    score: kshisenScore(16 - fields.tiles_left, answer.elapsed_ms),
-    elapsed_ms: answer.elapsed_ms,
-    created_at: game.createdAt === "" ? answer.created_at : game.createdAt,
-    updated_at: answer.updated_at,
-    expires_at: answer.expires_at,
-  };
+  return expectedHeldGame(game, answer, fields);
 }
 
 /** A 200 game answer, its `ETag` its version. */
@@ -652,10 +365,6 @@ function conflict(answer: Answer<Game, Api.ErrorBody>, expected: Api.ErrorDetail
   assert.deepEqual(answer.error, { error: expected });
   const { code, reason, message } = answer.error.error;
   return `409 ${code}${reason === undefined ? "" : ` (${reason})`}: ${message}`;
-}
-
-function describeGame(g: Game): string {
-  return `v${g.version} ${g.status}, ${g.tiles_left} tiles, ${g.moves_open} moves open, score ${g.score}, ranked ${g.ranked}`;
 }
 
 /** A new game of the seeded 4 x 4 deal, checked whole. */
@@ -681,9 +390,6 @@ async function created(): Promise<{ followed: Followed; first: Game }> {
   followed.createdAt = first.created_at;
   return { followed, first };
 }
-
-const noAssists: Api.Assists = { hints: 0, undos: 0, shuffles: 0 };
-const assisted: Api.Assists = { hints: 1, undos: 1, shuffles: 0 };
 
 /**
  * A game of the stream. The SDK's Server-Sent Events reader parses each
@@ -801,19 +507,7 @@ async function heldGame(): Promise<void> {
 
   /** The game after the `index`th move of the sequence was made (by a move or a redo) as change `version`. */
   function afterMove(answer: Game, index: number, version: number, action: "move" | "redo", assists: Api.Assists): Game {
-    const step = heldMoves[index]!;
-    const last: Api.Last =
-      action === "move" ? { action, version, ...step.move, path: step.path, moved: [] } : { action, version, ...step.move, moved: [] };
-    return expectedGame(held, answer, {
-      version,
-      status: index === heldMoves.length - 1 ? "won" : "playing",
-      board: step.board,
-      tiles_left: 14 - 2 * index,
-      moves_open: step.movesOpen,
-      assists,
-      ranked: false,
-      last,
-    });
+    return expectedGame(held, answer, typed<GameState>(heldAfterMove(index, version, action, assists)));
   }
 
   await check("POST /v1/games/{id}/moves, the first move of the sequence", async () => {
@@ -1063,26 +757,12 @@ async function dailyDeal(): Promise<void> {
   let daily: Api.DailyDeal | undefined;
 
   await check("GET /v1/daily/{date}: the deal of the documented seed", async () => {
-    const settings = "width=6 height=4 types=6 copies=4 difficulty=medium rules=shisen-sho gravity=none settle=false";
-    const digest = createHash("sha256").update(`linkpath daily ${day} ${settings}`).digest();
-    // The first 53 bits: a JavaScript number holds the seed exactly.
-    const seed = Number(digest.readBigUInt64BE(0) >> 11n);
-    const dailyGame: Api.DailyGame = {
-      width: 6,
-      height: 4,
-      types: 6,
-      copies: 4,
-      difficulty: "medium",
-      rules: "shisen-sho",
-      gravity: "none",
-      settle: false,
-      seed,
-    };
+    const settings: Api.DailyGame = dailyGame(day);
     // The board is /v1/deal's for the same settings.
-    const dealtDaily = ok(await deal({ body: dailyGame }));
+    const dealtDaily = ok(await deal({ body: settings }));
     const answer = ok(await getDailyDeal({ path: { date: day }, query: { width: 6, height: 4, types: 6 } }));
     assert.match(answer.leaderboard, /^[0-9a-f]{32}$/);
-    const expected: Api.DailyDeal = { date: day, game: dailyGame, leaderboard: answer.leaderboard, board: dealtDaily.board };
+    const expected: Api.DailyDeal = { date: day, game: settings, leaderboard: answer.leaderboard, board: dealtDaily.board };
     assert.deepEqual(answer, expected);
     daily = answer;
     return `seed ${answer.game.seed}, leaderboard ${answer.leaderboard}, board ${describeBoard(answer.board)}`;
@@ -1188,11 +868,7 @@ async function main(): Promise<void> {
   await otherActions();
   await dailyDeal();
   await servedFiles();
-  if (failures.length > 0) {
-    console.log(`hey-api client: ${failures.length} of the checks FAILED: ${failures.join("; ")}`);
-    process.exit(1);
-  }
-  console.log("hey-api client: every check passed");
+  finish("hey-api client");
 }
 
 main().catch((error: unknown) => {

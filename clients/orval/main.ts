@@ -15,7 +15,7 @@
 // paused, resumed, shuffled and resigned, and the day's deal won under a
 // player's name and read back from its leaderboard.
 //
-//   node clients/orval/dist/main.js http://127.0.0.1:8080 .
+//   node clients/orval/dist/orval/main.js http://127.0.0.1:8080 .
 //
 // The second argument is the checkout the answers are compared with
 // (docs/render.svg, openapi.yaml, assets/playground/). Prints one line a
@@ -23,7 +23,6 @@
 // clients/hey-api/main.ts is: the checks run in main().
 
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -59,6 +58,45 @@ import {
   undo,
 } from "./generated/linkpath";
 import type * as Api from "./generated/linkpath";
+import {
+  type Followed,
+  afterMove as heldAfterMove,
+  assisted,
+  check,
+  clearCrossed,
+  clearOddType,
+  clearSolvable,
+  dailyGame,
+  dealExample,
+  dealLayout,
+  dealMahjongFaces,
+  dealNumbers,
+  describeBoard,
+  describeGame,
+  describeMoves,
+  describeResult,
+  elapsedOf,
+  expectedGame as expectedHeldGame,
+  finish,
+  heldDealt,
+  heldMoves,
+  heldRequest,
+  heldSettings,
+  kshisenScore,
+  movesHint,
+  movesOfOneTile,
+  noAssists,
+  playExample,
+  point,
+  renderExample,
+  shuffleAMove,
+  shuffleClearable,
+  solveCurling,
+  solveEveryReason,
+  solveExample,
+  solveRagged,
+  solveRulesObject,
+} from "../shared/expected.cjs";
 
 const [baseUrl, checkout] = process.argv.slice(2);
 if (baseUrl === undefined || checkout === undefined) {
@@ -74,16 +112,6 @@ const repoFile = (path: string): string => readFileSync(join(checkout, path), "u
 const fetchFromPage = globalThis.fetch;
 globalThis.fetch = (input, init) => fetchFromPage(typeof input === "string" ? new URL(input, baseUrl) : input, init);
 
-const failures: string[] = [];
-async function check(name: string, body: () => Promise<string>): Promise<void> {
-  try {
-    console.log(`ok: ${name}: ${await body()}`);
-  } catch (error) {
-    failures.push(name);
-    console.log(`FAILED: ${name}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-
 // What every generated function answers: one of the documented statuses,
 // with its body typed for it, and the headers.
 type Answer = { data: unknown; status: number; headers: Headers };
@@ -98,133 +126,48 @@ function ok<R extends Answer, S extends number = 200>(answer: R, status: S = 200
   return answer.data as BodyAt<R, S>;
 }
 
-// A cell [x, y]: two numbers (orval reads the schema's `items: {}` as more
-// elements of any type, which answers never hold).
-type Point = Api.Query["from"];
-
-function point(p: Point): string {
-  const [x, y] = p;
-  return `[${x}, ${y}]`;
-}
-
-function describeResult(result: Api.QueryResult): string {
-  if (result.connected) {
-    const corners = result.path === undefined ? "no path asked" : result.path.map(point).join(" ");
-    return `${result.segments} segments (${corners})`;
-  }
-  return result.reason;
-}
-
-function describeBoard(board: Api.Board): string {
-  const rows = board.map((row) => (typeof row === "string" ? row : row.join(",")));
-  return `${rows.length} rows [${rows.join(" | ")}]`;
-}
-
-function describeMoves(list: Api.Move[] | undefined): string {
-  return list === undefined ? "no moves" : `${list.length} moves, first ${point(list[0]!.from)}-${point(list[0]!.to)}`;
-}
-
-/** A clear answer's `elapsed_ms`, which changes from run to run: checked to be a time in milliseconds, then expected as it came. */
-function elapsedOf(answer: { elapsed_ms: number }): number {
-  assert.ok(Number.isInteger(answer.elapsed_ms) && answer.elapsed_ms >= 0, `elapsed_ms ${answer.elapsed_ms}`);
-  return answer.elapsed_ms;
-}
-
 // ---------------------------------------------------------------------------
 // /v1/solve and /v1/render
 
-const readmeSolve: Api.SolveRequest = {
-  board: ["XXXXX", "X   X", "XXX X", " XXX "],
-  rules: "mahjong",
-  queries: [
-    { from: [1, 2], to: [4, 2] },
-    { from: [0, 2], to: [3, 3] },
-  ],
-};
+// The README's bodies and answers are clients/shared/expected.cts's, each
+// assigned to the generated type here: tsc checks them against this
+// generator's reading of openapi.yaml.
+const readmeSolve: Api.SolveRequest = solveExample.body;
 
 async function solveAndRender(): Promise<void> {
   await check("POST /v1/solve, the README's example", async () => {
     const answer = ok(await solve(readmeSolve));
-    const expected: Api.SolveResponse = {
-      results: [
-        { connected: true, segments: 4, path: [[1, 2], [1, 1], [3, 1], [3, 2], [4, 2]] },
-        { connected: true, segments: 3, path: [[0, 2], [0, 4], [3, 4], [3, 3]] },
-      ],
-    };
+    const expected: Api.SolveResponse = solveExample.answer;
     assert.deepEqual(answer, expected);
     return answer.results.map(describeResult).join("; ");
   });
 
   await check("POST /v1/solve, a rules object", async () => {
-    const body: Api.SolveRequest = { ...readmeSolve, rules: { preset: "mahjong", outside: false } };
+    const body: Api.SolveRequest = solveRulesObject.body;
     const answer = ok(await solve(body));
-    const expected: Api.SolveResponse = {
-      results: [
-        { connected: true, segments: 4, path: [[1, 2], [1, 1], [3, 1], [3, 2], [4, 2]] },
-        { connected: false, reason: "no_path" },
-      ],
-    };
+    const expected: Api.SolveResponse = solveRulesObject.answer;
     assert.deepEqual(answer, expected);
     return answer.results.map(describeResult).join("; ");
   });
 
   await check("POST /v1/solve, every reason, include_path false", async () => {
-    const body: Api.SolveRequest = {
-      board: ["X X", "XYX"],
-      rules: "lianliankan",
-      queries: [
-        { from: [0, 0], to: [0, 0] },
-        { from: [0, 0], to: [1, 0] },
-        { from: [0, 0], to: [1, 1] },
-        { from: [0, 0], to: [2, 0] },
-      ],
-      include_path: false,
-    };
+    const body: Api.SolveRequest = solveEveryReason.body;
     const answer = ok(await solve(body));
-    const expected: Api.SolveResponse = {
-      results: [
-        { connected: false, reason: "same_cell" },
-        { connected: false, reason: "not_a_tile" },
-        { connected: false, reason: "type_mismatch" },
-        { connected: true, segments: 1 },
-      ],
-    };
+    const expected: Api.SolveResponse = solveEveryReason.answer;
     assert.deepEqual(answer, expected);
     return answer.results.map(describeResult).join("; ");
   });
 
   await check("POST /v1/solve, number rows (curling)", async () => {
-    const body: Api.SolveRequest = {
-      board: [
-        [0, 0, 1],
-        [0, 1, 0],
-      ],
-      rules: "curling",
-      queries: [
-        { from: [0, 0], to: [2, 0] },
-        { from: [0, 0], to: [0, 1] },
-        { from: [0, 0], to: [2, 1] },
-      ],
-    };
+    const body: Api.SolveRequest = solveCurling.body;
     const answer = ok(await solve(body));
-    const expected: Api.SolveResponse = {
-      results: [
-        { connected: false, reason: "blocked" },
-        { connected: true, segments: 1, path: [[0, 0], [0, 1]] },
-        { connected: false, reason: "no_path" },
-      ],
-    };
+    const expected: Api.SolveResponse = solveCurling.answer;
     assert.deepEqual(answer, expected);
     return answer.results.map(describeResult).join("; ");
   });
 
-  const ragged: Api.SolveRequest = {
-    board: ["XXXXX", "X  X", "XXX X", " XXX "],
-    queries: [{ from: [1, 2], to: [4, 2] }],
-  };
-  const raggedError: Api.ErrorBody = {
-    error: { code: "invalid_board", message: "row 1 has 4 cells, expected 5", field: "board[1]" },
-  };
+  const ragged: Api.SolveRequest = solveRagged.body;
+  const raggedError: Api.ErrorBody = solveRagged.answer;
 
   await check("POST /v1/solve, the README's ragged board: 422 through the typed error body", async () => {
     const answer = await solve(ragged);
@@ -237,16 +180,7 @@ async function solveAndRender(): Promise<void> {
   });
 
   await check("POST /v1/render, docs/render.json: the SVG of docs/render.svg, read from the Blob", async () => {
-    const body: Api.SolveRequest = {
-      board: ["XXXXX", "X   X", "XXX X", " XXX "],
-      rules: "mahjong",
-      queries: [
-        { from: [1, 2], to: [4, 2] },
-        { from: [0, 2], to: [3, 3] },
-        { from: [0, 0], to: [1, 3] },
-        { from: [2, 2], to: [2, 1] },
-      ],
-    };
+    const body: Api.SolveRequest = renderExample;
     // An image/* answer is read with res.blob(), and typed Blob.
     const answer = await render(body);
     assert.ok(answer.status === 200, `status ${answer.status}`);
@@ -275,18 +209,11 @@ async function solveAndRender(): Promise<void> {
 // ---------------------------------------------------------------------------
 // The game routes
 
-const dealt: Api.Board = ["BCDFFB", "DCCFED", "DEBBEE", "AACFAA"];
-
 async function gameRoutes(): Promise<void> {
   await check("POST /v1/moves, the README's hint", async () => {
-    const body: Api.MovesRequest = { board: dealt, rules: "shisen-sho", limit: 1 };
+    const body: Api.MovesRequest = movesHint.body;
     const answer = ok(await moves(body));
-    const expected: Api.MovesResponse = {
-      moves: [{ from: [0, 0], to: [5, 0], segments: 3, path: [[0, 0], [0, -1], [5, -1], [5, 0]] }],
-      stuck: false,
-      cleared: false,
-      truncated: false,
-    };
+    const expected: Api.MovesResponse = movesHint.answer;
     assert.deepEqual(answer, expected);
     const first = answer.moves[0]!;
     const flags = `stuck ${answer.stuck}, cleared ${answer.cleared}, truncated ${answer.truncated}`;
@@ -294,68 +221,17 @@ async function gameRoutes(): Promise<void> {
   });
 
   await check("POST /v1/moves, the README's moves of one tile", async () => {
-    const body: Api.MovesRequest = { board: dealt, rules: "shisen-sho", from: [3, 0] };
+    const body: Api.MovesRequest = movesOfOneTile.body;
     const answer = ok(await moves(body));
-    const expected: Api.MovesResponse = {
-      moves: [
-        { from: [3, 0], to: [4, 0], segments: 1, path: [[3, 0], [4, 0]] },
-        { from: [3, 0], to: [3, 1], segments: 1, path: [[3, 0], [3, 1]] },
-      ],
-      stuck: false,
-      cleared: false,
-      truncated: false,
-    };
+    const expected: Api.MovesResponse = movesOfOneTile.answer;
     assert.deepEqual(answer, expected);
     return `${answer.moves.length} partners: ${answer.moves.map((m) => point(m.to)).join(" ")}`;
   });
 
   await check("POST /v1/play, the README's example", async () => {
-    const body: Api.PlayRequest = {
-      board: dealt,
-      rules: "shisen-sho",
-      gravity: "down",
-      moves: [
-        { from: [0, 3], to: [1, 3] },
-        { from: [3, 2], to: [2, 2] },
-        { from: [0, 0], to: [1, 0] },
-      ],
-    };
+    const body: Api.PlayRequest = playExample.body;
     const answer = ok(await play(body));
-    const expected: Api.PlayResponse = {
-      board: ["....FB", "BCDFED", "DCCFEE", "DECFAA"],
-      steps: [
-        {
-          from: [0, 3],
-          to: [1, 3],
-          segments: 1,
-          path: [[0, 3], [1, 3]],
-          moved: [
-            { from: [0, 0], to: [0, 1] },
-            { from: [1, 0], to: [1, 1] },
-            { from: [0, 1], to: [0, 2] },
-            { from: [1, 1], to: [1, 2] },
-            { from: [0, 2], to: [0, 3] },
-            { from: [1, 2], to: [1, 3] },
-          ],
-        },
-        {
-          from: [3, 2],
-          to: [2, 2],
-          segments: 1,
-          path: [[3, 2], [2, 2]],
-          moved: [
-            { from: [2, 0], to: [2, 1] },
-            { from: [3, 0], to: [3, 1] },
-            { from: [2, 1], to: [2, 2] },
-            { from: [3, 1], to: [3, 2] },
-          ],
-        },
-      ],
-      cleared: false,
-      stuck: false,
-      moves_open: 11,
-      stopped_at: { index: 2, from: [0, 0], to: [1, 0], reason: "not_a_tile" },
-    };
+    const expected: Api.PlayResponse = playExample.answer;
     assert.deepEqual(answer, expected);
     const stop = answer.stopped_at;
     const stopped = stop === undefined ? "not stopped" : `stopped at ${stop.index} (${point(stop.from)}-${point(stop.to)}: ${stop.reason})`;
@@ -363,181 +239,73 @@ async function gameRoutes(): Promise<void> {
   });
 
   await check("POST /v1/clear, a board that can be cleared", async () => {
-    const body: Api.ClearRequest = { board: ["ABCA", "BB.C", "A.BA"], rules: "shisen-sho" };
+    const body: Api.ClearRequest = clearSolvable.body;
     const answer = ok(await clear(body));
-    const expected: Api.ClearResponse = {
-      outcome: "solvable",
-      moves: [
-        { from: [2, 0], to: [3, 1] },
-        { from: [0, 0], to: [3, 0] },
-        { from: [0, 2], to: [3, 2] },
-        { from: [1, 0], to: [0, 1] },
-        { from: [1, 1], to: [2, 2] },
-      ],
-      states: 5,
-      elapsed_ms: elapsedOf(answer),
-      budget_ms: 1000,
-    };
+    const expected: Api.ClearResponse = { ...clearSolvable.answer, elapsed_ms: elapsedOf(answer) };
     assert.deepEqual(answer, expected);
     return `${answer.outcome}, ${describeMoves(answer.moves)}, ${answer.states} states`;
   });
 
   await check("POST /v1/clear, two crossed pairs", async () => {
-    const body: Api.ClearRequest = { board: ["AB", "BA"], rules: "lianliankan" };
+    const body: Api.ClearRequest = clearCrossed.body;
     const answer = ok(await clear(body));
-    const expected: Api.ClearResponse = { outcome: "unsolvable", states: 1, elapsed_ms: elapsedOf(answer), budget_ms: 1000 };
+    const expected: Api.ClearResponse = { ...clearCrossed.answer, elapsed_ms: elapsedOf(answer) };
     assert.deepEqual(answer, expected);
     return `${answer.outcome}, ${describeMoves(answer.moves)}, ${answer.states} states`;
   });
 
   await check("POST /v1/clear, the README's odd type", async () => {
-    const body: Api.ClearRequest = { board: ["BCDFFB", "DCCFED", "DEBBEE", "AACFA."], rules: "shisen-sho" };
+    const body: Api.ClearRequest = clearOddType.body;
     const answer = ok(await clear(body));
-    const expected: Api.ClearResponse = {
-      outcome: "unsolvable",
-      states: 0,
-      reason: "odd_type",
-      tile: "A",
-      count: 3,
-      elapsed_ms: elapsedOf(answer),
-      budget_ms: 1000,
-    };
+    const expected: Api.ClearResponse = { ...clearOddType.answer, elapsed_ms: elapsedOf(answer) };
     assert.deepEqual(answer, expected);
     return `${answer.outcome}, ${answer.reason} ${answer.tile} x ${answer.count}`;
   });
 
   await check("POST /v1/deal, the README's example", async () => {
-    const body: Api.DealRequest = { width: 6, height: 4, types: 6, copies: 4, rules: "shisen-sho", gravity: "down", seed: 42 };
+    const body: Api.DealRequest = dealExample.body;
     const answer = ok(await deal(body));
-    const expected: Api.DealResponse = {
-      board: dealt,
-      moves: [
-        { from: [0, 3], to: [4, 3] },
-        { from: [3, 2], to: [2, 2] },
-        { from: [5, 0], to: [0, 1] },
-        { from: [1, 3], to: [5, 3] },
-        { from: [5, 2], to: [2, 1] },
-        { from: [1, 3], to: [4, 3] },
-        { from: [3, 3], to: [3, 2] },
-        { from: [2, 3], to: [1, 3] },
-        { from: [4, 2], to: [3, 3] },
-        { from: [1, 3], to: [2, 3] },
-        { from: [4, 3], to: [5, 3] },
-        { from: [0, 2], to: [0, 3] },
-      ],
-      stats: { moves_open: 15, playouts: 32, playouts_cleared: 32 },
-    };
+    const expected: Api.DealResponse = dealExample.answer;
     assert.deepEqual(answer, expected);
     return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
   });
 
   await check("POST /v1/deal, the README's Mahjong faces", async () => {
-    const body: Api.DealRequest = {
-      width: 6,
-      height: 2,
-      types: 3,
-      rules: "shisen-sho",
-      seed: 3,
-      alphabet: "🀀🀁🀂",
-      include_moves: false,
-    };
+    const body: Api.DealRequest = dealMahjongFaces.body;
     const answer = ok(await deal(body));
-    const expected: Api.DealResponse = {
-      board: ["🀁🀁🀁🀀🀀🀁", "🀀🀂🀂🀂🀀🀂"],
-      stats: { moves_open: 15, playouts: 32, playouts_cleared: 32 },
-    };
+    const expected: Api.DealResponse = dealMahjongFaces.answer;
     assert.deepEqual(answer, expected);
     return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
   });
 
   await check("POST /v1/deal, number rows (openapi.yaml's small deal, encoding numbers)", async () => {
-    const body: Api.DealRequest = { width: 4, height: 3, types: 3, rules: "shisen-sho", seed: 7, encoding: "numbers" };
+    const body: Api.DealRequest = dealNumbers.body;
     const answer = ok(await deal(body));
-    // The text deal is ["CBAA", "BABC", "CCBA"]: A, B, C are types 1, 2, 3.
-    const expected: Api.DealResponse = {
-      board: [
-        [3, 2, 1, 1],
-        [2, 1, 2, 3],
-        [3, 3, 2, 1],
-      ],
-      moves: [
-        { from: [0, 2], to: [0, 0] },
-        { from: [2, 2], to: [2, 1] },
-        { from: [3, 1], to: [1, 2] },
-        { from: [3, 2], to: [3, 0] },
-        { from: [1, 0], to: [0, 1] },
-        { from: [1, 1], to: [2, 0] },
-      ],
-      stats: { moves_open: 5, playouts: 32, playouts_cleared: 26 },
-    };
+    const expected: Api.DealResponse = dealNumbers.answer;
     assert.deepEqual(answer, expected);
     return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
   });
 
   await check("POST /v1/deal, onto a layout (openapi.yaml's pyramid)", async () => {
-    const body: Api.DealRequest = {
-      layout: ["..##..", ".####.", "######"],
-      types: 3,
-      rules: "shisen-sho",
-      gravity: "down",
-      settle: true,
-      seed: 2,
-    };
+    const body: Api.DealRequest = dealLayout.body;
     const answer = ok(await deal(body));
-    const expected: Api.DealResponse = {
-      board: ["..BC..", ".BAAB.", "CACCBA"],
-      moves: [
-        { from: [3, 2], to: [2, 2] },
-        { from: [0, 2], to: [3, 1] },
-        { from: [2, 2], to: [3, 2] },
-        { from: [4, 1], to: [1, 1] },
-        { from: [1, 2], to: [5, 2] },
-        { from: [4, 2], to: [2, 2] },
-      ],
-      stats: { moves_open: 10, playouts: 32, playouts_cleared: 26 },
-    };
+    const expected: Api.DealResponse = dealLayout.answer;
     assert.deepEqual(answer, expected);
     return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
   });
 
   await check("POST /v1/shuffle, so that a move exists", async () => {
-    const body: Api.ShuffleRequest = { board: ["AB", "BA"], rules: "lianliankan", seed: 1 };
+    const body: Api.ShuffleRequest = shuffleAMove.body;
     const answer = ok(await shuffle(body));
-    const expected: Api.ShuffleResponse = {
-      board: ["AB", "AB"],
-      moved: [
-        { from: [0, 1], to: [1, 1] },
-        { from: [1, 1], to: [0, 1] },
-      ],
-    };
+    const expected: Api.ShuffleResponse = shuffleAMove.answer;
     assert.deepEqual(answer, expected);
     return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
   });
 
   await check("POST /v1/shuffle, so that the board can be cleared", async () => {
-    const body: Api.ShuffleRequest = { board: ["ABCA", "BB.C", "A.BA"], rules: "lianliankan", seed: 3, solvable: true };
+    const body: Api.ShuffleRequest = shuffleClearable.body;
     const answer = ok(await shuffle(body));
-    const expected: Api.ShuffleResponse = {
-      board: ["BAAA", "CB.C", "B.AB"],
-      moves: [
-        { from: [1, 1], to: [0, 2] },
-        { from: [3, 0], to: [2, 0] },
-        { from: [1, 0], to: [2, 2] },
-        { from: [0, 1], to: [3, 1] },
-        { from: [3, 2], to: [0, 0] },
-      ],
-      moved: [
-        { from: [0, 0], to: [1, 0] },
-        { from: [1, 0], to: [0, 0] },
-        { from: [2, 0], to: [0, 1] },
-        { from: [3, 0], to: [2, 0] },
-        { from: [0, 1], to: [1, 1] },
-        { from: [1, 1], to: [0, 2] },
-        { from: [0, 2], to: [3, 0] },
-        { from: [2, 2], to: [3, 2] },
-        { from: [3, 2], to: [2, 2] },
-      ],
-    };
+    const expected: Api.ShuffleResponse = shuffleClearable.answer;
     assert.deepEqual(answer, expected);
     return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
   });
@@ -548,49 +316,6 @@ async function gameRoutes(): Promise<void> {
 
 type Game = Api.GameView;
 
-const heldRequest: Api.CreateGame = { width: 4, height: 4, types: 4, rules: "shisen-sho", seed: 1 };
-const heldSettings: Api.GameSettings = {
-  width: 4,
-  height: 4,
-  encoding: "text",
-  types: 4,
-  seed: 1,
-  rules: "shisen-sho",
-  gravity: "none",
-  settle: false,
-};
-const heldDealt: string[] = ["ADCB", "ACAB", "DDAB", "CCDB"];
-// The leaderboard of the held game's deal: SHA-256 of its settings
-// (docs/games.md), the same on every server.
-const heldLeaderboard = "f6dea614901119e8bb587b7b4d0916b7";
-// /v1/clear's sequence for the dealt board: each move, the path the game
-// answers in `last`, the board after it and the moves open on it (no
-// gravity: nothing falls).
-const heldMoves: { move: Api.MoveRequest; path: Point[]; board: string[]; movesOpen: number }[] = [
-  { move: { from: [0, 0], to: [0, 1] }, path: [[0, 0], [0, 1]], board: [".DCB", ".CAB", "DDAB", "CCDB"], movesOpen: 11 },
-  { move: { from: [2, 1], to: [2, 2] }, path: [[2, 1], [2, 2]], board: [".DCB", ".C.B", "DD.B", "CCDB"], movesOpen: 12 },
-  { move: { from: [3, 0], to: [3, 1] }, path: [[3, 0], [3, 1]], board: [".DC.", ".C..", "DD.B", "CCDB"], movesOpen: 7 },
-  { move: { from: [3, 2], to: [3, 3] }, path: [[3, 2], [3, 3]], board: [".DC.", ".C..", "DD..", "CCD."], movesOpen: 6 },
-  { move: { from: [2, 0], to: [1, 1] }, path: [[2, 0], [2, 1], [1, 1]], board: [".D..", "....", "DD..", "CCD."], movesOpen: 7 },
-  { move: { from: [0, 3], to: [1, 3] }, path: [[0, 3], [1, 3]], board: [".D..", "....", "DD..", "..D."], movesOpen: 6 },
-  { move: { from: [1, 0], to: [0, 2] }, path: [[1, 0], [0, 0], [0, 2]], board: ["....", "....", ".D..", "..D."], movesOpen: 1 },
-  { move: { from: [1, 2], to: [2, 3] }, path: [[1, 2], [2, 2], [2, 3]], board: ["....", "....", "....", "...."], movesOpen: 0 },
-];
-
-/** docs/games.md's score, in the server's floating-point steps, for a game without gravity. */
-function kshisenScore(removed: number, elapsedMs: number): number {
-  if (removed === 0) {
-    return 0;
-  }
-  const seconds = Math.max(elapsedMs, 1000) / 1000;
-  return Math.floor((removed / seconds / 0.14) * 100 * Math.sqrt(removed / 84));
-}
-
-const rfc3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-
-/** A game as the program follows it: its id, when it was created, the last play time seen. */
-type Followed = { id: string; createdAt: string; elapsedMs: number };
-
 // What of a game does not follow the clock; `board` is left out while the
 // game is paused.
 type GameState = Pick<Game, "version" | "status" | "tiles_left" | "moves_open" | "assists" | "ranked" | "board" | "last">;
@@ -600,29 +325,9 @@ function stateOf({ version, status, board, tiles_left, moves_open, assists, rank
   return { version, status, board, tiles_left, moves_open, assists, ranked, last };
 }
 
-/**
- * A game answer of the seeded 4 x 4 deal expected whole: `fields`, the
- * game's id and settings, and what follows the server's clock (`elapsed_ms`,
- * never going back; the times, in RFC 3339) taken as it came, with the score
- * computed from it.
- */
+/** A game answer of the held deal expected whole (clients/shared/expected.cts), typed as this generator reads a game. */
 function expectedGame(game: Followed, answer: Game, fields: GameState): Game {
-  assert.ok(Number.isInteger(answer.elapsed_ms) && answer.elapsed_ms >= game.elapsedMs, `elapsed_ms ${answer.elapsed_ms} after ${game.elapsedMs}`);
-  game.elapsedMs = answer.elapsed_ms;
-  for (const time of [answer.created_at, answer.updated_at, answer.expires_at]) {
-    assert.match(time, rfc3339);
-  }
-  return {
-    id: game.id,
-    ...fields,
-    settings: heldSettings,
-    leaderboard: heldLeaderboard,
-    score: kshisenScore(16 - fields.tiles_left, answer.elapsed_ms),
-    elapsed_ms: answer.elapsed_ms,
-    created_at: game.createdAt === "" ? answer.created_at : game.createdAt,
-    updated_at: answer.updated_at,
-    expires_at: answer.expires_at,
-  };
+  return expectedHeldGame(game, answer, fields);
 }
 
 // An answer of a route that answers a game: a GameView at 200, an
@@ -648,10 +353,6 @@ function conflict(answer: GameAnswer, expected: Api.ErrorDetail): string {
   return `409 ${code}${reason === undefined ? "" : ` (${reason})`}: ${message}`;
 }
 
-function describeGame(g: Game): string {
-  return `v${g.version} ${g.status}, ${g.tiles_left} tiles, ${g.moves_open} moves open, score ${g.score}, ranked ${g.ranked}`;
-}
-
 /** A new game of the seeded 4 x 4 deal, checked whole. */
 async function created(): Promise<{ followed: Followed; first: Game }> {
   const answer = await createGame(heldRequest);
@@ -675,9 +376,6 @@ async function created(): Promise<{ followed: Followed; first: Game }> {
   followed.createdAt = first.created_at;
   return { followed, first };
 }
-
-const noAssists: Api.Assists = { hints: 0, undos: 0, shuffles: 0 };
-const assisted: Api.Assists = { hints: 1, undos: 1, shuffles: 0 };
 
 /** The events of a text/event-stream body read whole: blank-line separated fields; `:` lines are keep-alive comments. */
 function streamEvents(text: string): { event: string; id: string; data: string }[] {
@@ -764,19 +462,7 @@ async function heldGame(): Promise<void> {
 
   /** The game after the `index`th move of the sequence was made (by a move or a redo) as change `version`. */
   function afterMove(answer: Game, index: number, version: number, action: "move" | "redo", assists: Api.Assists): Game {
-    const step = heldMoves[index]!;
-    const last: Api.Last =
-      action === "move" ? { action, version, ...step.move, path: step.path, moved: [] } : { action, version, ...step.move, moved: [] };
-    return expectedGame(held, answer, {
-      version,
-      status: index === heldMoves.length - 1 ? "won" : "playing",
-      board: step.board,
-      tiles_left: 14 - 2 * index,
-      moves_open: step.movesOpen,
-      assists,
-      ranked: false,
-      last,
-    });
+    return expectedGame(held, answer, heldAfterMove(index, version, action, assists));
   }
 
   await check("POST /v1/games/{id}/moves, the first move of the sequence", async () => {
@@ -1019,26 +705,12 @@ async function dailyDeal(): Promise<void> {
   let daily: Api.DailyDeal | undefined;
 
   await check("GET /v1/daily/{date}: the deal of the documented seed", async () => {
-    const settings = "width=6 height=4 types=6 copies=4 difficulty=medium rules=shisen-sho gravity=none settle=false";
-    const digest = createHash("sha256").update(`linkpath daily ${day} ${settings}`).digest();
-    // The first 53 bits: a JavaScript number holds the seed exactly.
-    const seed = Number(digest.readBigUInt64BE(0) >> 11n);
-    const dailyGame: Api.DailyGame = {
-      width: 6,
-      height: 4,
-      types: 6,
-      copies: 4,
-      difficulty: "medium",
-      rules: "shisen-sho",
-      gravity: "none",
-      settle: false,
-      seed,
-    };
+    const settings: Api.DailyGame = dailyGame(day);
     // The board is /v1/deal's for the same settings.
-    const dealtDaily = ok(await deal(dailyGame));
+    const dealtDaily = ok(await deal(settings));
     const answer = ok(await getDailyDeal(day, { width: 6, height: 4, types: 6 }));
     assert.match(answer.leaderboard, /^[0-9a-f]{32}$/);
-    const expected: Api.DailyDeal = { date: day, game: dailyGame, leaderboard: answer.leaderboard, board: dealtDaily.board };
+    const expected: Api.DailyDeal = { date: day, game: settings, leaderboard: answer.leaderboard, board: dealtDaily.board };
     assert.deepEqual(answer, expected);
     daily = answer;
     return `seed ${answer.game.seed}, leaderboard ${answer.leaderboard}, board ${describeBoard(answer.board)}`;
@@ -1148,11 +820,7 @@ async function main(): Promise<void> {
   await otherActions();
   await dailyDeal();
   await servedFiles();
-  if (failures.length > 0) {
-    console.log(`orval client: ${failures.length} of the checks FAILED: ${failures.join("; ")}`);
-    process.exit(1);
-  }
-  console.log("orval client: every check passed");
+  finish("orval client");
 }
 
 main().catch((error: unknown) => {
