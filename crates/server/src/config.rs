@@ -252,7 +252,8 @@ pub struct GameSettings {
     pub store: linkpath_store::StoreSpec,
 
     /// Most games kept at once, finished and idle ones included until they
-    /// expire; a new game past it gets 503 `store_full`; at least 1.
+    /// expire (an expired game makes room for a new one at once); a new
+    /// game past it gets 503 `store_full`; at least 1.
     #[arg(long, env = "LINKPATH_MAX_GAMES", default_value_t = 100_000, value_parser = at_least_one::<u64>)]
     pub max_games: u64,
 
@@ -289,6 +290,18 @@ pub struct GameSettings {
     /// milliseconds: a retry within it gets that answer again; at least 1.
     #[arg(long, env = "LINKPATH_IDEMPOTENCY_TTL_MS", default_value_t = 86_400_000, value_parser = at_least_one::<u64>)]
     pub idempotency_ttl_ms: u64,
+
+    /// Most answers kept under idempotency keys for one game (a request
+    /// with a new key past it gets 503 `store_full`, nothing applied);
+    /// a key counts until purged after it expires; at least 1.
+    #[arg(long, env = "LINKPATH_MAX_KEYS_PER_GAME", default_value_t = 1_000, value_parser = at_least_one::<u64>)]
+    pub max_keys_per_game: u64,
+
+    /// Most bytes of answers kept under idempotency keys, each counted as
+    /// its answer, key and fingerprint plus 256 bytes (a request with a
+    /// new key past it gets 503 `store_full`, nothing applied); at least 1.
+    #[arg(long, env = "LINKPATH_MAX_KEPT_BYTES", default_value_t = 268_435_456, value_parser = at_least_one::<u64>)]
+    pub max_kept_bytes: u64,
 
     /// Time a read or write of the store may take, in milliseconds (503
     /// beyond, nothing changed or the retry tells); at least 1.

@@ -184,6 +184,8 @@ impl AppState {
 fn store_limits(config: &Config) -> linkpath_store::StoreLimits {
     linkpath_store::StoreLimits {
         max_games: config.games.max_games,
+        max_keys_per_game: config.games.max_keys_per_game,
+        max_kept_bytes: config.games.max_kept_bytes,
         max_boards: config.games.max_leaderboards,
         board_size: usize::from(config.games.leaderboard_size),
         timeout: Duration::from_millis(config.games.store_timeout_ms),

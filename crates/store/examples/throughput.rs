@@ -34,6 +34,8 @@ async fn main() {
         let spec = StoreSpec::File(dir.path().join("games.redb"));
         let limits = StoreLimits {
             max_games: count as u64,
+            max_keys_per_game: 1,
+            max_kept_bytes: 1,
             max_boards: 1,
             board_size: 1,
             timeout: Duration::from_secs(10),

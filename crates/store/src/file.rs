@@ -28,7 +28,7 @@ use tokio::sync::{mpsc, oneshot};
 use handle::Handle;
 
 use crate::rules::{self, live};
-use crate::{Kept, Outcome, Purged, StoreError, StoreLimits, StoredGame, Write};
+use crate::{Keep, Kept, Outcome, Purged, StoreError, StoreLimits, StoredGame, Write};
 use tables::{
     BOARDS, ENTRIES, FileTables, GAMES, KEPT, failed, open_failed, read_entries, read_game,
     read_kept,
@@ -91,9 +91,18 @@ impl FileStore {
     }
 
     pub(crate) async fn write(&self, write: Write, now_ms: u64) -> Result<Outcome, StoreError> {
+        self.commit(writer::Change::Write(write), now_ms).await
+    }
+
+    pub(crate) async fn keep(&self, keep: Keep, now_ms: u64) -> Result<Outcome, StoreError> {
+        self.commit(writer::Change::Keep(keep), now_ms).await
+    }
+
+    /// Hands `change` to the writer thread and waits for its commit.
+    async fn commit(&self, change: writer::Change, now_ms: u64) -> Result<Outcome, StoreError> {
         let (reply, answer) = oneshot::channel();
         let job = writer::Job {
-            write,
+            change,
             now_ms,
             reply,
         };

@@ -9,7 +9,8 @@
 //! same rules: a write is a compare-and-set on the game's version, refused
 //! if its idempotency key was already answered, and it stores the game,
 //! the key's answer and a won game's leaderboard entry together or not at
-//! all. The file and memory run them
+//! all. A refusal's answer is kept under its key alone ([`Store::keep`]).
+//! Kept answers are bounded per game by count and in all by bytes. The file and memory run them
 //! from `rules.rs` in their own transactions; Redis runs them as one Lua
 //! script that mirrors it.
 //!
@@ -83,6 +84,15 @@ pub struct Write {
     pub entry: Option<Entry>,
 }
 
+/// An answer kept under a key with no change of its game: see
+/// [`Store::keep`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Keep {
+    pub game: String,
+    pub key: String,
+    pub kept: Kept,
+}
+
 /// A won game on a leaderboard. A board keeps its best
 /// [`StoreLimits::board_size`] entries, best first by `rank`; it is made
 /// by its first entry (while fewer than [`StoreLimits::max_boards`] are
@@ -117,7 +127,30 @@ pub enum Outcome {
     /// The key already holds an answer (a retry raced the first request):
     /// here it is. Checked before the version.
     Replayed(Kept),
+    /// The key is new, and keeping its answer would pass a bound: nothing
+    /// was stored.
+    TooManyKeys(KeyBound),
 }
+
+/// The bound a new idempotency key would pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyBound {
+    /// The game holds [`StoreLimits::max_keys_per_game`] live keys.
+    Game,
+    /// The answers kept hold [`StoreLimits::max_kept_bytes`].
+    Store,
+}
+
+/// What a kept answer counts against [`StoreLimits::max_kept_bytes`]: its
+/// bytes, its key's and a fixed share for the record and its index
+/// entries, so that many tiny answers are bounded too.
+pub fn kept_charge(key: &str, kept: &Kept) -> u64 {
+    (KEPT_OVERHEAD + key.len() + kept.fingerprint.len() + kept.answer.len()) as u64
+}
+
+/// The bytes a kept answer is counted for beside its own: about what a
+/// record and its expiry index entry cost in the memory store.
+pub const KEPT_OVERHEAD: usize = 256;
 
 /// What a store shared with other processes tells of their writes: see
 /// [`Store::changes`].
@@ -141,8 +174,14 @@ pub struct Purged {
 /// The bounds a store keeps to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StoreLimits {
-    /// How many games may be stored, expired ones not yet purged included.
+    /// How many live games may be stored. An expired game not yet purged
+    /// does not count: a create that finds the store full deletes one.
     pub max_games: u64,
+    /// How many live kept answers one game may have.
+    pub max_keys_per_game: u64,
+    /// How many bytes all kept answers may count, each as
+    /// [`kept_charge`] says.
+    pub max_kept_bytes: u64,
     /// How many leaderboards may be stored, as `max_games` counts games.
     pub max_boards: u64,
     /// How many entries a leaderboard keeps, its best; at least 1.
@@ -151,6 +190,13 @@ pub struct StoreLimits {
     /// [`StoreError::TimedOut`].
     pub timeout: Duration,
 }
+
+/// The most records of each kind one batch of [`Store::purge_expired`]
+/// deletes: one transaction of the file, one script call of Redis.
+pub const PURGE_BATCH: usize = 1_000;
+
+/// The most batches one [`Store::purge_expired`] runs: a million records.
+pub const PURGE_BATCHES: usize = 1_000;
 
 /// The store games live in. Which backend is a private matter, so adding
 /// one changes no caller.
@@ -219,6 +265,32 @@ impl Store {
         .await
     }
 
+    /// Keeps `kept` under `key` for the game `game` unless the key holds a
+    /// live answer already: a refused request's answer, which changes no
+    /// game. [`Outcome::Written`], [`Outcome::Replayed`] with the answer
+    /// found, or [`Outcome::TooManyKeys`].
+    pub async fn keep(
+        &self,
+        game: &str,
+        key: &str,
+        kept: Kept,
+        now_ms: u64,
+    ) -> Result<Outcome, StoreError> {
+        let keep = Keep {
+            game: game.to_owned(),
+            key: key.to_owned(),
+            kept,
+        };
+        self.bounded(async {
+            match &self.backend {
+                Backend::Memory(store) => store.keep(&keep, now_ms),
+                Backend::File(store) => store.keep(keep, now_ms).await,
+                Backend::Redis(store) => store.keep(&keep, now_ms).await,
+            }
+        })
+        .await
+    }
+
     /// The live answer kept under `key`, if any.
     pub async fn kept(&self, key: &str, now_ms: u64) -> Result<Option<Kept>, StoreError> {
         self.bounded(async {
@@ -262,8 +334,31 @@ impl Store {
         .await
     }
 
-    /// How many games are stored, expired ones not yet purged included:
-    /// the number [`StoreLimits::max_games`] bounds.
+    /// Deletes everything expired at `now_ms`, in batches of
+    /// [`PURGE_BATCH`] of each kind (each batch one call, as
+    /// [`Store::purge`]), until a batch finds less, or after
+    /// [`PURGE_BATCHES`] batches: a pass keeps pace with what expires
+    /// without holding the store for long at a time.
+    pub async fn purge_expired(&self, now_ms: u64) -> Result<Purged, StoreError> {
+        let mut total = Purged {
+            games: 0,
+            keys: 0,
+            boards: 0,
+        };
+        for _ in 0..PURGE_BATCHES {
+            let batch = self.purge(now_ms, PURGE_BATCH).await?;
+            total.games += batch.games;
+            total.keys += batch.keys;
+            total.boards += batch.boards;
+            if batch.games.max(batch.keys).max(batch.boards) < PURGE_BATCH {
+                break;
+            }
+        }
+        Ok(total)
+    }
+
+    /// How many games are stored, expired ones not yet purged included
+    /// (a full store deletes one of those to make room).
     pub async fn games(&self) -> Result<u64, StoreError> {
         self.bounded(async {
             match &self.backend {
@@ -320,6 +415,8 @@ mod tests {
         let timeout = Duration::from_millis(5);
         let limits = StoreLimits {
             max_games: 1,
+            max_keys_per_game: 1,
+            max_kept_bytes: 1,
             max_boards: 1,
             board_size: 1,
             timeout,

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Mutex, MutexGuard};
 
 use crate::rules::{self, BoardHead, Head, Kind, Tables};
-use crate::{Entry, Kept, Outcome, Purged, StoreError, StoreLimits, StoredGame, Write};
+use crate::{Entry, Keep, Kept, Outcome, Purged, StoreError, StoreLimits, StoredGame, Write};
 
 pub(crate) struct MemoryStore {
     maps: Mutex<Maps>,
@@ -18,12 +18,23 @@ pub(crate) struct MemoryStore {
 #[derive(Default)]
 struct Maps {
     games: HashMap<String, StoredGame>,
-    kept: HashMap<String, Kept>,
+    kept: HashMap<String, Owned>,
+    /// How many kept answers each game has; a game with none is absent.
+    keys_of: HashMap<String, u64>,
+    /// The charges of every kept answer.
+    kept_bytes: u64,
     boards: HashMap<String, Board>,
     // (expires_at_ms, name), so the first entry is the first to expire.
     game_expiry: BTreeSet<(u64, String)>,
     key_expiry: BTreeSet<(u64, String)>,
     board_expiry: BTreeSet<(u64, String)>,
+}
+
+/// A kept answer, with the game it counts for and its charge.
+struct Owned {
+    kept: Kept,
+    game: String,
+    charge: u64,
 }
 
 /// A leaderboard: its entries by rank, best first.
@@ -54,12 +65,17 @@ impl MemoryStore {
         Ok(maps
             .kept
             .get(key)
+            .map(|owned| &owned.kept)
             .filter(|kept| rules::live(kept.expires_at_ms, now_ms))
             .cloned())
     }
 
     pub(crate) fn write(&self, write: &Write, now_ms: u64) -> Result<Outcome, StoreError> {
         rules::apply(&mut *self.lock()?, write, now_ms, &self.limits)
+    }
+
+    pub(crate) fn keep(&self, keep: &Keep, now_ms: u64) -> Result<Outcome, StoreError> {
+        rules::keep(&mut *self.lock()?, keep, now_ms, &self.limits)
     }
 
     pub(crate) fn leaderboard(
@@ -121,7 +137,7 @@ impl Tables for Maps {
     }
 
     fn kept(&self, key: &str) -> Result<Option<Kept>, StoreError> {
-        Ok(self.kept.get(key).cloned())
+        Ok(self.kept.get(key).map(|owned| owned.kept.clone()))
     }
 
     fn count(&self) -> Result<u64, StoreError> {
@@ -142,12 +158,28 @@ impl Tables for Maps {
     fn put_kept(
         &mut self,
         key: &str,
+        game: &str,
         kept: &Kept,
-        replaces: Option<u64>,
+        charge: u64,
     ) -> Result<(), StoreError> {
-        self.reindex(Kind::Key, key, replaces, kept.expires_at_ms);
-        self.kept.insert(key.to_owned(), kept.clone());
+        self.reindex(Kind::Key, key, None, kept.expires_at_ms);
+        *self.keys_of.entry(game.to_owned()).or_default() += 1;
+        self.kept_bytes += charge;
+        let owned = Owned {
+            kept: kept.clone(),
+            game: game.to_owned(),
+            charge,
+        };
+        self.kept.insert(key.to_owned(), owned);
         Ok(())
+    }
+
+    fn keys_of(&self, game: &str) -> Result<u64, StoreError> {
+        Ok(self.keys_of.get(game).copied().unwrap_or(0))
+    }
+
+    fn kept_bytes(&self) -> Result<u64, StoreError> {
+        Ok(self.kept_bytes)
     }
 
     fn board(&self, board: &str) -> Result<Option<BoardHead>, StoreError> {
@@ -205,7 +237,15 @@ impl Tables for Maps {
                 self.games.remove(name);
             }
             Kind::Key => {
-                self.kept.remove(name);
+                if let Some(owned) = self.kept.remove(name) {
+                    self.kept_bytes -= owned.charge;
+                    if let Some(count) = self.keys_of.get_mut(&owned.game) {
+                        *count -= 1;
+                        if *count == 0 {
+                            self.keys_of.remove(&owned.game);
+                        }
+                    }
+                }
             }
             Kind::Board => {
                 self.boards.remove(name);

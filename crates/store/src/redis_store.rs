@@ -6,13 +6,20 @@
 //! answer) under `PREFIX:kept:{KEY}`. Two sorted sets, `PREFIX:game-expiry`
 //! and `PREFIX:kept-expiry`, index them by expiry, as the file's expiry
 //! tables do: a purge reads the first to expire first, and the game index's
-//! size is the count that `max_games` bounds, exact because only the write
-//! script adds to it and only a purge takes from it.
+//! size is the count that `max_games` bounds, exact because only the
+//! scripts add to it and take from it. A kept answer's game and charge are
+//! in the hash `PREFIX:kept-owners` (`CHARGE GAME`), a game's count of
+//! answers in the hash `PREFIX:game-keys`, and the charges of all in
+//! `PREFIX:kept-bytes`; none of them has a TTL, so the counts stay right
+//! when Redis drops an expired answer by its TTL before a purge.
 //!
 //! A write is one Lua script (`redis_store/write.lua`) that runs the rules of
 //! `rules.rs`: Redis runs a script alone, so the check and the change are
 //! one step, and a script that fails stops before its first change
-//! (its checks come first). Reads are single commands.
+//! (its checks come first). Keeping a refusal's answer (`keep.lua`) and a
+//! purge (`purge.lua`) are scripts too, each after `common.lua`, which
+//! reads their named arguments and holds what they share. Reads are
+//! single commands.
 //!
 //! Time stays the caller's: liveness is decided by `now_ms` against the
 //! stored expiry, as in the other backends. Redis's own TTLs are only a
@@ -47,12 +54,15 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
-use redis::{Client, RedisError, Script};
+use redis::{Client, FromRedisValue, RedisError, Script, ScriptInvocation, ToRedisArgs};
 use tokio::sync::{OnceCell, broadcast};
 
 use crate::rules::live;
 use crate::spec::RedisSpec;
-use crate::{Expected, Feed, Kept, Outcome, Purged, StoreError, StoreLimits, StoredGame, Write};
+use crate::{
+    Expected, Feed, Keep, Kept, KeyBound, Outcome, Purged, StoreError, StoreLimits, StoredGame,
+    Write, kept_charge,
+};
 
 /// How long Redis keeps a record past its expiry, unless a purge deletes
 /// it first: longer than any call takes, so a record the rules still see
@@ -89,6 +99,7 @@ pub(crate) struct RedisStore {
     names: Names,
     limits: StoreLimits,
     write_script: Script,
+    keep_script: Script,
     purge_script: Script,
     leaderboard_script: Script,
     /// The changes heard on the channel, once a caller asks for them.
@@ -122,8 +133,9 @@ impl RedisStore {
                 prefix: spec.prefix.clone(),
             },
             limits,
-            write_script: Script::new(include_str!("redis_store/write.lua")),
-            purge_script: Script::new(include_str!("redis_store/purge.lua")),
+            write_script: with_common(include_str!("redis_store/write.lua")),
+            keep_script: with_common(include_str!("redis_store/keep.lua")),
+            purge_script: with_common(include_str!("redis_store/purge.lua")),
             leaderboard_script: Script::new(include_str!("redis_store/leaderboard.lua")),
             feed: OnceLock::new(),
         })
@@ -189,53 +201,71 @@ impl RedisStore {
             Expected::Absent => String::new(),
             Expected::Version(version) => padded(version),
         };
-        let mut call = self.write_script.key(self.names.game(&write.id));
-        call.key(self.names.game_expiry())
-            .arg(padded(now_ms))
-            .arg(&write.id)
-            .arg(expected)
-            .arg(self.limits.max_games)
-            .arg(padded(game.version))
-            .arg(padded(game.expires_at_ms))
-            .arg(game.expires_at_ms)
-            .arg(ttl(game.expires_at_ms, now_ms))
-            .arg(&game.body)
-            .arg(self.names.changes())
-            .arg(match (&write.key, &write.entry) {
-                (Some(_), Some(_)) => "ke",
-                (Some(_), None) => "k",
-                (None, Some(_)) => "e",
-                (None, None) => "",
-            });
+        let mut call = self.call(&self.write_script, now_ms);
+        call.key("game", self.names.game(&write.id))
+            .arg("channel", self.names.changes())
+            .arg("id", &write.id)
+            .arg("expected", expected)
+            .arg("max_games", self.limits.max_games)
+            .arg("version", padded(game.version))
+            .arg("expires", padded(game.expires_at_ms))
+            .arg("score", game.expires_at_ms)
+            .arg("ttl", ttl(game.expires_at_ms, now_ms))
+            .arg("body", &game.body);
         if let Some((key, kept)) = &write.key {
-            call.key(self.names.kept(key))
-                .key(self.names.kept_expiry())
-                .arg(key)
-                .arg(padded(kept.expires_at_ms))
-                .arg(kept.expires_at_ms)
-                .arg(ttl(kept.expires_at_ms, now_ms))
-                .arg(&kept.fingerprint)
-                .arg(&kept.answer);
+            self.kept_args(&mut call, key, kept, now_ms);
         }
         if let Some(entry) = &write.entry {
-            call.key(self.names.board(&entry.board))
-                .key(self.names.ranks(&entry.board))
-                .key(self.names.entries(&entry.board))
-                .key(self.names.board_expiry())
-                .arg(&entry.board)
-                .arg(&entry.rank)
-                .arg(&entry.body)
-                .arg(padded(entry.expires_at_ms))
-                .arg(entry.expires_at_ms)
-                .arg(ttl(entry.expires_at_ms, now_ms))
-                .arg(self.limits.board_size)
-                .arg(self.limits.max_boards);
+            call.key("board", self.names.board(&entry.board))
+                .key("ranks", self.names.ranks(&entry.board))
+                .key("entries", self.names.entries(&entry.board))
+                .arg("board_name", &entry.board)
+                .arg("rank", &entry.rank)
+                .arg("entry", &entry.body)
+                .arg("board_expires", padded(entry.expires_at_ms))
+                .arg("board_score", entry.expires_at_ms)
+                .arg("board_ttl", ttl(entry.expires_at_ms, now_ms))
+                .arg("board_size", self.limits.board_size)
+                .arg("max_boards", self.limits.max_boards);
         }
-        let reply: Vec<Vec<u8>> = call
-            .invoke_async(&mut self.connection().await?)
-            .await
-            .map_err(failed)?;
-        outcome(&write.id, reply)
+        let reply = call.invoke(&mut self.connection().await?).await;
+        outcome(&write.id, reply.map_err(failed)?)
+    }
+
+    pub(crate) async fn keep(&self, keep: &Keep, now_ms: u64) -> Result<Outcome, StoreError> {
+        let mut call = self.call(&self.keep_script, now_ms);
+        call.arg("id", &keep.game);
+        self.kept_args(&mut call, &keep.key, &keep.kept, now_ms);
+        let reply = call.invoke(&mut self.connection().await?).await;
+        outcome(&keep.game, reply.map_err(failed)?)
+    }
+
+    /// A call of `script` with what every script reads: the time, the
+    /// prefix, the indexes and the counts of kept answers, the bounds.
+    fn call<'a>(&self, script: &'a Script, now_ms: u64) -> Call<'a> {
+        let mut call = Call::new(script);
+        call.key("game_expiry", self.names.game_expiry())
+            .key("kept_expiry", self.names.kept_expiry())
+            .key("kept_owners", self.names.kept_owners())
+            .key("game_keys", self.names.game_keys())
+            .key("kept_bytes", self.names.kept_bytes())
+            .key("board_expiry", self.names.board_expiry())
+            .arg("now", padded(now_ms))
+            .arg("prefix", &self.names.prefix)
+            .arg("max_keys_per_game", self.limits.max_keys_per_game)
+            .arg("max_kept_bytes", self.limits.max_kept_bytes);
+        call
+    }
+
+    /// The arguments of an answer to keep under `key`.
+    fn kept_args(&self, call: &mut Call<'_>, key: &str, kept: &Kept, now_ms: u64) {
+        call.arg("kept", key)
+            .arg("kept_expires", padded(kept.expires_at_ms))
+            .arg("kept_score", kept.expires_at_ms)
+            .arg("kept_ttl", ttl(kept.expires_at_ms, now_ms))
+            .arg("fingerprint", &kept.fingerprint)
+            .arg("answer", &kept.answer)
+            .arg("charge", kept_charge(key, kept));
     }
 
     pub(crate) async fn leaderboard(
@@ -269,36 +299,9 @@ impl RedisStore {
 
     pub(crate) async fn purge(&self, now_ms: u64, at_most: usize) -> Result<Purged, StoreError> {
         Ok(Purged {
-            games: self
-                .purge_index(
-                    &self.names.game_expiry(),
-                    |id| vec![self.names.game(id)],
-                    now_ms,
-                    at_most,
-                )
-                .await?,
-            keys: self
-                .purge_index(
-                    &self.names.kept_expiry(),
-                    |key| vec![self.names.kept(key)],
-                    now_ms,
-                    at_most,
-                )
-                .await?,
-            boards: self
-                .purge_index(
-                    &self.names.board_expiry(),
-                    |board| {
-                        vec![
-                            self.names.board(board),
-                            self.names.ranks(board),
-                            self.names.entries(board),
-                        ]
-                    },
-                    now_ms,
-                    at_most,
-                )
-                .await?,
+            games: self.purge_index("game", now_ms, at_most).await?,
+            keys: self.purge_index("kept", now_ms, at_most).await?,
+            boards: self.purge_index("board", now_ms, at_most).await?,
         })
     }
 
@@ -310,20 +313,24 @@ impl RedisStore {
             .map_err(failed)
     }
 
-    /// Deletes up to `at_most` records of `index` expired by `now_ms`, the
-    /// first to expire first: lists them, then deletes in one script those
-    /// still expired (a write may have moved one in between). `record`
-    /// names a record's keys, as many for each.
+    /// Deletes up to `at_most` records of `kind` (`game`, `kept` or
+    /// `board`) expired by `now_ms`, the first to expire first: lists
+    /// them, then deletes in one script those still expired (a write may
+    /// have moved one in between).
     async fn purge_index(
         &self,
-        index: &str,
-        record: impl Fn(&str) -> Vec<String>,
+        kind: &str,
         now_ms: u64,
         at_most: usize,
     ) -> Result<usize, StoreError> {
         if at_most == 0 {
             return Ok(0);
         }
+        let index = match kind {
+            "game" => self.names.game_expiry(),
+            "kept" => self.names.kept_expiry(),
+            _ => self.names.board_expiry(),
+        };
         let mut connection = self.connection().await?;
         let expired: Vec<String> = redis::cmd("ZRANGEBYSCORE")
             .arg(index)
@@ -338,15 +345,12 @@ impl RedisStore {
         if expired.is_empty() {
             return Ok(0);
         }
-        let mut call = self.purge_script.key(index);
-        call.arg(now_ms).arg(record("").len());
+        let mut call = self.call(&self.purge_script, now_ms);
+        call.arg("kind", kind);
         for name in &expired {
-            for key in record(name) {
-                call.key(key);
-            }
-            call.arg(name);
+            call.arg("name", name);
         }
-        call.invoke_async(&mut connection).await.map_err(failed)
+        call.invoke(&mut connection).await.map_err(failed)
     }
 
     /// The changes written by every process on this store, heard on the
@@ -405,6 +409,18 @@ impl Names {
 
     fn kept_expiry(&self) -> String {
         format!("{}:kept-expiry", self.prefix)
+    }
+
+    fn kept_owners(&self) -> String {
+        format!("{}:kept-owners", self.prefix)
+    }
+
+    fn game_keys(&self) -> String {
+        format!("{}:game-keys", self.prefix)
+    }
+
+    fn kept_bytes(&self) -> String {
+        format!("{}:kept-bytes", self.prefix)
     }
 
     fn board(&self, board: &str) -> String {
@@ -501,6 +517,13 @@ fn outcome(id: &str, reply: Vec<Vec<u8>>) -> Result<Outcome, StoreError> {
     match reply.as_slice() {
         [kind] if kind == b"written" => Ok(Outcome::Written),
         [kind] if kind == b"full" => Ok(Outcome::Full),
+        [kind, bound] if kind == b"too_many_keys" => {
+            Ok(Outcome::TooManyKeys(if bound == b"game" {
+                KeyBound::Game
+            } else {
+                KeyBound::Store
+            }))
+        }
         [kind, current] if kind == b"stale" => {
             let current = match current.as_slice() {
                 b"" => None,
@@ -516,6 +539,52 @@ fn outcome(id: &str, reply: Vec<Vec<u8>>) -> Result<Outcome, StoreError> {
             }))
         }
         _ => Err(unexpected()),
+    }
+}
+
+/// A script with `common.lua` before it.
+fn with_common(script: &str) -> Script {
+    Script::new(&format!(
+        "{}\n{script}",
+        include_str!("redis_store/common.lua")
+    ))
+}
+
+/// A script's invocation with named arguments, as `common.lua` reads
+/// them: each argument after its name, and the keys' names in order in
+/// the argument `keys`.
+struct Call<'a> {
+    invocation: ScriptInvocation<'a>,
+    keys: Vec<&'static str>,
+}
+
+impl<'a> Call<'a> {
+    fn new(script: &'a Script) -> Self {
+        Call {
+            invocation: script.prepare_invoke(),
+            keys: Vec::new(),
+        }
+    }
+
+    fn key(&mut self, name: &'static str, key: String) -> &mut Self {
+        self.invocation.key(key);
+        self.keys.push(name);
+        self
+    }
+
+    /// A name given again (`name` in a purge) keeps every value in
+    /// `list`.
+    fn arg(&mut self, name: &str, value: impl ToRedisArgs) -> &mut Self {
+        self.invocation.arg(name).arg(value);
+        self
+    }
+
+    async fn invoke<T: FromRedisValue>(
+        &mut self,
+        connection: &mut ConnectionManager,
+    ) -> Result<T, RedisError> {
+        self.invocation.arg("keys").arg(self.keys.join(" "));
+        self.invocation.invoke_async(connection).await
     }
 }
 

@@ -7,7 +7,14 @@
 //! `redis_store/write.lua`: a change to [`apply`] is made there too, and
 //! the cases of `tests/store/` run on every backend.
 
-use crate::{Entry, Expected, Kept, Outcome, Purged, StoreError, StoreLimits, StoredGame, Write};
+use crate::{
+    Entry, Expected, Keep, Kept, KeyBound, Outcome, Purged, StoreError, StoreLimits, StoredGame,
+    Write, kept_charge,
+};
+
+/// The most expired records a write deletes to make room under a bound:
+/// one is enough for a game; answers differ in size.
+const MAKE_ROOM: usize = 16;
 
 /// Whether a record expiring at `expires_at_ms` is still there at `now_ms`.
 pub(crate) fn live(expires_at_ms: u64, now_ms: u64) -> bool {
@@ -53,9 +60,21 @@ pub(crate) trait Tables {
         game: &StoredGame,
         replaces: Option<u64>,
     ) -> Result<(), StoreError>;
-    /// Stores `kept` under `key`, as `put_game` stores a game.
-    fn put_kept(&mut self, key: &str, kept: &Kept, replaces: Option<u64>)
-    -> Result<(), StoreError>;
+    /// Stores `kept` under `key`, a key not stored, as the game `game`'s,
+    /// counting it for the game and its `charge` in the bytes kept.
+    fn put_kept(
+        &mut self,
+        key: &str,
+        game: &str,
+        kept: &Kept,
+        charge: u64,
+    ) -> Result<(), StoreError>;
+    /// How many kept answers the game `game` has, expired ones not yet
+    /// purged included.
+    fn keys_of(&self, game: &str) -> Result<u64, StoreError>;
+    /// The charges of every kept answer stored, as [`Tables::put_kept`]
+    /// added them.
+    fn kept_bytes(&self) -> Result<u64, StoreError>;
     fn board(&self, board: &str) -> Result<Option<BoardHead>, StoreError>;
     /// How many leaderboards are stored, kept exact as `count` is.
     fn boards(&self) -> Result<u64, StoreError>;
@@ -74,7 +93,8 @@ pub(crate) trait Tables {
     /// The entry of `kind`'s expiry index that expires first.
     fn first_to_expire(&self, kind: Kind) -> Result<Option<(u64, String)>, StoreError>;
     /// Removes the index entry `(expires_at_ms, name)` of `kind`, and the
-    /// record it points to (a board with all its entries).
+    /// record it points to (a board with all its entries; a kept answer
+    /// with its counts).
     fn remove(&mut self, kind: Kind, expires_at_ms: u64, name: &str) -> Result<(), StoreError>;
 }
 
@@ -99,22 +119,18 @@ pub(crate) fn check(write: &Write) -> Result<(), StoreError> {
 }
 
 /// Applies one write: the key first (a kept answer is replayed whatever
-/// the version), then the version, then the bound; the game, the key and
-/// the entry are stored only when all three pass.
+/// the version), then the version, then the bounds on games and keys;
+/// the game, the key and the entry are stored only when all pass.
 pub(crate) fn apply(
     tables: &mut impl Tables,
     write: &Write,
     now_ms: u64,
     limits: &StoreLimits,
 ) -> Result<Outcome, StoreError> {
-    let mut key_replaces = None;
-    if let Some((key, _)) = &write.key {
-        if let Some(kept) = tables.kept(key)? {
-            if live(kept.expires_at_ms, now_ms) {
-                return Ok(Outcome::Replayed(kept));
-            }
-            key_replaces = Some(kept.expires_at_ms);
-        }
+    if let Some((key, _)) = &write.key
+        && let Some(kept) = live_kept(tables, key, now_ms)?
+    {
+        return Ok(Outcome::Replayed(kept));
     }
     let stored = tables.head(&write.id)?;
     let current = stored
@@ -127,9 +143,20 @@ pub(crate) fn apply(
     if current != expected {
         return Ok(Outcome::Stale { current });
     }
-    // Only a new id adds a game; one that replaces an expired game does not.
-    if stored.is_none() && tables.count()? >= limits.max_games {
+    // Only a new id adds a game; one that replaces an expired game does
+    // not. An expired game never counts: a full store deletes one first.
+    if stored.is_none()
+        && tables.count()? >= limits.max_games
+        && !make_room(tables, Kind::Game, now_ms, |tables| {
+            Ok(tables.count()? < limits.max_games)
+        })?
+    {
         return Ok(Outcome::Full);
+    }
+    if let Some((key, kept)) = &write.key
+        && let Some(bound) = over_bound(tables, &write.id, key, kept, now_ms, limits)?
+    {
+        return Ok(Outcome::TooManyKeys(bound));
     }
     tables.put_game(
         &write.id,
@@ -137,12 +164,90 @@ pub(crate) fn apply(
         stored.map(|head| head.expires_at_ms),
     )?;
     if let Some((key, kept)) = &write.key {
-        tables.put_kept(key, kept, key_replaces)?;
+        tables.put_kept(key, &write.id, kept, kept_charge(key, kept))?;
     }
     if let Some(entry) = &write.entry {
         enter(tables, entry, now_ms, limits)?;
     }
     Ok(Outcome::Written)
+}
+
+/// Keeps a refusal's answer under its key, unless the key holds a live
+/// answer or a bound is reached; no game changes.
+pub(crate) fn keep(
+    tables: &mut impl Tables,
+    keep: &Keep,
+    now_ms: u64,
+    limits: &StoreLimits,
+) -> Result<Outcome, StoreError> {
+    if let Some(kept) = live_kept(tables, &keep.key, now_ms)? {
+        return Ok(Outcome::Replayed(kept));
+    }
+    if let Some(bound) = over_bound(tables, &keep.game, &keep.key, &keep.kept, now_ms, limits)? {
+        return Ok(Outcome::TooManyKeys(bound));
+    }
+    let charge = kept_charge(&keep.key, &keep.kept);
+    tables.put_kept(&keep.key, &keep.game, &keep.kept, charge)?;
+    Ok(Outcome::Written)
+}
+
+/// The live answer kept under `key`. An expired one still stored is
+/// deleted, so that the key is new again and its counts are right.
+fn live_kept(tables: &mut impl Tables, key: &str, now_ms: u64) -> Result<Option<Kept>, StoreError> {
+    match tables.kept(key)? {
+        Some(kept) if live(kept.expires_at_ms, now_ms) => Ok(Some(kept)),
+        Some(expired) => {
+            tables.remove(Kind::Key, expired.expires_at_ms, key)?;
+            Ok(None)
+        }
+        None => Ok(None),
+    }
+}
+
+/// The bound a new key's answer would pass, if any. Expired answers are
+/// deleted to make room in the bytes; a game's count is what it is until
+/// the purge takes its expired answers.
+fn over_bound(
+    tables: &mut impl Tables,
+    game: &str,
+    key: &str,
+    kept: &Kept,
+    now_ms: u64,
+    limits: &StoreLimits,
+) -> Result<Option<KeyBound>, StoreError> {
+    if tables.keys_of(game)? >= limits.max_keys_per_game {
+        return Ok(Some(KeyBound::Game));
+    }
+    let charge = kept_charge(key, kept);
+    let fits = |tables: &mut _| -> Result<bool, StoreError> {
+        Ok(Tables::kept_bytes(tables)?.saturating_add(charge) <= limits.max_kept_bytes)
+    };
+    if !fits(tables)? && !make_room(tables, Kind::Key, now_ms, fits)? {
+        return Ok(Some(KeyBound::Store));
+    }
+    Ok(None)
+}
+
+/// Deletes expired records of `kind`, the first to expire first, until
+/// `enough` says so (at most [`MAKE_ROOM`]); whether it did.
+fn make_room<T: Tables>(
+    tables: &mut T,
+    kind: Kind,
+    now_ms: u64,
+    mut enough: impl FnMut(&mut T) -> Result<bool, StoreError>,
+) -> Result<bool, StoreError> {
+    for _ in 0..MAKE_ROOM {
+        match tables.first_to_expire(kind)? {
+            Some((expires_at_ms, name)) if !live(expires_at_ms, now_ms) => {
+                tables.remove(kind, expires_at_ms, &name)?;
+                if enough(tables)? {
+                    return Ok(true);
+                }
+            }
+            _ => return Ok(false),
+        }
+    }
+    Ok(false)
 }
 
 /// Puts `entry` on its board, keeping the board's best `board_size`. An

@@ -1,8 +1,11 @@
 //! `Idempotency-Key` (IETF httpapi draft): a client names a POST, and the
-//! server keeps its answer under that name, written with the change
-//! itself. The same key with the same request answers the first answer
-//! again (`Idempotent-Replayed: true`) and applies nothing; the same key
-//! with another request is 422.
+//! server keeps its first final answer under that name: a change's answer
+//! written with the change itself, a refusal's (any 4xx once the game was
+//! read) on its own. The same key with the same request answers that
+//! answer again (`Idempotent-Replayed: true`) and applies nothing; the
+//! same key with another request, on any route or game, is 422. A key
+//! names one request of one caller: keys are apart for each
+//! `Authorization` sent.
 
 use super::Games;
 use crate::metrics;
@@ -21,9 +24,9 @@ const MAX_KEY: usize = 255;
 
 /// A request's key: where its answer is kept, and what the request was.
 pub(super) struct Key {
-    /// The key, scoped to the route and game it was sent to, hashed: a key
-    /// is the client's text, and the store's key stays short.
-    stored: String,
+    /// The key with the caller's credentials, hashed: a key is the
+    /// client's text, and the store's key stays short.
+    pub stored: String,
     fingerprint: Vec<u8>,
 }
 
@@ -49,8 +52,13 @@ impl Key {
             )
             .at("Idempotency-Key"));
         }
+        // Not the route or game: the same key sent elsewhere is found, and
+        // told apart by its fingerprint.
+        let caller = headers
+            .get(header::AUTHORIZATION)
+            .map_or(&b""[..], HeaderValue::as_bytes);
         let stored = hex(&Sha256::new()
-            .chain_update(scope.as_bytes())
+            .chain_update(caller)
             .chain_update([0])
             .chain_update(text.as_bytes())
             .finalize());
@@ -78,12 +86,43 @@ impl Key {
         now: u64,
         ttl: Duration,
     ) -> (String, Kept) {
-        let answer = KeptAnswer {
-            status,
-            version,
-            location: location.map(str::to_owned),
-            body: String::from_utf8_lossy(json).into_owned(),
-        };
+        self.kept(
+            KeptAnswer {
+                status,
+                version: Some(version),
+                location: location.map(str::to_owned),
+                body: String::from_utf8_lossy(json).into_owned(),
+            },
+            now,
+            ttl,
+        )
+    }
+
+    /// The refusal `error` to keep, if it is final: a 4xx. A 5xx is not
+    /// (the store, a deadline, a full server): a retry may go through.
+    pub fn keep_refusal(
+        &self,
+        error: &ApiError,
+        now: u64,
+        ttl: Duration,
+    ) -> Option<(String, Kept)> {
+        if !(400..500).contains(&error.status()) {
+            return None;
+        }
+        let body = serde_json::to_string(&error.body()).ok()?;
+        Some(self.kept(
+            KeptAnswer {
+                status: error.status(),
+                version: None,
+                location: None,
+                body,
+            },
+            now,
+            ttl,
+        ))
+    }
+
+    fn kept(&self, answer: KeptAnswer, now: u64, ttl: Duration) -> (String, Kept) {
         let kept = Kept {
             fingerprint: self.fingerprint.clone(),
             answer: serde_json::to_vec(&answer).unwrap_or_default(),
@@ -97,7 +136,9 @@ impl Key {
 #[derive(Serialize, Deserialize)]
 struct KeptAnswer {
     status: u16,
-    version: u64,
+    /// The game's version, for `ETag`; none on a refusal.
+    #[serde(default)]
+    version: Option<u64>,
     #[serde(default)]
     location: Option<String>,
     body: String,
@@ -116,6 +157,12 @@ pub(super) async fn kept_answer(
     let Some(kept) = kept.map_err(super::unavailable)? else {
         return Ok(None);
     };
+    replayed(key, &kept).map(Some)
+}
+
+/// The answer kept under `key`, sent again if it answered this request;
+/// 422 if it answered another.
+pub(super) fn replayed(key: &Key, kept: &Kept) -> Result<Response, ApiError> {
     if kept.fingerprint != key.fingerprint {
         return Err(ApiError::new(
             ErrorCode::IdempotencyKeyReused,
@@ -123,11 +170,6 @@ pub(super) async fn kept_answer(
         )
         .at("Idempotency-Key"));
     }
-    replayed(&kept).map(Some)
-}
-
-/// A kept answer, sent again.
-pub(super) fn replayed(kept: &Kept) -> Result<Response, ApiError> {
     let answer: KeptAnswer = serde_json::from_slice(&kept.answer).map_err(|e| {
         super::unavailable(linkpath_store::StoreError::Corrupted(format!(
             "a kept answer: {e}"
@@ -143,7 +185,6 @@ pub(super) fn replayed(kept: &Kept) -> Result<Response, ApiError> {
     response
         .headers_mut()
         .insert("idempotent-replayed", HeaderValue::from_static("true"));
-    let _ = header::ETAG;
     Ok(response)
 }
 

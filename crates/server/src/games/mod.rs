@@ -226,13 +226,19 @@ async fn save(
 /// A game answered: its JSON, `ETag` its version.
 fn answer(status: StatusCode, view: &GameView) -> Result<Response, ApiError> {
     let json = linkpath_api::encode(view)?;
-    Ok(respond(status, view.version, None, json))
+    Ok(respond(status, Some(view.version), None, json))
 }
 
-fn respond(status: StatusCode, version: u64, location: Option<&str>, json: Vec<u8>) -> Response {
+/// A JSON answer, with the game's version as `ETag` if it has one.
+fn respond(
+    status: StatusCode,
+    version: Option<u64>,
+    location: Option<&str>,
+    json: Vec<u8>,
+) -> Response {
     let mut response = (status, [(header::CONTENT_TYPE, "application/json")], json).into_response();
     let headers = response.headers_mut();
-    if let Ok(etag) = HeaderValue::from_str(&format!("\"{version}\"")) {
+    if let Some(etag) = version.and_then(|v| HeaderValue::from_str(&format!("\"{v}\"")).ok()) {
         headers.insert(header::ETAG, etag);
     }
     if let Some(location) = location.and_then(|l| HeaderValue::from_str(l).ok()) {
@@ -272,7 +278,7 @@ async fn create(
     let location = format!("/v1/games/{}", game.id);
     let view = GameView::new(&game, now, now + games.idle.as_millis() as u64);
     let json = linkpath_api::encode(&view)?;
-    let kept = key.map(|k| {
+    let kept = key.as_ref().map(|k| {
         k.keep(
             201,
             view.version,
@@ -288,12 +294,13 @@ async fn create(
             metrics::record_game_created();
             Ok(respond(
                 StatusCode::CREATED,
-                view.version,
+                Some(view.version),
                 Some(&location),
                 json,
             ))
         }
-        Outcome::Replayed(kept) => Ok(keys::replayed(&kept)?),
+        Outcome::Replayed(kept) => Ok(replay_raced(key.as_ref(), &kept)?),
+        Outcome::TooManyKeys(bound) => Err(too_many_keys(bound).into()),
         Outcome::Full => Err(ApiError::new(
             ErrorCode::StoreFull,
             "the server holds as many games as it allows; retry once idle games expire",
@@ -377,29 +384,28 @@ async fn act(
     let games = state.games.clone();
     let now = now_ms();
     let key = Key::read(&headers, "POST", &format!("{path}:{id}"), body)?;
+    let pin = if_match(&headers)?;
+    let kind = action.kind();
+    let _line = games.lock(&id).lock().await;
+    // The key is read after the game: a change and its key's answer are
+    // written together, so a game that shows a first try's change comes
+    // with that try's answer, and a retry racing it is answered that.
+    let mut loaded = Some(load(&games, &id, now).await);
     if let Some(key) = &key
         && let Some(response) = kept_answer(&games, key, now).await?
     {
         return Ok(response);
     }
-    let pinned = if_match(&headers)?;
-    let kind = action.kind();
-    let _line = games.lock(&id).lock().await;
     for _ in 0..ATTEMPTS {
-        let (game, _) = load(&games, &id, now).await?;
+        let loaded = match loaded.take() {
+            Some(loaded) => loaded,
+            None => load(&games, &id, now).await,
+        };
+        let (game, _) = loaded?;
         let cells = game.cells.len();
-        if let Some(pinned) = pinned
-            && pinned != game.version
-        {
+        if let Err(refused) = pin.check(game.version) {
             metrics::record_game_action(kind.name(), "stale");
-            return Err(ApiError::new(
-                ErrorCode::VersionMismatch,
-                format!(
-                    "If-Match names version {pinned}, the game is at version {}: read it again",
-                    game.version
-                ),
-            )
-            .into());
+            return refuse(&games, &id, key.as_ref(), refused, now).await;
         }
         let version = game.version;
         let limits = games.request_limits.clone();
@@ -423,16 +429,16 @@ async fn act(
             // Refused, and nothing changed: not even the version.
             let refused = refused.expect("refused when unchanged");
             metrics::record_game_action(kind.name(), refusal(&refused));
-            return Err(refused.into());
+            return refuse(&games, &id, key.as_ref(), refused, now).await;
         };
         let view = GameView::new(&next, now, now + games.idle.as_millis() as u64);
         let json = linkpath_api::encode(&view)?;
-        // Only a change the client asked for keeps its answer; a game that
-        // ran out of time on the way is stored without the key.
-        let kept = match (&refused, &key) {
-            (None, Some(k)) => Some(k.keep(200, view.version, None, &json, now, games.key_ttl)),
-            _ => None,
-        };
+        // The key keeps the answer this request gets: the game, or the
+        // refusal of a game that ran out of time on the way.
+        let kept = key.as_ref().and_then(|k| match &refused {
+            None => Some(k.keep(200, view.version, None, &json, now, games.key_ttl)),
+            Some(refused) => k.keep_refusal(refused, now, games.key_ttl),
+        });
         match save(&games, &next, Expected::Version(version), kept, now).await? {
             (Outcome::Written, expires) => {
                 let applied = if refused.is_some() {
@@ -446,18 +452,19 @@ async fn act(
                         metrics::record_game_action(kind.name(), refusal(&refused));
                         Err(refused.into())
                     }
-                    None => Ok(respond(StatusCode::OK, view.version, None, json)),
+                    None => Ok(respond(StatusCode::OK, Some(view.version), None, json)),
                 };
             }
-            (Outcome::Replayed(kept), _) => return Ok(keys::replayed(&kept)?),
+            (Outcome::Replayed(kept), _) => return Ok(replay_raced(key.as_ref(), &kept)?),
+            (Outcome::TooManyKeys(bound), _) => return Err(too_many_keys(bound).into()),
             (Outcome::Stale { current: None }, _) => return Err(not_found().into()),
             (Outcome::Stale { .. } | Outcome::Full, _) => {
-                if pinned.is_some() {
-                    return Err(ApiError::new(
+                if pin.pinned() {
+                    let refused = ApiError::new(
                         ErrorCode::VersionMismatch,
                         "the game changed while this action was judged: read it again",
-                    )
-                    .into());
+                    );
+                    return refuse(&games, &id, key.as_ref(), refused, now).await;
                 }
                 continue;
             }
@@ -466,7 +473,58 @@ async fn act(
     Err(busy().into())
 }
 
-/// The `outcome` label of a refused action.
+/// Answers the refusal `refused` of a request to the game `id`, kept
+/// under the request's key first if it has one, so that a retry is
+/// answered the same refusal and never judged again. A retry that raced
+/// this one and kept its answer first gets that answer.
+async fn refuse(
+    games: &Games,
+    id: &str,
+    key: Option<&Key>,
+    refused: ApiError,
+    now: u64,
+) -> Result<Response, HttpError> {
+    let Some((key, (stored, kept))) =
+        key.and_then(|k| Some((k, k.keep_refusal(&refused, now, games.key_ttl)?)))
+    else {
+        return Err(refused.into());
+    };
+    let started = Instant::now();
+    let outcome = games.store.keep(id, &stored, kept, now).await;
+    metrics::record_store("write", started);
+    match outcome.map_err(unavailable)? {
+        Outcome::Replayed(kept) => Ok(keys::replayed(key, &kept)?),
+        Outcome::TooManyKeys(bound) => Err(too_many_keys(bound).into()),
+        _ => Err(refused.into()),
+    }
+}
+
+/// The answer a write found under its key: another try of the request
+/// was answered first.
+fn replay_raced(key: Option<&Key>, kept: &linkpath_store::Kept) -> Result<Response, ApiError> {
+    match key {
+        Some(key) => keys::replayed(key, kept),
+        // A write without a key is never replayed.
+        None => Err(busy()),
+    }
+}
+
+/// A new key past a bound of the keys kept: nothing was applied.
+fn too_many_keys(bound: linkpath_store::KeyBound) -> ApiError {
+    let message = match bound {
+        linkpath_store::KeyBound::Game => {
+            "this game has as many Idempotency-Key answers kept as the server allows; \
+             nothing was applied: retry once older keys expire, or without a key"
+        }
+        linkpath_store::KeyBound::Store => {
+            "the server keeps as many bytes of Idempotency-Key answers as it allows; \
+             nothing was applied: retry once older keys expire, or without a key"
+        }
+    };
+    ApiError::new(ErrorCode::StoreFull, message).retry_after(60)
+}
+
+/// The outcome label of a refused action.
 fn refusal(error: &ApiError) -> &'static str {
     match error.code {
         ErrorCode::IllegalMove => "illegal",
@@ -476,31 +534,79 @@ fn refusal(error: &ApiError) -> &'static str {
     }
 }
 
-/// The version `If-Match` pins, if any: `"N"` (or `W/"N"`); `*` pins
-/// none.
-fn if_match(headers: &HeaderMap) -> Result<Option<u64>, ApiError> {
+/// What `If-Match` asks of the game's version (RFC 9110, 13.1.1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Pin {
+    /// No header, or `*`: any version.
+    Any,
+    /// One of these versions, from the strong tags (`"N"`). If-Match
+    /// compares strongly, so a weak tag (`W/"N"`) matches none: only
+    /// weak tags leave this empty.
+    Versions(Vec<u64>),
+}
+
+impl Pin {
+    fn pinned(&self) -> bool {
+        *self != Pin::Any
+    }
+
+    /// 412 unless the game at `version` matches.
+    fn check(&self, version: u64) -> Result<(), ApiError> {
+        let message = match self {
+            Pin::Any => return Ok(()),
+            Pin::Versions(pinned) if pinned.contains(&version) => return Ok(()),
+            Pin::Versions(pinned) if pinned.is_empty() => format!(
+                "If-Match holds only weak tags, which never match (RFC 9110): expected the game's ETag, \"{version}\""
+            ),
+            Pin::Versions(pinned) => format!(
+                "If-Match names version {}, the game is at version {version}: read it again",
+                pinned
+                    .iter()
+                    .map(u64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ),
+        };
+        Err(ApiError::new(ErrorCode::VersionMismatch, message))
+    }
+}
+
+/// What `If-Match` pins: `"N"` a version (a list, any of them), `*`
+/// none; weak tags (`W/"N"`) match nothing.
+fn if_match(headers: &HeaderMap) -> Result<Pin, ApiError> {
     let Some(value) = headers.get(header::IF_MATCH) else {
-        return Ok(None);
+        return Ok(Pin::Any);
     };
     let text = value.to_str().unwrap_or("").trim();
     if text == "*" {
-        return Ok(None);
+        return Ok(Pin::Any);
     }
-    let tag = text.strip_prefix("W/").unwrap_or(text);
-    tag.strip_prefix('"')
-        .and_then(|t| t.strip_suffix('"'))
-        .and_then(|t| t.parse::<u64>().ok())
-        .map(Some)
-        .ok_or_else(|| {
-            ApiError::new(
-                ErrorCode::InvalidRequest,
-                format!(
-                    "If-Match is {:?}, expected the game's ETag, a version in quotes such as \"3\"",
-                    linkpath_api::excerpt(text)
-                ),
-            )
-            .at("If-Match")
-        })
+    let invalid = || {
+        ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!(
+                "If-Match is {:?}, expected the game's ETag, a version in quotes such as \"3\"",
+                linkpath_api::excerpt(text)
+            ),
+        )
+        .at("If-Match")
+    };
+    let mut versions = Vec::new();
+    for tag in text.split(',').map(str::trim) {
+        let (weak, tag) = match tag.strip_prefix("W/") {
+            Some(tag) => (true, tag),
+            None => (false, tag),
+        };
+        let version = tag
+            .strip_prefix('"')
+            .and_then(|t| t.strip_suffix('"'))
+            .and_then(|t| t.parse::<u64>().ok())
+            .ok_or_else(invalid)?;
+        if !weak {
+            versions.push(version);
+        }
+    }
+    Ok(Pin::Versions(versions))
 }
 
 /// Removes two tiles, if the game's rules let them go.
@@ -617,7 +723,7 @@ async fn replay(
     let now = now_ms();
     let (game, _) = current(&games, &id, now).await?;
     let json = linkpath_api::encode(&Replay::of(&game))?;
-    Ok(respond(StatusCode::OK, game.version, None, json))
+    Ok(respond(StatusCode::OK, Some(game.version), None, json))
 }
 
 /// Plays a replay again and answers where it ends; stores nothing.
@@ -642,14 +748,13 @@ async fn check_replay(
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
 }
 
-/// Purges expired games, keys and leaderboards every 30 seconds, at most
-/// 1,000 of each a pass, and counts the games stored; the serve loop
-/// stops it. The count is the first call at start: a store that does not
-/// answer (a Redis not up yet) is logged then, and games answer 503 until
-/// it does.
+/// Purges expired games, keys and leaderboards every 30 seconds, all of
+/// them (in batches: [`Store::purge_expired`]), and counts the games
+/// stored; the serve loop stops it. The count is the first call at
+/// start: a store that does not answer (a Redis not up yet) is logged
+/// then, and games answer 503 until it does.
 pub async fn purge_loop(games: Arc<Games>) {
     const EVERY: Duration = Duration::from_secs(30);
-    const AT_MOST: usize = 1_000;
     loop {
         match games.store.games().await {
             Ok(stored) => metrics::record_games_stored(stored),
@@ -659,7 +764,7 @@ pub async fn purge_loop(games: Arc<Games>) {
             ),
         }
         tokio::time::sleep(EVERY).await;
-        match games.store.purge(now_ms(), AT_MOST).await {
+        match games.store.purge_expired(now_ms()).await {
             Ok(purged) => {
                 if purged.games > 0 || purged.keys > 0 || purged.boards > 0 {
                     tracing::info!(

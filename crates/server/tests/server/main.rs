@@ -11,6 +11,7 @@ mod errors;
 mod game;
 mod games;
 mod games_on_redis;
+mod keys;
 mod leaderboards;
 mod metrics;
 mod openapi;

@@ -13,6 +13,11 @@
 //! one range, best first; `board_expiry` indexes boards as the games'
 //! index does.
 //!
+//! Each kept answer has its game and charge in `key_owners`; `game_keys`
+//! counts a game's answers and `totals` holds the charges of all, each
+//! changed with the answers. A key kept before these tables were added
+//! has no owner and counts for nothing.
+//!
 //! A game is stored as `version | expires_at_ms | body` and a kept answer
 //! as `expires_at_ms | fingerprint length | fingerprint | answer`, numbers
 //! little-endian (u64, the length u32). Decoding checks every length: a
@@ -33,6 +38,12 @@ const KEY_EXPIRY: TableDefinition<(u64, &str), ()> = TableDefinition::new("key_e
 pub(super) const BOARDS: TableDefinition<&str, u64> = TableDefinition::new("boards");
 pub(super) const ENTRIES: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("entries");
 const BOARD_EXPIRY: TableDefinition<(u64, &str), ()> = TableDefinition::new("board_expiry");
+const KEY_OWNERS: TableDefinition<&str, (u64, &str)> = TableDefinition::new("key_owners");
+const GAME_KEYS: TableDefinition<&str, u64> = TableDefinition::new("game_keys");
+const TOTALS: TableDefinition<&str, u64> = TableDefinition::new("totals");
+
+/// The row of `totals` that holds the charges of every kept answer.
+const KEPT_BYTES: &str = "kept_bytes";
 
 /// The tables, open in one write transaction.
 pub(super) struct FileTables<'txn> {
@@ -43,6 +54,9 @@ pub(super) struct FileTables<'txn> {
     game_expiry: Table<'txn, (u64, &'static str), ()>,
     key_expiry: Table<'txn, (u64, &'static str), ()>,
     board_expiry: Table<'txn, (u64, &'static str), ()>,
+    key_owners: Table<'txn, &'static str, (u64, &'static str)>,
+    game_keys: Table<'txn, &'static str, u64>,
+    totals: Table<'txn, &'static str, u64>,
 }
 
 impl<'txn> FileTables<'txn> {
@@ -56,6 +70,9 @@ impl<'txn> FileTables<'txn> {
             game_expiry: txn.open_table(GAME_EXPIRY)?,
             key_expiry: txn.open_table(KEY_EXPIRY)?,
             board_expiry: txn.open_table(BOARD_EXPIRY)?,
+            key_owners: txn.open_table(KEY_OWNERS)?,
+            game_keys: txn.open_table(GAME_KEYS)?,
+            totals: txn.open_table(TOTALS)?,
         })
     }
 
@@ -135,8 +152,9 @@ impl Tables for FileTables<'_> {
     fn put_kept(
         &mut self,
         key: &str,
+        game: &str,
         kept: &Kept,
-        replaces: Option<u64>,
+        charge: u64,
     ) -> Result<(), StoreError> {
         let fingerprint_len = u32::try_from(kept.fingerprint.len()).map_err(|_| {
             StoreError::InvalidWrite(format!(
@@ -150,7 +168,26 @@ impl Tables for FileTables<'_> {
         record.extend_from_slice(&kept.fingerprint);
         record.extend_from_slice(&kept.answer);
         self.kept.insert(key, record.as_slice()).map_err(failed)?;
-        self.reindex(Kind::Key, key, replaces, kept.expires_at_ms)
+        self.key_owners
+            .insert(key, (charge, game))
+            .map_err(failed)?;
+        let count = self.keys_of(game)?;
+        self.game_keys.insert(game, count + 1).map_err(failed)?;
+        let bytes = self.kept_bytes()?;
+        self.totals
+            .insert(KEPT_BYTES, bytes.saturating_add(charge))
+            .map_err(failed)?;
+        self.reindex(Kind::Key, key, None, kept.expires_at_ms)
+    }
+
+    fn keys_of(&self, game: &str) -> Result<u64, StoreError> {
+        let count = self.game_keys.get(game).map_err(failed)?;
+        Ok(count.map_or(0, |count| count.value()))
+    }
+
+    fn kept_bytes(&self) -> Result<u64, StoreError> {
+        let bytes = self.totals.get(KEPT_BYTES).map_err(failed)?;
+        Ok(bytes.map_or(0, |bytes| bytes.value()))
     }
 
     fn board(&self, board: &str) -> Result<Option<BoardHead>, StoreError> {
@@ -215,7 +252,24 @@ impl Tables for FileTables<'_> {
             .map_err(failed)?;
         match kind {
             Kind::Game => drop(self.games.remove(name).map_err(failed)?),
-            Kind::Key => drop(self.kept.remove(name).map_err(failed)?),
+            Kind::Key => {
+                self.kept.remove(name).map_err(failed)?;
+                let owner = self.key_owners.remove(name).map_err(failed)?.map(|owner| {
+                    let (charge, game) = owner.value();
+                    (charge, game.to_owned())
+                });
+                if let Some((charge, game)) = owner {
+                    let game = game.as_str();
+                    let bytes = self.kept_bytes()?;
+                    self.totals
+                        .insert(KEPT_BYTES, bytes.saturating_sub(charge))
+                        .map_err(failed)?;
+                    match self.keys_of(game)? {
+                        0 | 1 => drop(self.game_keys.remove(game).map_err(failed)?),
+                        count => drop(self.game_keys.insert(game, count - 1).map_err(failed)?),
+                    }
+                }
+            }
             Kind::Board => {
                 self.boards.remove(name).map_err(failed)?;
                 for rank in self.ranks(name)? {

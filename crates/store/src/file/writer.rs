@@ -14,7 +14,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::handle::Handle;
 use super::in_write;
 use crate::rules;
-use crate::{Outcome, StoreError, StoreLimits, Write};
+use crate::{Keep, Outcome, StoreError, StoreLimits, Write};
 
 /// The most writes one transaction applies.
 const BATCH: usize = 256;
@@ -22,8 +22,14 @@ const BATCH: usize = 256;
 /// timeout).
 const QUEUE: usize = 4 * BATCH;
 
+/// What a job changes: a game (and its key), or a key alone.
+pub(super) enum Change {
+    Write(Write),
+    Keep(Keep),
+}
+
 pub(super) struct Job {
-    pub write: Write,
+    pub change: Change,
     pub now_ms: u64,
     pub reply: oneshot::Sender<Result<Outcome, StoreError>>,
 }
@@ -81,7 +87,10 @@ fn apply(db: &Handle, jobs: &[Job], limits: &StoreLimits) -> Result<Vec<Outcome>
             db,
             |tables| {
                 jobs.iter()
-                    .map(|job| rules::apply(tables, &job.write, job.now_ms, limits))
+                    .map(|job| match &job.change {
+                        Change::Write(write) => rules::apply(tables, write, job.now_ms, limits),
+                        Change::Keep(keep) => rules::keep(tables, keep, job.now_ms, limits),
+                    })
                     .collect()
             },
             // A batch where every write was stale, replayed or refused

@@ -1,20 +1,26 @@
--- Deletes the records named in ARGV (after `now` and how many keys each
--- record has) whose entry in the expiry index KEYS[1] has expired by
--- `now`; KEYS[2..] are their keys, that many a record, in the same
--- order. An entry moved since it was listed (the game was played on, or
--- created again) is left.
-local now = tonumber(ARGV[1])
-local per = tonumber(ARGV[2])
+-- Removes the records of one kind, each named by an argument `name`,
+-- whose entry in their expiry index has expired by `now`, as rules.rs
+-- `purge` does; an entry moved since it was listed (the game was played
+-- on, or created again) is left. Answers how many it removed.
+--
+-- KEYS: game_expiry; kept_expiry, kept_owners, game_keys, kept_bytes;
+-- board_expiry. ARGV: now, prefix, kind ('game', 'kept' or 'board'),
+-- then `name` once for each record.
+local now = tonumber(arg.now)
+local index = ({game = key.game_expiry, kept = key.kept_expiry, board = key.board_expiry})[arg.kind]
 local purged = 0
-for i = 3, #ARGV do
-  local name = ARGV[i]
-  local expires_at = redis.call('ZSCORE', KEYS[1], name)
+for _, name in ipairs(list.name or {}) do
+  local expires_at = redis.call('ZSCORE', index, name)
   if expires_at and tonumber(expires_at) <= now then
-    local first = 2 + (i - 3) * per
-    for k = first, first + per - 1 do
-      redis.call('DEL', KEYS[k])
+    if arg.kind == 'game' then
+      remove_game(name)
+    elseif arg.kind == 'kept' then
+      remove_kept(name)
+    else
+      redis.call('DEL', arg.prefix .. ':board:{' .. name .. '}',
+        arg.prefix .. ':ranks:{' .. name .. '}', arg.prefix .. ':entries:{' .. name .. '}')
+      redis.call('ZREM', index, name)
     end
-    redis.call('ZREM', KEYS[1], name)
     purged = purged + 1
   end
 end

@@ -1,66 +1,66 @@
--- One write, as rules.rs applies it, atomic because Redis runs a script
--- alone: the key first (a kept answer is replayed whatever the version),
--- then the version, then the bound; the game, the key and the entry are
--- stored only when all three pass.
+-- One write, as rules.rs `apply` makes it, atomic because Redis runs a
+-- script alone: the key first (a kept answer is replayed whatever the
+-- version), then the version, then the bounds on games and keys; the
+-- game, the key and the entry are stored only when all pass.
 --
--- KEYS: the game, the game expiry index; with a key: the kept answer,
--- the key expiry index; with an entry: the board's head, its ranks, its
--- entries, the board expiry index.
--- ARGV: now, id, expected version ('' for none), max games, then the
--- game (version, expires at, its score, its TTL, body), the channel that
--- announces changes, what follows ('k' a key, 'e' an entry, both, or
--- ''), then with a key the answer (key, expires at, its score, its TTL,
--- fingerprint, answer), then with an entry the entry (board, rank, body,
--- expires at, its score, its TTL, the board size, max boards).
--- Versions and times are 20-digit decimals, so that comparing them as
--- strings compares the numbers, exactly, past what Lua's doubles hold.
-local now = ARGV[1]
-local has_key = string.find(ARGV[11], 'k', 1, true) ~= nil
-local has_entry = string.find(ARGV[11], 'e', 1, true) ~= nil
--- Where the entry's keys and arguments start, after the key's if any.
-local ek, ea = 3, 12
-if has_key then
-  ek, ea = 5, 18
-end
+-- KEYS: game, game_expiry, kept_expiry, kept_owners, game_keys,
+-- kept_bytes; with an entry also board, ranks, entries, board_expiry.
+-- ARGV: now, prefix, channel (where changes are announced), id, expected
+-- (the version, '' for none), max_games, max_keys_per_game,
+-- max_kept_bytes; the game's version, expires, score, ttl, body; with a
+-- key: kept (its name), kept_expires, kept_score, kept_ttl, fingerprint,
+-- answer, charge; with an entry: board_name, rank, entry, board_expires,
+-- board_score, board_ttl, board_size, max_boards.
+local now = arg.now
 
-if has_key then
-  local kept = redis.call('HMGET', KEYS[3], 'e', 'f', 'a')
-  if kept[1] and now < kept[1] then
+if arg.kept then
+  local kept = live_kept(arg.kept, now)
+  if kept then
     return {'replayed', kept[1], kept[2], kept[3]}
   end
 end
 
-local stored = redis.call('HMGET', KEYS[1], 'v', 'e')
+local stored = redis.call('HMGET', key.game, 'v', 'e')
 local current = ''
 if stored[1] and now < stored[2] then
   current = stored[1]
 end
-if current ~= ARGV[3] then
+if current ~= arg.expected then
   return {'stale', current}
 end
 
 -- Only a new id adds a game; one that replaces an expired game does not.
--- The index, not the record, says which ids are stored: Redis may have
--- dropped an expired record by its TTL before a purge took it out.
-if not redis.call('ZSCORE', KEYS[2], ARGV[2])
-    and redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[4]) then
-  return {'full'}
+-- The index, not the record, says which ids are stored. An expired game
+-- never counts: a full store removes one first.
+if not redis.call('ZSCORE', key.game_expiry, arg.id)
+    and redis.call('ZCARD', key.game_expiry) >= tonumber(arg.max_games) then
+  local expired = first_expired(key.game_expiry, now)
+  if not expired then
+    return {'full'}
+  end
+  remove_game(expired)
 end
 
-redis.call('HSET', KEYS[1], 'v', ARGV[5], 'e', ARGV[6], 'b', ARGV[9])
-redis.call('PEXPIRE', KEYS[1], ARGV[8])
-redis.call('ZADD', KEYS[2], ARGV[7], ARGV[2])
-if has_key then
-  redis.call('HSET', KEYS[3], 'e', ARGV[13], 'f', ARGV[16], 'a', ARGV[17])
-  redis.call('PEXPIRE', KEYS[3], ARGV[15])
-  redis.call('ZADD', KEYS[4], ARGV[14], ARGV[12])
+if arg.kept then
+  local bound = over_bound(arg.id, tonumber(arg.charge), now)
+  if bound then
+    return {'too_many_keys', bound}
+  end
 end
 
-if has_entry then
-  local head, ranks, entries, index = KEYS[ek], KEYS[ek + 1], KEYS[ek + 2], KEYS[ek + 3]
-  local board, rank, body = ARGV[ea], ARGV[ea + 1], ARGV[ea + 2]
-  local expires, score, ttl = ARGV[ea + 3], ARGV[ea + 4], tonumber(ARGV[ea + 5])
-  local size, max_boards = tonumber(ARGV[ea + 6]), tonumber(ARGV[ea + 7])
+redis.call('HSET', key.game, 'v', arg.version, 'e', arg.expires, 'b', arg.body)
+redis.call('PEXPIRE', key.game, arg.ttl)
+redis.call('ZADD', key.game_expiry, arg.score, arg.id)
+if arg.kept then
+  put_kept(arg.kept, arg.id, arg.kept_expires, arg.kept_score, arg.kept_ttl,
+    arg.fingerprint, arg.answer, arg.charge)
+end
+
+if arg.board_name then
+  local head, ranks, entries, index = key.board, key.ranks, key.entries, key.board_expiry
+  local board, rank, body = arg.board_name, arg.rank, arg.entry
+  local expires, score, ttl = arg.board_expires, arg.board_score, tonumber(arg.board_ttl)
+  local size, max_boards = tonumber(arg.board_size), tonumber(arg.max_boards)
   local was = redis.call('HGET', head, 'e')
   -- An expired board still stored is emptied first.
   if was and not (now < was) then
@@ -93,5 +93,5 @@ if has_entry then
 end
 -- Every process sharing the store hears of the change, in commit order:
 -- `VERSION ID`.
-redis.call('PUBLISH', ARGV[10], ARGV[5] .. ' ' .. ARGV[2])
+redis.call('PUBLISH', arg.channel, arg.version .. ' ' .. arg.id)
 return {'written'}

@@ -1,6 +1,8 @@
-//! Expiry and the bound: what expired is absent to reads and writes but
-//! counted until a purge deletes it, those that expire first first; the
-//! count stays exact through creates, replacements and purges.
+//! Expiry and the bound: what expired is absent to reads and writes and
+//! never counts against the bound (a create that finds the store full
+//! deletes an expired game first); a purge deletes the rest, those that
+//! expire first first, and keeps pace with 10,000 at once; the count
+//! stays exact through creates, replacements and purges.
 
 use linkpath_store::{Outcome, Purged, StoredGame};
 
@@ -8,7 +10,8 @@ use crate::support::{Backend, LATER, NOW, create, expiring, kept, keyed, next, o
 
 on_each!(
     expired_is_absent,
-    the_bound_counts_what_is_not_purged,
+    an_expired_game_never_counts_against_the_bound,
+    a_purge_keeps_pace_with_10_000_expiring_games,
     purge_takes_the_first_to_expire_first,
     a_new_expiry_moves_in_the_index,
     far_expiries_compare_exactly,
@@ -49,46 +52,68 @@ async fn expired_is_absent(backend: Backend) {
     );
 }
 
-async fn the_bound_counts_what_is_not_purged(backend: Backend) {
+async fn an_expired_game_never_counts_against_the_bound(backend: Backend) {
     let (store, _dir) = open(backend, 2);
     let a = expiring(create("a", "v0"), SOON);
     store.write(a.clone(), NOW).await.unwrap();
     store.write(create("b", "v0"), NOW).await.unwrap();
     assert_eq!(store.write(create("c", "v0"), NOW).await, Ok(Outcome::Full));
 
-    // `a` expired but is still stored, so still counted; creating it again
-    // replaces it and adds no game.
-    assert_eq!(
-        store.write(create("c", "v0"), SOON).await,
-        Ok(Outcome::Full)
-    );
+    // `a` expired and is still stored: creating it again replaces it and
+    // adds no game.
     let a_again = expiring(a, SOON + 1);
     assert_eq!(store.write(a_again, SOON).await, Ok(Outcome::Written));
     assert_eq!(store.games().await, Ok(2));
 
+    // Expired again, it makes room for a new game with no purge.
     let later = SOON + 1;
-    assert_eq!(
-        store.write(create("c", "v0"), later).await,
-        Ok(Outcome::Full)
-    );
-    assert_eq!(
-        store.purge(later, 10).await,
-        Ok(Purged {
-            games: 1,
-            keys: 0,
-            boards: 0
-        })
-    );
-    assert_eq!(store.games().await, Ok(1));
     assert_eq!(
         store.write(create("c", "v0"), later).await,
         Ok(Outcome::Written)
     );
     assert_eq!(store.games().await, Ok(2));
+    assert_eq!(store.game("a", later).await, Ok(None));
     assert_eq!(
         store.write(create("d", "v0"), later).await,
         Ok(Outcome::Full)
     );
+    assert_eq!(
+        store.purge(later, 10).await,
+        Ok(Purged {
+            games: 0,
+            keys: 0,
+            boards: 0
+        })
+    );
+}
+
+async fn a_purge_keeps_pace_with_10_000_expiring_games(backend: Backend) {
+    let (store, _dir) = open(backend, 20_000);
+    // Written 500 at a time, so that the file commits them in groups.
+    for chunk in 0..20 {
+        let writes = (chunk * 500..(chunk + 1) * 500).map(|n| {
+            let write = keyed(create(&format!("g{n}"), "v0"), &format!("k{n}"), "created");
+            store.write(expiring(write, SOON), NOW)
+        });
+        for outcome in futures_util::future::join_all(writes).await {
+            assert_eq!(outcome, Ok(Outcome::Written));
+        }
+    }
+    let started = std::time::Instant::now();
+    let purged = store.purge_expired(SOON).await;
+    println!(
+        "{backend:?}: 10,000 expired games and keys purged in {:?}",
+        started.elapsed()
+    );
+    assert_eq!(
+        purged,
+        Ok(Purged {
+            games: 10_000,
+            keys: 10_000,
+            boards: 0
+        })
+    );
+    assert_eq!(store.games().await, Ok(0));
 }
 
 async fn purge_takes_the_first_to_expire_first(backend: Backend) {

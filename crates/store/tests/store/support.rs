@@ -74,6 +74,8 @@ pub fn open_with(backend: Backend, limits: StoreLimits) -> (Store, TempDir) {
 pub fn limits(max_games: u64) -> StoreLimits {
     StoreLimits {
         max_games,
+        max_keys_per_game: 1_000,
+        max_kept_bytes: 1 << 30,
         max_boards: max_games,
         board_size: 3,
         timeout: Duration::from_secs(30),
