@@ -115,7 +115,8 @@ pub enum ErrorCode {
     NotImplemented,
     /// 503 Service Unavailable: every solver slot is busy.
     Overloaded,
-    /// 503: the store holds as many games as this server allows.
+    /// 503: the store holds as many games, or a new idempotency key
+    /// would pass the keys kept, as this server allows; nothing changed.
     StoreFull,
     /// 503: the store did not answer in time or failed; nothing changed.
     StoreUnavailable,

@@ -709,12 +709,15 @@ plain_action!(
     "The resigned game"
 );
 
-/// The dealt board, the settings and every action with its time.
+/// The dealt board, the settings and every action with its time. A
+/// paused game's replay is hidden as its board is: it would show the
+/// board the pause hides.
 #[utoipa::path(get, path = "/v1/games/{id}/replay", operation_id = "getReplay", tag = "games",
     params(("id" = String, Path, description = "The game's id")),
     responses(
         (status = 200, description = "The game's replay", body = Replay),
-        (status = 404, description = "No such game, or it expired", body = linkpath_api::ErrorBody)))]
+        (status = 404, description = "No such game, or it expired", body = linkpath_api::ErrorBody),
+        (status = 409, description = "The game is paused: its replay is hidden until `resume`", body = linkpath_api::ErrorBody)))]
 async fn replay(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -722,6 +725,13 @@ async fn replay(
     let games = state.games.clone();
     let now = now_ms();
     let (game, _) = current(&games, &id, now).await?;
+    if game.status == linkpath_api::games::Status::Paused {
+        return Err(ApiError::new(
+            ErrorCode::ActionRefused,
+            "the game is paused: its replay, like its board, is hidden until `resume`",
+        )
+        .into());
+    }
     let json = linkpath_api::encode(&Replay::of(&game))?;
     Ok(respond(StatusCode::OK, Some(game.version), None, json))
 }

@@ -216,6 +216,13 @@ async fn pause_hides_the_board_and_stops_the_clock() {
     assert_eq!(later["elapsed_ms"], paused["elapsed_ms"]);
     let refused = make_move(&router, &id, [0, 0], [2, 0]).await;
     assert_eq!(refused.json()["error"]["code"], "action_refused");
+    let replay = call(&router, get(&format!("/v1/games/{id}/replay"))).await;
+    assert_eq!(replay.status, 409);
+    assert_eq!(
+        replay.json(),
+        json!({"error": {"code": "action_refused",
+            "message": "the game is paused: its replay, like its board, is hidden until `resume`"}})
+    );
     let resumed = call(&router, action(&format!("/v1/games/{id}/resume"), "", &[])).await;
     assert_eq!(resumed.json()["status"], "playing");
     assert_eq!(resumed.json()["board"], json!(["A.A", "B.B"]));
@@ -574,6 +581,12 @@ mod model {
             if won {
                 break;
             }
+        }
+        // A paused game's replay is hidden, as its board is.
+        if paused {
+            let resumed = call(&router, action(&path("resume"), "", &[])).await;
+            assert_eq!(resumed.status, 200, "{}", resumed.text());
+            version += 1;
         }
         let game = call(&router, get(&format!("/v1/games/{id}"))).await.json();
         assert_eq!(game["version"], version);

@@ -1,6 +1,6 @@
 //! Held games on a Redis store, as replicas share one: a game made
 //! through one replica is played through another, a retry sent to another
-//! replica gets the first answer again, an event stream open on one
+//! replica gets the first answer again, even while the first is judged, an event stream open on one
 //! replica carries the changes made through another, and a Redis that
 //! cannot be reached is `503 store_unavailable` with `Retry-After`, never
 //! a 500.
@@ -101,6 +101,45 @@ async fn a_game_made_on_one_replica_is_played_on_another() {
         (read["status"].clone(), read["version"].clone()),
         (json!("won"), json!(2))
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn copies_of_a_keyed_action_sent_to_two_replicas_at_once_get_one_answer() {
+    let Some((a, b)) = two_replicas() else {
+        return;
+    };
+    let board = json!({"board": ["A.A", "B.B"], "rules": "lianliankan"});
+    for round in 0..20 {
+        let made = post(&a, "/v1/games", &board).await;
+        let id = made.json()["id"].as_str().expect("an id").to_owned();
+        // A pause, or a move whose tiles are gone once the first applies:
+        // a copy judged after it must be answered its answer, not refused.
+        let (path, body) = if round % 2 == 0 {
+            (format!("/v1/games/{id}/pause"), String::new())
+        } else {
+            let step = json!({"from": [0, 0], "to": [2, 0]});
+            (format!("/v1/games/{id}/moves"), step.to_string())
+        };
+        let key = format!("race-{round}");
+        let copies: Vec<_> = [&a, &b, &a, &b]
+            .into_iter()
+            .map(|replica| {
+                let replica = replica.clone();
+                let request = keyed_post(&path, &body, &key);
+                tokio::spawn(async move { call(&replica, request).await })
+            })
+            .collect();
+        let mut answers = Vec::new();
+        for copy in copies {
+            answers.push(copy.await.expect("a copy is answered"));
+        }
+        for answer in &answers {
+            assert_eq!(answer.status, 200, "{path}: {}", answer.text());
+            assert_eq!(answer.json(), answers[0].json());
+        }
+        let read = call(&b, get(&format!("/v1/games/{id}"))).await.json();
+        assert_eq!(read["version"], 1);
+    }
 }
 
 #[tokio::test]
