@@ -477,7 +477,8 @@ impl Game {
                     None => {
                         let seed = shuffle_seed(&next.id, next.version);
                         let (shuffled, _) =
-                            shuffled(&board, &play, seed, true, Work::Shuffle, stop)?;
+                            shuffled(&board, &play, seed, true, Work::Shuffle, stop)
+                                .map_err(unclearable)?;
                         Moved::list(&engine::relocation(&board, &shuffled))
                     }
                 };
@@ -748,6 +749,19 @@ fn shuffle_seed(id: &str, version: u64) -> u64 {
         hash = hash.wrapping_mul(0x0100_0000_01b3);
     }
     hash
+}
+
+/// A shuffle's refusal in a game: tiles that no arrangement can clear are
+/// the game's state, not a mistake in the request (a 422 on
+/// `/v1/shuffle`).
+fn unclearable(error: ApiError) -> ApiError {
+    if error.status() != 422 {
+        return error;
+    }
+    refused(format!(
+        "the tiles left cannot be shuffled into a board that can be cleared ({}): undo, or resign",
+        error.message
+    ))
 }
 
 fn refused(message: String) -> ApiError {

@@ -674,3 +674,20 @@ async fn a_game_is_dealt_onto_a_layout() {
     .await;
     assert_eq!(both.json()["error"]["field"], "layout");
 }
+
+#[tokio::test]
+async fn a_shuffle_no_arrangement_can_clear_is_refused_as_the_games_state() {
+    let router = router(config());
+    // A pair and a lone tile: no arrangement of three tiles is cleared.
+    let (id, game) = create(&router, json!({"board": ["A.AB"], "rules": "lianliankan"})).await;
+    assert_eq!(game["status"], "playing");
+    let shuffle = call(&router, action(&format!("/v1/games/{id}/shuffle"), "", &[])).await;
+    assert_eq!(shuffle.status, 409);
+    assert_eq!(
+        shuffle.json(),
+        json!({"error": {"code": "action_refused",
+            "message": "the tiles left cannot be shuffled into a board that can be cleared (type \"B\" has 1 tile left, an odd number, so the board cannot be cleared): undo, or resign"}})
+    );
+    let read = call(&router, get(&format!("/v1/games/{id}"))).await.json();
+    assert_eq!(read["version"], 0);
+}
