@@ -23,6 +23,7 @@ mod healthcheck;
 mod memory;
 mod metrics;
 mod openapi;
+mod path;
 mod playground;
 mod render;
 mod server;

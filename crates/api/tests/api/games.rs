@@ -228,7 +228,12 @@ fn a_replay_past_its_deadline_is_deadline_exceeded_not_a_refusal() {
     let passed = Stop::never().with_deadline(std::time::Instant::now());
     let e = check_replay(&replay, &LIMITS, &Limits::default(), &passed).unwrap_err();
     assert_eq!(
-        (e.code, e.code.status(), e.field.as_deref(), e.message.as_str()),
+        (
+            e.code,
+            e.code.status(),
+            e.field.as_deref(),
+            e.message.as_str()
+        ),
         (
             ErrorCode::DeadlineExceeded,
             504,
