@@ -134,11 +134,12 @@ impl Streams {
     fn subscribe(self: &Arc<Self>, id: &str) -> Result<Reader, ApiError> {
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
         if *open >= self.max {
-            return Err(ApiError::new(
-                ErrorCode::Overloaded,
-                format!("all {} event streams are open, retry shortly", self.max),
-            )
-            .retry_after(5));
+            let message = match self.max {
+                // A connection cap too small to leave any to streams.
+                0 => "this server serves no event streams: its connection cap leaves none to them, read the game instead".to_owned(),
+                max => format!("all {max} event streams are open, retry shortly"),
+            };
+            return Err(ApiError::new(ErrorCode::Overloaded, message).retry_after(5));
         }
         let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
         let topic = games.entry(id.to_owned()).or_insert_with(|| Topic {
