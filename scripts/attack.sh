@@ -896,7 +896,7 @@ def cases():
            lambda: echoed_body("/v1/solve", {"board": ["XX"], "rules": "a" * (5 * MIB), "queries": []}))
     yield ("6c", "GET /healthz with a 60 KB X-Request-Id", {}, lambda: long_request_id)
     yield ("7", "200 silent sockets, LINKPATH_MAX_CONNECTIONS=64, /healthz x10",
-           {"LINKPATH_MAX_CONNECTIONS": "64"}, lambda: silent_sockets)
+           {"LINKPATH_MAX_CONNECTIONS": "64", "LINKPATH_MAX_STREAMS": "48"}, lambda: silent_sockets)
     yield ("8", "clear shisen-sho 40x40 full, budget 1e9 ms; timeout 2 s; 3 tries",
            {"LINKPATH_SOLVE_TIMEOUT_MS": "2000"},
            lambda: single("/v1/clear", {"board": text_board(40, 40, 1.0, seed=8),
@@ -919,7 +919,9 @@ def b_cases():
 
     def slow(count, part, cap=None, key=None):
         env = {"LINKPATH_ADMIN_LISTEN": f"127.0.0.1:{free_port()}"}
-        env.update({"LINKPATH_MAX_CONNECTIONS": str(cap)} if cap else {})
+        # Event streams leave 16 connections to other requests, or the
+        # server refuses to start.
+        env.update({"LINKPATH_MAX_CONNECTIONS": str(cap), "LINKPATH_MAX_STREAMS": str(cap - 16)} if cap else {})
         env.update({"LINKPATH_API_KEYS": key} if key else {})
         return env, lambda: slow_senders(count, part, B4_SECONDS, api_key=key)
     for name, count, part, cap, key in (("b4a", 160, "headers", 64, None), ("b4b", 160, "body", 64, None),

@@ -2,7 +2,8 @@
 //! and one line on stderr naming the flag, its environment variable and
 //! what was expected, before anything listens.
 
-use crate::support::{linkpath, run};
+use crate::support::{Process, http_get, linkpath, run};
+use serde_json::json;
 
 /// How a setting is given: on the command line or in the environment.
 enum Given {
@@ -138,6 +139,21 @@ const REFUSED: &[(Given, &str)] = &[
         "--admin-listen (LINKPATH_ADMIN_LISTEN) is 127.0.0.1:18080: expected an address other than --listen (LINKPATH_LISTEN)",
     ),
     (
+        Given::Flags(&["--max-connections", "64"]),
+        "--max-streams (LINKPATH_MAX_STREAMS) is 1000 with --max-connections (LINKPATH_MAX_CONNECTIONS) 64: expected at most 48 (or --max-connections at least 1016), so that 16 connections are always left to requests that are not event streams",
+    ),
+    (
+        Given::Env(&[
+            ("LINKPATH_MAX_CONNECTIONS", "64"),
+            ("LINKPATH_MAX_STREAMS", "64"),
+        ]),
+        "--max-streams (LINKPATH_MAX_STREAMS) is 64 with --max-connections (LINKPATH_MAX_CONNECTIONS) 64: expected at most 48 (or --max-connections at least 80), so that 16 connections are always left to requests that are not event streams",
+    ),
+    (
+        Given::Flags(&["--max-connections", "16", "--max-streams", "1"]),
+        "--max-streams (LINKPATH_MAX_STREAMS) is 1 with --max-connections (LINKPATH_MAX_CONNECTIONS) 16: expected --max-connections at least 17, so that 16 connections are always left to requests that are not event streams",
+    ),
+    (
         Given::Flags(&["--admin-listen", "9090"]),
         "--admin-listen (LINKPATH_ADMIN_LISTEN) is \"9090\": expected an IP address and port, such as 127.0.0.1:8080 or [::]:8080",
     ),
@@ -172,6 +188,26 @@ fn a_setting_that_makes_no_sense_stops_the_server_at_start() {
             );
         }
     }
+}
+
+/// Event streams up to `--max-connections` less 16 are accepted: the
+/// server starts and answers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streams_that_leave_16_connections_to_other_requests_are_accepted() {
+    let server = Process::serve(
+        "streams-at-their-most",
+        &[
+            "--store",
+            "memory",
+            "--max-connections",
+            "64",
+            "--max-streams",
+            "48",
+        ],
+    )
+    .await;
+    let probe = http_get(server.addr, "/healthz").await;
+    assert_eq!((probe.status, probe.json()), (200, json!({"status": "ok"})));
 }
 
 /// A key is never quoted back, whatever is wrong with the list.

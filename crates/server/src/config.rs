@@ -4,7 +4,8 @@
 //! A setting that makes no sense stops the process at start, with one line
 //! naming the flag, its variable and what was expected: each field's value
 //! parser refuses what it cannot take alone (a zero size, an empty API key),
-//! and [`Config::validate`] what only makes no sense together.
+//! and [`Config::validate`] what only makes no sense together (event
+//! streams that could take every connection, among others).
 
 use linkpath_api::Limits;
 use std::net::SocketAddr;
@@ -89,7 +90,8 @@ pub struct Config {
     /// Most open connections; at least 1. When they are all open, the idle
     /// ones (between requests, or connected and silent) are closed to make
     /// room, longest idle first; when none is idle, further connections
-    /// wait in the accept queue.
+    /// wait in the accept queue. Event streams take at most all but 16 of
+    /// them (see `--max-streams`).
     #[arg(long, env = "LINKPATH_MAX_CONNECTIONS", default_value_t = 1024, value_parser = at_least_one::<usize>)]
     pub max_connections: usize,
 
@@ -309,7 +311,8 @@ pub struct GameSettings {
     pub store_timeout_ms: u64,
 
     /// Most event streams (`/v1/games/{id}/events`) open at once (503
-    /// beyond); at least 1.
+    /// beyond); at least 1, and at most `--max-connections` less 16: each
+    /// holds its connection, and 16 are always left to other requests.
     #[arg(long, env = "LINKPATH_MAX_STREAMS", default_value_t = 1_000, value_parser = at_least_one::<usize>)]
     pub max_streams: usize,
 
@@ -317,6 +320,12 @@ pub struct GameSettings {
     #[arg(long, env = "LINKPATH_MAX_STREAMS_PER_GAME", default_value_t = 8, value_parser = at_least_one::<usize>)]
     pub max_streams_per_game: usize,
 }
+
+/// Connections of `--max-connections` that event streams never take, so
+/// that probes, reads and actions always find one: streams last as long
+/// as their game, and a connection holding one is never idle, so never
+/// closed to make room.
+pub const NON_STREAM_CONNECTIONS: usize = 16;
 
 /// The burst of the rate limit when only the rate is set (the default
 /// `--help` names).
@@ -433,6 +442,21 @@ impl Config {
                 self.memory_budget()
             ));
         }
+        let streams = self.games.max_streams;
+        if streams > self.stream_bound() {
+            let needed = streams + NON_STREAM_CONNECTIONS;
+            let expected = match self.stream_bound() {
+                0 => format!("--max-connections at least {needed}"),
+                most => format!("at most {most} (or --max-connections at least {needed})"),
+            };
+            return Err(format!(
+                "--max-streams (LINKPATH_MAX_STREAMS) is {streams} with --max-connections \
+                 (LINKPATH_MAX_CONNECTIONS) {}: expected {expected}, so that \
+                 {NON_STREAM_CONNECTIONS} connections are always left to requests that are \
+                 not event streams",
+                self.max_connections
+            ));
+        }
         if self
             .admin_listen
             .is_some_and(|admin| admin == self.listen && admin.port() != 0)
@@ -444,6 +468,18 @@ impl Config {
             ));
         }
         Ok(())
+    }
+
+    /// The most event streams the main listener serves at once:
+    /// `--max-streams`, but never so many that streams, each holding its
+    /// connection, leave fewer than [`NON_STREAM_CONNECTIONS`] of
+    /// `--max-connections` to other requests. [`Config::validate`] refuses
+    /// settings it would lower; a server embedded without that check is
+    /// held to it all the same.
+    pub fn stream_bound(&self) -> usize {
+        self.games
+            .max_streams
+            .min(self.max_connections.saturating_sub(NON_STREAM_CONNECTIONS))
     }
 
     pub(crate) fn limits(&self) -> Limits {

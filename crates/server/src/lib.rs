@@ -23,6 +23,7 @@ mod healthcheck;
 mod memory;
 mod metrics;
 mod openapi;
+mod path;
 mod playground;
 mod render;
 mod server;
@@ -30,7 +31,7 @@ mod socket;
 mod solve;
 mod trace;
 
-pub use config::{Config, RequestLimits, at_least_one, invalid_setting};
+pub use config::{Config, NON_STREAM_CONNECTIONS, RequestLimits, at_least_one, invalid_setting};
 pub use healthcheck::{healthcheck, healthcheck_url};
 pub use openapi::openapi_yaml;
 pub use server::{bind, run_with_admin, shutdown_signal};
@@ -94,7 +95,12 @@ impl AppState {
     }
 
     fn with_store(config: Config, store: linkpath_store::Store) -> Self {
-        let games = games::Games::new(store, &config.games, config.limits());
+        // Streams bounded to leave connections to other requests.
+        let game_settings = config::GameSettings {
+            max_streams: config.stream_bound(),
+            ..config.games.clone()
+        };
+        let games = games::Games::new(store, &game_settings, config.limits());
         AppState {
             games: Arc::new(games),
             limits: config.limits(),

@@ -106,7 +106,8 @@ pub struct ReplayCheck {
 }
 
 /// Plays the replay of `body` again and answers where it ends; the first
-/// action the game would have refused is a 422 naming it.
+/// action the game would have refused is a 422 naming it, and `stop`
+/// passing is a 504 (`deadline_exceeded`).
 pub fn check_replay(
     body: &[u8],
     game_limits: &GameLimits,
@@ -211,17 +212,19 @@ pub fn check_replay(
             }
         };
         game.act(&action, now, game_limits, limits, stop)
-            .map_err(|e| {
-                let status = e.code;
-                ApiError::new(
+            .map_err(|e| match e.code {
+                // The server ran out of time, not the replay out of
+                // rules: a 504 as on every route, never a forged action.
+                ErrorCode::DeadlineExceeded => e,
+                code => ApiError::new(
                     ErrorCode::InvalidRequest,
                     format!(
                         "the game refuses this action ({}): {}",
-                        status.as_str(),
+                        code.as_str(),
                         e.message
                     ),
                 )
-                .at(field.clone())
+                .at(field.clone()),
             })?;
     }
     Ok(ReplayCheck {

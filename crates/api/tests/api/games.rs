@@ -216,3 +216,29 @@ fn a_replay_whose_layout_is_not_the_boards_shape_is_refused() {
     replay["settings"]["layout"] = json!(["#.#", "#.#"]);
     assert!(check(&replay).is_ok());
 }
+
+/// A replay checked past the server's deadline is that deadline, a 504
+/// like every other route's, never an action the game refused: an honest
+/// replay is not called forged because the server ran out of time.
+#[test]
+fn a_replay_past_its_deadline_is_deadline_exceeded_not_a_refusal() {
+    let mut game = new_game(json!({"board": ["A.A", "B.B"], "rules": "lianliankan"}), 0);
+    act(&mut game, step((0, 0), (2, 0)), 1_000).unwrap();
+    let replay = serde_json::to_vec(&Replay::of(&game)).unwrap();
+    let passed = Stop::never().with_deadline(std::time::Instant::now());
+    let e = check_replay(&replay, &LIMITS, &Limits::default(), &passed).unwrap_err();
+    assert_eq!(
+        (
+            e.code,
+            e.code.status(),
+            e.field.as_deref(),
+            e.message.as_str()
+        ),
+        (
+            ErrorCode::DeadlineExceeded,
+            504,
+            None,
+            "the play did not finish within the server's deadline; send fewer moves or a smaller board"
+        )
+    );
+}

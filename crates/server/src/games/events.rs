@@ -2,7 +2,8 @@
 //! browser's `EventSource` reads. The first event is the whole game, then
 //! one per change, each with `id:` its version (`Last-Event-ID` resumes
 //! after it), with keep-alive comments between; the stream ends with the
-//! game. Streams are bounded in all and per game, and a reader that falls
+//! game. A finished game's reader that has seen its last version gets
+//! 204 No Content, the answer that stops an `EventSource` reconnecting. Streams are bounded in all and per game, and a reader that falls
 //! more than a few events behind is dropped rather than buffered. Streams
 //! are fed in process by the changes made here and, on a store other
 //! processes share, by those the store tells of.
@@ -11,8 +12,9 @@ use super::{Games, now_ms};
 use crate::AppState;
 use crate::error::HttpError;
 use crate::metrics;
-use axum::extract::{Path, State};
-use axum::http::HeaderMap;
+use crate::path::PathParam;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use linkpath_api::games::GameView;
@@ -132,11 +134,12 @@ impl Streams {
     fn subscribe(self: &Arc<Self>, id: &str) -> Result<Reader, ApiError> {
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
         if *open >= self.max {
-            return Err(ApiError::new(
-                ErrorCode::Overloaded,
-                format!("all {} event streams are open, retry shortly", self.max),
-            )
-            .retry_after(5));
+            let message = match self.max {
+                // A connection cap too small to leave any to streams.
+                0 => "this server serves no event streams: its connection cap leaves none to them, read the game instead".to_owned(),
+                max => format!("all {max} event streams are open, retry shortly"),
+            };
+            return Err(ApiError::new(ErrorCode::Overloaded, message).retry_after(5));
         }
         let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
         let topic = games.entry(id.to_owned()).or_insert_with(|| Topic {
@@ -192,12 +195,14 @@ impl Drop for Reader {
     params(("id" = String, Path, description = "The game's id"),
         ("Last-Event-ID" = Option<String>, Header, description = "The last version read: the whole game is sent first only if it has changed since")),
     responses(
-        (status = 200, description = "`text/event-stream`: the game, then one event per change", content_type = "text/event-stream", body = EventStream),
+        (status = 200, description = "`text/event-stream`: the game (unless `Last-Event-ID` is its version), then one event per change; it ends with the game", content_type = "text/event-stream", body = EventStream),
+        (status = 204, description = "The game is finished and `Last-Event-ID` is its last version: nothing is left to send, and an `EventSource` stops reconnecting"),
         (status = 404, description = "No such game, or it expired", body = linkpath_api::ErrorBody),
+        (status = 422, description = "An id that is not UTF-8 once percent-decoded", body = linkpath_api::ErrorBody),
         (status = 503, description = "Too many streams open", body = linkpath_api::ErrorBody)))]
 pub(super) async fn stream(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    PathParam(id): PathParam<String>,
     headers: HeaderMap,
 ) -> Result<Response, HttpError> {
     let games: Arc<Games> = state.games.clone();
@@ -210,6 +215,11 @@ pub(super) async fn stream(
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
+    if game.status.finished() && seen == Some(game.version) {
+        // Nothing left to send, ever: 204 is what stops an `EventSource`
+        // from reconnecting (an empty 200 stream has it reconnect forever).
+        return Ok(StatusCode::NO_CONTENT.into_response());
+    }
     let view = GameView::new(&game, now, expires);
     let first = (seen != Some(game.version)).then(|| Change {
         version: game.version,
@@ -217,13 +227,12 @@ pub(super) async fn stream(
         finished: game.status.finished(),
         due_at_ms: game.due(u64::MAX),
     });
-    let finished = game.status.finished();
     let watch = Watch {
         state: state.clone(),
         id,
         reader,
         first,
-        done: finished && seen == Some(game.version),
+        done: false,
         due: deadline(game.due(u64::MAX), now),
         version: game.version,
     };

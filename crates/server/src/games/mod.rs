@@ -22,8 +22,9 @@ use super::AppState;
 use super::body::JsonBody;
 use super::error::HttpError;
 use super::metrics;
+use super::path::PathParam;
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -322,10 +323,11 @@ async fn create(
     params(("id" = String, Path, description = "The game's id")),
     responses(
         (status = 200, description = "The game, `ETag` its version", body = GameView),
-        (status = 404, description = "No such game, or it expired", body = linkpath_api::ErrorBody)))]
+        (status = 404, description = "No such game, or it expired", body = linkpath_api::ErrorBody),
+        (status = 422, description = "An id that is not UTF-8 once percent-decoded", body = linkpath_api::ErrorBody)))]
 async fn show(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    PathParam(id): PathParam<String>,
 ) -> Result<Response, HttpError> {
     let games = state.games.clone();
     let now = now_ms();
@@ -622,7 +624,7 @@ fn if_match(headers: &HeaderMap) -> Result<Pin, ApiError> {
         (status = 412, description = "`If-Match` names another version", body = linkpath_api::ErrorBody)))]
 async fn make_move(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    PathParam(id): PathParam<String>,
     headers: HeaderMap,
     body: JsonBody,
 ) -> Result<Response, HttpError> {
@@ -644,7 +646,7 @@ macro_rules! plain_action {
                 (status = 412, description = "`If-Match` names another version", body = linkpath_api::ErrorBody)))]
         async fn $name(
             State(state): State<AppState>,
-            Path(id): Path<String>,
+            PathParam(id): PathParam<String>,
             headers: HeaderMap,
         ) -> Result<Response, HttpError> {
             act(state, id, headers, $path, b"", $action).await
@@ -717,10 +719,11 @@ plain_action!(
     responses(
         (status = 200, description = "The game's replay", body = Replay),
         (status = 404, description = "No such game, or it expired", body = linkpath_api::ErrorBody),
-        (status = 409, description = "The game is paused: its replay is hidden until `resume`", body = linkpath_api::ErrorBody)))]
+        (status = 409, description = "The game is paused: its replay is hidden until `resume`", body = linkpath_api::ErrorBody),
+        (status = 422, description = "An id that is not UTF-8 once percent-decoded", body = linkpath_api::ErrorBody)))]
 async fn replay(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    PathParam(id): PathParam<String>,
 ) -> Result<Response, HttpError> {
     let games = state.games.clone();
     let now = now_ms();

@@ -7,7 +7,8 @@ use super::{now_ms, unavailable};
 use crate::AppState;
 use crate::error::HttpError;
 use crate::metrics;
-use axum::extract::{Path, RawQuery, State};
+use crate::path::PathParam;
+use axum::extract::{RawQuery, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use linkpath_api::Work;
@@ -32,7 +33,7 @@ use std::time::Instant;
         (status = 504, description = "The deal took past the deadline", body = linkpath_api::ErrorBody)))]
 pub(super) async fn daily(
     State(state): State<AppState>,
-    Path(date): Path<String>,
+    PathParam(date): PathParam<String>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, HttpError> {
     let permit = state.solver_slot()?;
@@ -57,7 +58,7 @@ pub(super) async fn daily(
         (status = 503, description = "The store is unavailable", body = linkpath_api::ErrorBody)))]
 pub(super) async fn leaderboard(
     State(state): State<AppState>,
-    Path(name): Path<String>,
+    PathParam(name): PathParam<String>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, HttpError> {
     let games = state.games.clone();

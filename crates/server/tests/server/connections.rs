@@ -7,6 +7,7 @@
 //! - idle connections (silent, or between requests) are closed, longest
 //!   idle first, to make room for a new client when the cap is reached;
 //!   busy ones are not;
+//! - event streams at their bound leave the main port room for a probe;
 //! - the per-client connection cap;
 //! - request ids: long or unprintable ones are replaced;
 //! - `Transfer-Encoding` other than `chunked` alone is 501.
@@ -16,10 +17,10 @@
 //! `cargo test -p linkpath-server --test server connections -- --nocapture`.
 
 use crate::support::{
-    LIMIT, Reply, Server, bounded, config, connect, exchange, http_get, parse, read_to_end,
-    request_bytes,
+    LIMIT, Reply, Server, bounded, config, connect, exchange, get_bytes, http_get, parse,
+    post_bytes, read_to_end, request_bytes,
 };
-use linkpath_server::Config;
+use linkpath_server::{Config, NON_STREAM_CONNECTIONS};
 use serde_json::json;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::time::{Duration, Instant};
@@ -489,6 +490,73 @@ async fn a_lingering_connection_gives_way_to_a_new_client() {
         "/healthz past a lingering connection at a cap of 1: {:.2} ms",
         ms(took)
     );
+    server.stop().await.expect("run returns Ok");
+}
+
+// ------------------------------------------------------------ event streams
+
+/// Opens `GET path` on a new connection and reads the answer's head alone
+/// (an event stream's body does not end): the status and the connection.
+async fn open(addr: SocketAddr, path: &str) -> (u16, TcpStream) {
+    let mut stream = connect(addr).await;
+    stream
+        .write_all(&get_bytes(path))
+        .await
+        .expect("sending the request");
+    let mut bytes = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !bytes.windows(4).any(|w| w == b"\r\n\r\n") {
+        let n = bounded("reading an answer's head", stream.read(&mut buf))
+            .await
+            .expect("reading");
+        assert!(n > 0, "closed before the head: {bytes:?}");
+        bytes.extend_from_slice(&buf[..n]);
+    }
+    let status = String::from_utf8_lossy(&bytes)
+        .split(' ')
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .expect("a status line");
+    (status, stream)
+}
+
+/// A stream holds its connection as long as its game lasts, never idle:
+/// with `--max-streams` as high as `--max-connections` (settings `linkpath
+/// serve` refuses; a server embedded without that check is held to the
+/// rule all the same), the streams stop 16 connections short of the cap,
+/// and `/healthz` on the main port is answered while they are all open.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streams_at_their_bound_leave_the_main_port_room_for_healthz() {
+    let cap = NON_STREAM_CONNECTIONS + 4;
+    let mut config = config();
+    config.max_connections = cap;
+    config.games.max_streams = cap;
+    config.games.max_streams_per_game = cap;
+    let server = Server::start(config).await;
+    let game = json!({"board": ["A.A", "B.B"], "rules": "lianliankan"});
+    let created = exchange(server.addr, &post_bytes("/v1/games", &game)).await;
+    assert_eq!(created.status, 201);
+    let events = format!(
+        "/v1/games/{}/events",
+        created.json()["id"].as_str().expect("an id")
+    );
+    let mut streams = Vec::new();
+    let mut statuses = Vec::new();
+    for _ in 0..cap {
+        let (status, stream) = open(server.addr, &events).await;
+        statuses.push(status);
+        streams.push(stream);
+    }
+    let mut expected = vec![200; 4];
+    expected.extend([503; NON_STREAM_CONNECTIONS]);
+    assert_eq!(statuses, expected);
+    // The refusals closed their connections; the 4 streams hold theirs.
+    let refused = exchange(server.addr, &get_bytes(&events)).await;
+    let (message, _) = refused.error(503, "overloaded");
+    assert_eq!(message, "all 4 event streams are open, retry shortly");
+    let probe = http_get(server.addr, "/healthz").await;
+    assert_eq!((probe.status, probe.json()), (200, json!({"status": "ok"})));
+    drop(streams);
     server.stop().await.expect("run returns Ok");
 }
 

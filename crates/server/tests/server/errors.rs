@@ -569,6 +569,80 @@ async fn other_request_mistakes_are_invalid_request() {
 
 // ----------------------------------------------------------- 404, 405
 
+/// Every route with a path parameter, as the file documents them, its
+/// parameter `{name}`.
+const PATH_ROUTES: [(&str, &str); 13] = [
+    ("GET", "/v1/daily/{date}"),
+    ("GET", "/v1/games/{id}"),
+    ("GET", "/v1/games/{id}/events"),
+    ("POST", "/v1/games/{id}/hint"),
+    ("POST", "/v1/games/{id}/moves"),
+    ("POST", "/v1/games/{id}/pause"),
+    ("POST", "/v1/games/{id}/redo"),
+    ("GET", "/v1/games/{id}/replay"),
+    ("POST", "/v1/games/{id}/resign"),
+    ("POST", "/v1/games/{id}/resume"),
+    ("POST", "/v1/games/{id}/shuffle"),
+    ("POST", "/v1/games/{id}/undo"),
+    ("GET", "/v1/leaderboards/{name}"),
+];
+
+#[test]
+fn the_path_routes_are_every_documented_route_with_a_parameter() {
+    let mut documented: Vec<(String, String)> = crate::support::spec()["paths"]
+        .as_object()
+        .expect("paths")
+        .iter()
+        .filter(|(path, _)| path.contains('{'))
+        .flat_map(|(path, item)| {
+            item.as_object()
+                .expect("a path item")
+                .keys()
+                .map(move |method| (method.to_ascii_uppercase(), path.clone()))
+        })
+        .collect();
+    documented.sort_by(|a, b| a.1.cmp(&b.1));
+    let listed: Vec<(String, String)> = PATH_ROUTES
+        .iter()
+        .map(|(method, path)| (method.to_string(), path.to_string()))
+        .collect();
+    assert_eq!(documented, listed);
+}
+
+/// A path parameter whose percent-encoding decodes to bytes that are not
+/// UTF-8 is the JSON error on every route, never axum's plain-text 400.
+#[tokio::test]
+async fn a_path_parameter_that_is_not_utf8_is_a_json_422_on_every_route() {
+    let app = router(config());
+    for (method, template) in PATH_ROUTES {
+        let (start, rest) = template.split_once('{').expect("a parameter");
+        let (name, end) = rest.split_once('}').expect("a parameter");
+        for not_utf8 in ["%ff", "%c3%28", "a%80b"] {
+            let path = format!("{start}{not_utf8}{end}");
+            let request = Request::builder()
+                .method(method)
+                .uri(&path)
+                .header("content-type", "application/json")
+                .body(Body::from("{}"))
+                .unwrap();
+            let reply = call(&app, request).await;
+            assert_eq!(
+                (reply.status, reply.header("content-type"), reply.json()),
+                (
+                    422,
+                    Some("application/json"),
+                    json!({"error": {
+                        "code": "invalid_request",
+                        "message": format!("`{name}` in the path is not UTF-8 once percent-decoded, expected percent-encoded UTF-8 text"),
+                        "field": name
+                    }})
+                ),
+                "{method} {path}"
+            );
+        }
+    }
+}
+
 #[tokio::test]
 async fn an_unknown_path_is_404() {
     let app = router(config());

@@ -353,6 +353,58 @@ async fn the_event_stream_sends_the_game_then_each_change_and_ends_with_it() {
     assert!(end.is_none());
 }
 
+/// The whole of a stream that ends, within 10 s.
+async fn whole_stream(router: &Router, id: &str, last_event_id: Option<&str>) -> Reply {
+    let mut request = get(&format!("/v1/games/{id}/events"));
+    if let Some(seen) = last_event_id {
+        request
+            .headers_mut()
+            .insert("last-event-id", seen.parse().expect("a header value"));
+    }
+    call(router, request).await
+}
+
+/// A finished game's stream sends a reader what it has not seen, the game
+/// as it ended, and ends; a reader that has seen the end gets 204 No
+/// Content, which stops a browser's `EventSource` from reconnecting.
+#[tokio::test]
+async fn a_finished_games_stream_sends_the_end_once_then_204() {
+    let router = router(config());
+    let (id, _) = create(&router, pairs_board(1)).await;
+    assert_eq!(make_move(&router, &id, [0, 0], [2, 0]).await.status, 200);
+    let won = call(&router, get(&format!("/v1/games/{id}"))).await;
+    assert_eq!(
+        (won.status, won.json()["status"].clone()),
+        (200, json!("won"))
+    );
+    for seen in [None, Some("0"), Some("7")] {
+        let stream = whole_stream(&router, &id, seen).await;
+        assert_eq!(
+            (stream.status, stream.header("content-type")),
+            (200, Some("text/event-stream")),
+            "Last-Event-ID {seen:?}"
+        );
+        let text = stream.text();
+        let data = text
+            .strip_prefix("event: game\nid: 1\ndata: ")
+            .and_then(|rest| rest.strip_suffix("\n\n"))
+            .unwrap_or_else(|| panic!("Last-Event-ID {seen:?}: one event, got {text:?}"));
+        assert_eq!(
+            serde_json::from_str::<Value>(data).unwrap(),
+            won.json(),
+            "Last-Event-ID {seen:?}"
+        );
+    }
+    for seen in ["1", " 1 "] {
+        let ended = whole_stream(&router, &id, Some(seen)).await;
+        assert_eq!(
+            (ended.status, ended.header("content-type"), ended.text()),
+            (204, None, String::new()),
+            "Last-Event-ID {seen:?}"
+        );
+    }
+}
+
 /// Random sequences of actions against a model: the model keeps the
 /// boards the game went through and plays each move on its own board with
 /// `/v1/play`; after each step the game answered equals the model's, the

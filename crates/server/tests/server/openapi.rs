@@ -9,7 +9,8 @@
 //!   response example of the same name; the refused requests of
 //!   `data/invalid_requests.json` answer exactly their error.
 //! - Real answers of every reachable status (all but 500, which only a bug
-//!   can produce) are documented for their route, carry the documented
+//!   can produce), a path parameter that is not UTF-8 among them, are
+//!   documented for their route, carry the documented
 //!   headers and content type, and their bodies fit the documented schema.
 //! - Requests the server accepts fit the request schema; requests it
 //!   refuses that JSON Schema can express do not.
@@ -442,6 +443,26 @@ async fn every_documented_route_is_answered_and_others_are_not() {
         assert_eq!(
             answer.json(),
             json!({"error": {"code": "not_found", "message": format!("no route {path}, see /openapi.yaml")}})
+        );
+    }
+}
+
+/// A path parameter that is not UTF-8 once percent-decoded is a 422
+/// each route with one documents.
+#[tokio::test]
+async fn a_path_parameter_that_is_not_utf8_gets_the_documented_422() {
+    let router = router();
+    for (path, method, _) in operations().filter(|(p, _, _)| p.contains('{')) {
+        let (start, rest) = path.split_once('{').expect("a parameter");
+        let (_, end) = rest.split_once('}').expect("a parameter");
+        let mut request = post_json("{}");
+        *request.method_mut() = method.clone();
+        *request.uri_mut() = format!("{start}%ff{end}").parse().expect("a path");
+        let answer = exchange(&router, request).await;
+        assert_eq!(
+            answer.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{method} {path}"
         );
     }
 }
