@@ -8,8 +8,9 @@ use super::view::GameSettings;
 use crate::error::{ApiError, ErrorCode, Work};
 use crate::game::{Settings, shuffled};
 use crate::limits::Limits;
+use crate::wire::Gravity;
 use crate::wire::{Move, Moved, Point};
-use linkpath_engine::game::{self as engine, Gravity};
+use linkpath_engine::game as engine;
 use linkpath_engine::{Answer, Board, EMPTY, Query, Solver, Stop};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -333,6 +334,7 @@ impl Game {
         };
         let play = game.play(limits)?;
         game.settle(&play, now_ms, limits, stop)?;
+        game.rescore(now_ms);
         Ok(game)
     }
 
@@ -379,6 +381,8 @@ impl Game {
             to: None,
             moved: None,
         });
+        // The play time is the limit now.
+        self.rescore(at);
         true
     }
 
@@ -456,6 +460,8 @@ impl Game {
                 };
                 next.unmake(&change);
                 describe(&mut last, &change, false);
+                // The pair is back where it was judged.
+                last.path = next.path(&change, &play, stop)?;
                 next.undone.push(change);
                 next.assists.undos += 1;
             }
@@ -463,6 +469,8 @@ impl Game {
                 let Some(change) = next.undone.pop() else {
                     return Err(refused("nothing to redo, expected an undo before".into()));
                 };
+                // Before the pair goes again, where it was judged.
+                last.path = next.path(&change, &play, stop)?;
                 next.make(&change);
                 describe(&mut last, &change, true);
                 next.done.push(change);
@@ -506,7 +514,12 @@ impl Game {
                     )));
                 }
                 next.clock.start(now_ms);
-                next.status = Status::Playing;
+                // As it was paused: a stuck game is stuck again.
+                next.status = if next.moves_open == 0 {
+                    Status::Stuck
+                } else {
+                    Status::Playing
+                };
             }
             Action::Resign => {
                 next.clock.stop(now_ms);
@@ -522,6 +535,7 @@ impl Game {
         ) {
             next.settle(&play, now_ms, limits, stop)?;
         }
+        next.rescore(now_ms);
         *self = next;
         Ok(())
     }
@@ -552,10 +566,7 @@ impl Game {
             ));
         };
         let classes = play.classes(&board, Work::Play, stop)?;
-        let answer = Solver::new(&classes, play.rules)
-            .answer(Query::new(a, b), stop)
-            .map_err(Work::Play.interrupted())?;
-        let path = match answer {
+        let path = match connect(&classes, a, b, play, stop)? {
             Answer::Connected(path) => path,
             Answer::NotConnected(reason) => {
                 return Err(illegal(
@@ -583,13 +594,37 @@ impl Game {
         ];
         last.from = Some(from);
         last.to = Some(to);
-        last.path = Some(path.corners.iter().copied().map(Point::from).collect());
+        last.path = Some(corners(&path));
         last.moved = moved.clone();
         Ok(Change::Move {
             from,
             to,
             tiles,
             moved,
+        })
+    }
+
+    /// The path of a move's pair on the board now, where it was judged
+    /// (an undo has put the pair back, a redo has not removed it yet): on
+    /// the same board the solver answers the same path, so it is found
+    /// again rather than stored with every move.
+    fn path(
+        &self,
+        change: &Change,
+        play: &Settings,
+        stop: &Stop,
+    ) -> Result<Option<Vec<Point>>, ApiError> {
+        let Change::Move { from, to, .. } = change else {
+            return Ok(None);
+        };
+        let board = self.board();
+        let (Ok(a), Ok(b)) = (from.on(&board), to.on(&board)) else {
+            return Ok(None);
+        };
+        let classes = play.classes(&board, Work::Play, stop)?;
+        Ok(match connect(&classes, a, b, play, stop)? {
+            Answer::Connected(path) => Some(corners(&path)),
+            Answer::NotConnected(_) => None,
         })
     }
 
@@ -626,8 +661,8 @@ impl Game {
         }
     }
 
-    /// After the board changed: tiles left, moves open, the status, the
-    /// score, and the clock stopped on a win.
+    /// After the board changed: tiles left, moves open, the status, and
+    /// the clock stopped on a win.
     fn settle(
         &mut self,
         play: &Settings,
@@ -648,11 +683,35 @@ impl Game {
         } else {
             Status::Playing
         };
-        let removed = self.dealt.iter().filter(|&&c| c != EMPTY).count() - self.tiles_left;
-        let gravity = play.fall.gravity != Gravity::None;
-        self.score = score(removed, self.clock.at(now_ms), gravity);
         Ok(())
     }
+
+    /// The one score rule, applied after every change: the tiles removed
+    /// by then in the play time at `now_ms`.
+    fn rescore(&mut self, now_ms: u64) {
+        let removed = self.dealt.iter().filter(|&&c| c != EMPTY).count() - self.tiles_left;
+        let gravity = self.settings.gravity != Gravity::None;
+        self.score = score(removed, self.clock.at(now_ms), gravity);
+    }
+}
+
+/// Whether the tiles at `a` and `b` connect on `classes` by the game's
+/// rules, and by which path.
+fn connect(
+    classes: &Board,
+    a: linkpath_engine::Point,
+    b: linkpath_engine::Point,
+    play: &Settings,
+    stop: &Stop,
+) -> Result<Answer, ApiError> {
+    Solver::new(classes, play.rules)
+        .answer(Query::new(a, b), stop)
+        .map_err(Work::Play.interrupted())
+}
+
+/// A path's corner points, from its first tile to its last.
+fn corners(path: &linkpath_engine::Path) -> Vec<Point> {
+    path.corners.iter().copied().map(Point::from).collect()
 }
 
 /// The wire point's cell index; the point was checked on the board when

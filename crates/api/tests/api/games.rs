@@ -216,3 +216,87 @@ fn a_replay_whose_layout_is_not_the_boards_shape_is_refused() {
     replay["settings"]["layout"] = json!(["#.#", "#.#"]);
     assert!(check(&replay).is_ok());
 }
+
+#[test]
+fn resuming_a_stuck_game_finds_it_stuck_again() {
+    let mut game = new_game(json!({"board": ["AB", "BA"], "rules": "lianliankan"}), 0);
+    assert_eq!((game.status, game.moves_open), (Status::Stuck, 0));
+    act(&mut game, Action::Pause, 1_000).unwrap();
+    assert_eq!(game.status, Status::Paused);
+    act(&mut game, Action::Resume, 2_000).unwrap();
+    assert_eq!((game.status, game.moves_open), (Status::Stuck, 0));
+    assert_eq!(game.version, 2);
+}
+
+#[test]
+fn undo_and_redo_give_the_pairs_path() {
+    let mut game = new_game(
+        json!({"board": ["A.B", "B.A", "C.C"], "rules": "lianliankan"}),
+        0,
+    );
+    act(&mut game, step((0, 0), (2, 1)), 1_000).unwrap();
+    let path = Some(vec![Point(0, 0), Point(1, 0), Point(1, 1), Point(2, 1)]);
+    assert_eq!(game.last.clone().unwrap().path, path);
+    act(&mut game, Action::Undo, 2_000).unwrap();
+    let undone = game.last.clone().unwrap();
+    assert_eq!(undone.action, ActionKind::Undo);
+    assert_eq!(
+        (undone.from, undone.to, undone.path),
+        (Some(Point(0, 0)), Some(Point(2, 1)), path.clone())
+    );
+    act(&mut game, Action::Redo, 3_000).unwrap();
+    let redone = game.last.clone().unwrap();
+    assert_eq!(redone.action, ActionKind::Redo);
+    assert_eq!(
+        (redone.from, redone.to, redone.path),
+        (Some(Point(0, 0)), Some(Point(2, 1)), path)
+    );
+    // A shuffle moves tiles, no pair: its undo has no path.
+    act(&mut game, Action::Shuffle { moved: None }, 4_000).unwrap();
+    act(&mut game, Action::Undo, 5_000).unwrap();
+    assert_eq!(game.last.clone().unwrap().path, None);
+}
+
+#[test]
+fn the_score_is_computed_after_every_change_on_its_play_time() {
+    let mut game = new_game(
+        json!({"board": ["A.A", "B.B", "C.C", "D.D"], "rules": "lianliankan"}),
+        0,
+    );
+    assert_eq!(game.score, 0);
+    // 2 tiles in 2 s.
+    act(&mut game, step((0, 0), (2, 0)), 2_000).unwrap();
+    assert_eq!(game.score, 110);
+    // Each later change scores the same 2 tiles at its own play time.
+    act(&mut game, Action::Hint, 4_000).unwrap();
+    assert_eq!(game.score, 55);
+    act(&mut game, Action::Pause, 8_000).unwrap();
+    assert_eq!(game.score, 27);
+    // Paused, the clock stood at 8 s.
+    act(&mut game, Action::Resume, 60_000).unwrap();
+    assert_eq!(game.score, 27);
+    act(&mut game, Action::Shuffle { moved: None }, 10_000 + 52_000).unwrap();
+    assert_eq!(game.score, 22);
+    act(&mut game, Action::Undo, 11_000 + 52_000).unwrap();
+    assert_eq!(game.score, 20);
+    act(&mut game, Action::Undo, 12_000 + 52_000).unwrap();
+    assert_eq!(game.score, 0);
+    act(&mut game, Action::Redo, 16_000 + 52_000).unwrap();
+    assert_eq!(game.score, 13);
+    act(&mut game, Action::Resign, 20_000 + 52_000).unwrap();
+    assert_eq!((game.status, game.score), (Status::Resigned, 11));
+}
+
+#[test]
+fn running_out_of_time_scores_the_time_limit() {
+    let mut game = new_game(
+        json!({"board": ["A.A", "B.B"], "rules": "lianliankan", "time_limit_ms": 10_000}),
+        0,
+    );
+    act(&mut game, step((0, 0), (2, 0)), 2_000).unwrap();
+    assert_eq!(game.score, 110);
+    assert!(game.expire(50_000));
+    // 2 tiles in the 10 s allowed.
+    assert_eq!((game.status, game.score), (Status::OutOfTime, 22));
+    assert_eq!(game.clock.at(50_000), 10_000);
+}
