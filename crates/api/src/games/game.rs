@@ -13,6 +13,7 @@ use crate::wire::{Move, Moved, Point};
 use linkpath_engine::game as engine;
 use linkpath_engine::{Answer, Board, EMPTY, Query, Solver, Stop};
 use serde::{Deserialize, Serialize};
+use std::ops::Range;
 use utoipa::ToSchema;
 
 /// Where a game stands. `stuck` has tiles left and no move; a shuffle or
@@ -64,11 +65,14 @@ impl Assists {
 
 /// The server's clock of a game: the play time before `since_ms`, and
 /// when the clock last started if it runs (paused and finished games
-/// keep it stopped).
+/// keep it stopped); and the server's downtime its running clock skipped
+/// so far ([`Game::give_back`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Clock {
     pub elapsed_ms: u64,
     pub since_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub given_back_ms: u64,
 }
 
 impl Clock {
@@ -237,11 +241,16 @@ impl Last {
     }
 }
 
-/// An action kept for the game's replay, with the server's time.
+/// An action kept for the game's replay, with the server's time and the
+/// downtime given back to the game by then: the replay's time is the one
+/// less the other, so that a replay checked again skips the downtime as
+/// the game did.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Logged {
     pub action: ActionKind,
     pub at_ms: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub given_back_ms: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<Point>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -314,6 +323,7 @@ impl Game {
             log: vec![Logged {
                 action: ActionKind::Create,
                 at_ms: now_ms,
+                given_back_ms: 0,
                 from: None,
                 to: None,
                 moved: None,
@@ -321,6 +331,7 @@ impl Game {
             clock: Clock {
                 elapsed_ms: 0,
                 since_ms: Some(now_ms),
+                given_back_ms: 0,
             },
             assists: Assists::default(),
             score: 0,
@@ -363,6 +374,39 @@ impl Game {
         Some(since + limit.saturating_sub(self.clock.elapsed_ms))
     }
 
+    /// Gives the server's downtime back to the game: its running clock
+    /// skips each of `outages` (times when no server served, oldest
+    /// first) up to `now_ms`, as if paused through it, so that neither its
+    /// play time nor its time limit counts it. A limit that passed before
+    /// an outage ended the game then, and the clock stays as it ran up to
+    /// it. Not a change: the version stays, and the next change stores
+    /// the clock so moved; done again, it skips nothing more.
+    pub fn give_back(&mut self, outages: &[Range<u64>], now_ms: u64) {
+        if self.status.finished() {
+            return;
+        }
+        for outage in outages {
+            let Some(since) = self.clock.since_ms else {
+                return;
+            };
+            let (from, to) = (outage.start.max(since), outage.end.min(now_ms));
+            if to <= from {
+                continue;
+            }
+            let ran = self.clock.elapsed_ms + (from - since);
+            if self
+                .settings
+                .time_limit_ms
+                .is_some_and(|limit| ran >= limit)
+            {
+                return;
+            }
+            self.clock.elapsed_ms = ran;
+            self.clock.since_ms = Some(to);
+            self.clock.given_back_ms += to - from;
+        }
+    }
+
     /// Ends the game as out of time if its limit has passed by `now_ms`;
     /// whether it did.
     pub fn expire(&mut self, now_ms: u64) -> bool {
@@ -377,6 +421,7 @@ impl Game {
         self.log.push(Logged {
             action: ActionKind::OutOfTime,
             at_ms: at,
+            given_back_ms: self.clock.given_back_ms,
             from: None,
             to: None,
             moved: None,
@@ -428,6 +473,7 @@ impl Game {
         let mut logged = Logged {
             action: action.kind(),
             at_ms: now_ms,
+            given_back_ms: next.clock.given_back_ms,
             from: None,
             to: None,
             moved: None,
@@ -712,6 +758,10 @@ fn connect(
 /// A path's corner points, from its first tile to its last.
 fn corners(path: &linkpath_engine::Path) -> Vec<Point> {
     path.corners.iter().copied().map(Point::from).collect()
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The wire point's cell index; the point was checked on the board when

@@ -4,6 +4,8 @@
 //! by age and by count. Then what only some backends have: a file keeps
 //! its heartbeat across a restart, and replicas on one Redis share theirs.
 
+use std::ops::Range;
+
 use linkpath_store::MAX_OUTAGES;
 
 use crate::support::{Backend, NOW, fresh_redis_store, open, open_file, open_spec, test_redis};
@@ -16,6 +18,11 @@ on_each!(
 
 /// A gap of more than 5 s between heartbeats is an outage.
 const GAP: u64 = 5_000;
+
+/// The outage from `from` to `to`.
+fn outage(from: u64, to: u64) -> Range<u64> {
+    from..to
+}
 
 async fn a_gap_longer_than_allowed_is_an_outage(backend: Backend) {
     let (store, _dir) = open(backend, 10);
@@ -88,7 +95,7 @@ async fn a_file_keeps_its_heartbeat_across_a_restart() {
     );
     drop(store);
     let store = open_file(&path, 10).unwrap();
-    assert_eq!(store.outages().await, Ok(vec![NOW..NOW + 30_000]));
+    assert_eq!(store.outages().await, Ok(vec![outage(NOW, NOW + 30_000)]));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -110,6 +117,9 @@ async fn replicas_on_one_redis_share_the_heartbeat() {
         Ok(Some(NOW + 8_000..NOW + 68_000))
     );
     assert_eq!(a.alive(NOW + 68_001, GAP, 0).await, Ok(None));
-    assert_eq!(a.outages().await, Ok(vec![NOW + 8_000..NOW + 68_000]));
+    assert_eq!(
+        a.outages().await,
+        Ok(vec![outage(NOW + 8_000, NOW + 68_000)])
+    );
     assert_eq!(b.outages().await, a.outages().await);
 }
