@@ -5,6 +5,7 @@
 mod cli;
 mod config;
 mod docs;
+mod downtime;
 mod games;
 #[cfg(target_os = "linux")]
 mod outage;

@@ -43,6 +43,7 @@ pub async fn run_with_admin(
     let listener = Listener::new(listener, &state);
     let upkeep = spawn_upkeep(&state);
     let purge = tokio::spawn(crate::games::purge_loop(state.games.clone()));
+    let heartbeat = tokio::spawn(crate::games::heartbeat_loop(state.games.clone()));
     listener.accept_until(shutdown).await;
     state.begin_shutdown();
     tracing::info!(
@@ -57,6 +58,7 @@ pub async fn run_with_admin(
     listener.drain(config.drain_timeout_ms).await;
     upkeep.abort();
     purge.abort();
+    heartbeat.abort();
     if let Some(admin) = admin {
         admin.abort();
     }

@@ -12,6 +12,7 @@
 //! error (`handle.rs`).
 
 mod handle;
+mod heartbeat;
 mod tables;
 mod writer;
 

@@ -1,7 +1,9 @@
 //! Where linkpath keeps games between requests. A game is opaque bytes
 //! here, stored with a version that every change raises by one and a time
 //! at which it expires; beside games, the answers given under idempotency
-//! keys, so that a retried request gets the first answer again.
+//! keys, so that a retried request gets the first answer again; and the
+//! heartbeat of the processes serving them, with the outages it tells
+//! (`downtime.rs`), so that the server's downtime is not a player's time.
 //!
 //! One interface, [`Store`], over three backends chosen by a
 //! [`StoreSpec`]: a redb file (crash-safe, one fsync per group of writes),
@@ -19,6 +21,7 @@
 //! from that millisecond on it is absent, and [`Store::purge`] may delete
 //! it.
 
+mod downtime;
 mod error;
 mod file;
 mod memory;
@@ -27,8 +30,10 @@ mod rules;
 mod spec;
 
 use std::future::Future;
+use std::ops::Range;
 use std::time::Duration;
 
+pub use downtime::MAX_OUTAGES;
 pub use error::StoreError;
 pub use spec::{RedisSpec, SpecError, StoreSpec};
 
@@ -365,6 +370,42 @@ impl Store {
                 Backend::Memory(store) => store.games(),
                 Backend::File(store) => store.games().await,
                 Backend::Redis(store) => store.games().await,
+            }
+        })
+        .await
+    }
+
+    /// Records the heartbeat of a process serving games at `now_ms`,
+    /// shared by every process on the store. If none beat in the `gap_ms`
+    /// before, the time from the last heartbeat to `now_ms` was an outage,
+    /// when no process served: it is kept and answered. A heartbeat
+    /// earlier than the last (a clock behind another replica's) leaves the
+    /// last. Outages that ended before `forget_before_ms` are forgotten,
+    /// and past [`MAX_OUTAGES`] the oldest (`downtime.rs`).
+    pub async fn alive(
+        &self,
+        now_ms: u64,
+        gap_ms: u64,
+        forget_before_ms: u64,
+    ) -> Result<Option<Range<u64>>, StoreError> {
+        self.bounded(async {
+            match &self.backend {
+                Backend::Memory(store) => store.alive(now_ms, gap_ms, forget_before_ms),
+                Backend::File(store) => store.alive(now_ms, gap_ms, forget_before_ms).await,
+                Backend::Redis(store) => store.alive(now_ms, gap_ms, forget_before_ms).await,
+            }
+        })
+        .await
+    }
+
+    /// The outages kept, oldest first: each from the last heartbeat before
+    /// it to the first after it.
+    pub async fn outages(&self) -> Result<Vec<Range<u64>>, StoreError> {
+        self.bounded(async {
+            match &self.backend {
+                Backend::Memory(store) => store.outages(),
+                Backend::File(store) => store.outages().await,
+                Backend::Redis(store) => store.outages().await,
             }
         })
         .await

@@ -4,6 +4,8 @@
 //! (a lookup, a write, a purge bounded by its caller), so they run on the
 //! async thread that makes them.
 
+mod heartbeat;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Mutex, MutexGuard};
 
@@ -28,6 +30,9 @@ struct Maps {
     game_expiry: BTreeSet<(u64, String)>,
     key_expiry: BTreeSet<(u64, String)>,
     board_expiry: BTreeSet<(u64, String)>,
+    // The heartbeat, and the outages by their end (`heartbeat.rs`).
+    last_beat: Option<u64>,
+    outages: BTreeMap<u64, u64>,
 }
 
 /// A kept answer, with the game it counts for and its charge.

@@ -49,6 +49,8 @@
 //! and keys are hash tags all the same, so that a later layout per slot
 //! keeps the names.
 
+mod heartbeat;
+
 use std::sync::OnceLock;
 use std::time::Duration;
 

@@ -8,10 +8,12 @@ use super::view::GameSettings;
 use crate::error::{ApiError, ErrorCode, Work};
 use crate::game::{Settings, shuffled};
 use crate::limits::Limits;
+use crate::wire::Gravity;
 use crate::wire::{Move, Moved, Point};
-use linkpath_engine::game::{self as engine, Gravity};
+use linkpath_engine::game as engine;
 use linkpath_engine::{Answer, Board, EMPTY, Query, Solver, Stop};
 use serde::{Deserialize, Serialize};
+use std::ops::Range;
 use utoipa::ToSchema;
 
 /// Where a game stands. `stuck` has tiles left and no move; a shuffle or
@@ -63,11 +65,14 @@ impl Assists {
 
 /// The server's clock of a game: the play time before `since_ms`, and
 /// when the clock last started if it runs (paused and finished games
-/// keep it stopped).
+/// keep it stopped); and the server's downtime its running clock skipped
+/// so far ([`Game::give_back`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Clock {
     pub elapsed_ms: u64,
     pub since_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub given_back_ms: u64,
 }
 
 impl Clock {
@@ -236,11 +241,16 @@ impl Last {
     }
 }
 
-/// An action kept for the game's replay, with the server's time.
+/// An action kept for the game's replay, with the server's time and the
+/// downtime given back to the game by then: the replay's time is the one
+/// less the other, so that a replay checked again skips the downtime as
+/// the game did.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Logged {
     pub action: ActionKind,
     pub at_ms: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub given_back_ms: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<Point>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -313,6 +323,7 @@ impl Game {
             log: vec![Logged {
                 action: ActionKind::Create,
                 at_ms: now_ms,
+                given_back_ms: 0,
                 from: None,
                 to: None,
                 moved: None,
@@ -320,6 +331,7 @@ impl Game {
             clock: Clock {
                 elapsed_ms: 0,
                 since_ms: Some(now_ms),
+                given_back_ms: 0,
             },
             assists: Assists::default(),
             score: 0,
@@ -333,6 +345,7 @@ impl Game {
         };
         let play = game.play(limits)?;
         game.settle(&play, now_ms, limits, stop)?;
+        game.rescore(now_ms);
         Ok(game)
     }
 
@@ -361,6 +374,39 @@ impl Game {
         Some(since + limit.saturating_sub(self.clock.elapsed_ms))
     }
 
+    /// Gives the server's downtime back to the game: its running clock
+    /// skips each of `outages` (times when no server served, oldest
+    /// first) up to `now_ms`, as if paused through it, so that neither its
+    /// play time nor its time limit counts it. A limit that passed before
+    /// an outage ended the game then, and the clock stays as it ran up to
+    /// it. Not a change: the version stays, and the next change stores
+    /// the clock so moved; done again, it skips nothing more.
+    pub fn give_back(&mut self, outages: &[Range<u64>], now_ms: u64) {
+        if self.status.finished() {
+            return;
+        }
+        for outage in outages {
+            let Some(since) = self.clock.since_ms else {
+                return;
+            };
+            let (from, to) = (outage.start.max(since), outage.end.min(now_ms));
+            if to <= from {
+                continue;
+            }
+            let ran = self.clock.elapsed_ms + (from - since);
+            if self
+                .settings
+                .time_limit_ms
+                .is_some_and(|limit| ran >= limit)
+            {
+                return;
+            }
+            self.clock.elapsed_ms = ran;
+            self.clock.since_ms = Some(to);
+            self.clock.given_back_ms += to - from;
+        }
+    }
+
     /// Ends the game as out of time if its limit has passed by `now_ms`;
     /// whether it did.
     pub fn expire(&mut self, now_ms: u64) -> bool {
@@ -375,10 +421,13 @@ impl Game {
         self.log.push(Logged {
             action: ActionKind::OutOfTime,
             at_ms: at,
+            given_back_ms: self.clock.given_back_ms,
             from: None,
             to: None,
             moved: None,
         });
+        // The play time is the limit now.
+        self.rescore(at);
         true
     }
 
@@ -424,6 +473,7 @@ impl Game {
         let mut logged = Logged {
             action: action.kind(),
             at_ms: now_ms,
+            given_back_ms: next.clock.given_back_ms,
             from: None,
             to: None,
             moved: None,
@@ -456,6 +506,8 @@ impl Game {
                 };
                 next.unmake(&change);
                 describe(&mut last, &change, false);
+                // The pair is back where it was judged.
+                last.path = next.path(&change, &play, stop)?;
                 next.undone.push(change);
                 next.assists.undos += 1;
             }
@@ -463,6 +515,8 @@ impl Game {
                 let Some(change) = next.undone.pop() else {
                     return Err(refused("nothing to redo, expected an undo before".into()));
                 };
+                // Before the pair goes again, where it was judged.
+                last.path = next.path(&change, &play, stop)?;
                 next.make(&change);
                 describe(&mut last, &change, true);
                 next.done.push(change);
@@ -507,7 +561,12 @@ impl Game {
                     )));
                 }
                 next.clock.start(now_ms);
-                next.status = Status::Playing;
+                // As it was paused: a stuck game is stuck again.
+                next.status = if next.moves_open == 0 {
+                    Status::Stuck
+                } else {
+                    Status::Playing
+                };
             }
             Action::Resign => {
                 next.clock.stop(now_ms);
@@ -523,6 +582,7 @@ impl Game {
         ) {
             next.settle(&play, now_ms, limits, stop)?;
         }
+        next.rescore(now_ms);
         *self = next;
         Ok(())
     }
@@ -553,10 +613,7 @@ impl Game {
             ));
         };
         let classes = play.classes(&board, Work::Play, stop)?;
-        let answer = Solver::new(&classes, play.rules)
-            .answer(Query::new(a, b), stop)
-            .map_err(Work::Play.interrupted())?;
-        let path = match answer {
+        let path = match connect(&classes, a, b, play, stop)? {
             Answer::Connected(path) => path,
             Answer::NotConnected(reason) => {
                 return Err(illegal(
@@ -584,13 +641,37 @@ impl Game {
         ];
         last.from = Some(from);
         last.to = Some(to);
-        last.path = Some(path.corners.iter().copied().map(Point::from).collect());
+        last.path = Some(corners(&path));
         last.moved = moved.clone();
         Ok(Change::Move {
             from,
             to,
             tiles,
             moved,
+        })
+    }
+
+    /// The path of a move's pair on the board now, where it was judged
+    /// (an undo has put the pair back, a redo has not removed it yet): on
+    /// the same board the solver answers the same path, so it is found
+    /// again rather than stored with every move.
+    fn path(
+        &self,
+        change: &Change,
+        play: &Settings,
+        stop: &Stop,
+    ) -> Result<Option<Vec<Point>>, ApiError> {
+        let Change::Move { from, to, .. } = change else {
+            return Ok(None);
+        };
+        let board = self.board();
+        let (Ok(a), Ok(b)) = (from.on(&board), to.on(&board)) else {
+            return Ok(None);
+        };
+        let classes = play.classes(&board, Work::Play, stop)?;
+        Ok(match connect(&classes, a, b, play, stop)? {
+            Answer::Connected(path) => Some(corners(&path)),
+            Answer::NotConnected(_) => None,
         })
     }
 
@@ -627,8 +708,8 @@ impl Game {
         }
     }
 
-    /// After the board changed: tiles left, moves open, the status, the
-    /// score, and the clock stopped on a win.
+    /// After the board changed: tiles left, moves open, the status, and
+    /// the clock stopped on a win.
     fn settle(
         &mut self,
         play: &Settings,
@@ -649,11 +730,39 @@ impl Game {
         } else {
             Status::Playing
         };
-        let removed = self.dealt.iter().filter(|&&c| c != EMPTY).count() - self.tiles_left;
-        let gravity = play.fall.gravity != Gravity::None;
-        self.score = score(removed, self.clock.at(now_ms), gravity);
         Ok(())
     }
+
+    /// The one score rule, applied after every change: the tiles removed
+    /// by then in the play time at `now_ms`.
+    fn rescore(&mut self, now_ms: u64) {
+        let removed = self.dealt.iter().filter(|&&c| c != EMPTY).count() - self.tiles_left;
+        let gravity = self.settings.gravity != Gravity::None;
+        self.score = score(removed, self.clock.at(now_ms), gravity);
+    }
+}
+
+/// Whether the tiles at `a` and `b` connect on `classes` by the game's
+/// rules, and by which path.
+fn connect(
+    classes: &Board,
+    a: linkpath_engine::Point,
+    b: linkpath_engine::Point,
+    play: &Settings,
+    stop: &Stop,
+) -> Result<Answer, ApiError> {
+    Solver::new(classes, play.rules)
+        .answer(Query::new(a, b), stop)
+        .map_err(Work::Play.interrupted())
+}
+
+/// A path's corner points, from its first tile to its last.
+fn corners(path: &linkpath_engine::Path) -> Vec<Point> {
+    path.corners.iter().copied().map(Point::from).collect()
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The wire point's cell index; the point was checked on the board when

@@ -14,7 +14,9 @@ use linkpath_engine::Stop;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-/// One action of a replay, `after_ms` after the game was created.
+/// One action of a replay, `after_ms` after the game was created: on the
+/// server's clock, less the server's downtime given back to the game by
+/// then (docs/games.md, "The server's downtime").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReplayAction {
@@ -79,10 +81,15 @@ fn form(encoding: crate::board::BoardEncoding) -> &'static str {
     }
 }
 
+/// `logged` in the replay, its time on the game's clock: the server's
+/// downtime given back by then is left out, as the game's clock left it.
 fn action_of(logged: &Logged, created_at_ms: u64) -> ReplayAction {
     ReplayAction {
         action: logged.action,
-        after_ms: logged.at_ms.saturating_sub(created_at_ms),
+        after_ms: logged
+            .at_ms
+            .saturating_sub(created_at_ms)
+            .saturating_sub(logged.given_back_ms),
         from: logged.from,
         to: logged.to,
         moved: logged.moved.clone(),

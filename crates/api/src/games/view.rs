@@ -91,7 +91,8 @@ pub struct GameView {
     pub tiles_left: usize,
     /// Moves open on the board, as `/v1/moves` counts them.
     pub moves_open: usize,
-    /// By the one scoring rule (docs/games.md), on the server's clock.
+    /// By the one scoring rule (docs/games.md), as of the last change:
+    /// its tiles removed and its play time then.
     pub score: u64,
     /// Play time on the server's clock, paused time left out.
     pub elapsed_ms: u64,

@@ -242,3 +242,159 @@ fn a_replay_past_its_deadline_is_deadline_exceeded_not_a_refusal() {
         )
     );
 }
+
+#[test]
+fn resuming_a_stuck_game_finds_it_stuck_again() {
+    let mut game = new_game(json!({"board": ["AB", "BA"], "rules": "lianliankan"}), 0);
+    assert_eq!((game.status, game.moves_open), (Status::Stuck, 0));
+    act(&mut game, Action::Pause, 1_000).unwrap();
+    assert_eq!(game.status, Status::Paused);
+    act(&mut game, Action::Resume, 2_000).unwrap();
+    assert_eq!((game.status, game.moves_open), (Status::Stuck, 0));
+    assert_eq!(game.version, 2);
+}
+
+#[test]
+fn undo_and_redo_give_the_pairs_path() {
+    let mut game = new_game(
+        json!({"board": ["A.B", "B.A", "C.C"], "rules": "lianliankan"}),
+        0,
+    );
+    act(&mut game, step((0, 0), (2, 1)), 1_000).unwrap();
+    let path = Some(vec![Point(0, 0), Point(1, 0), Point(1, 1), Point(2, 1)]);
+    assert_eq!(game.last.clone().unwrap().path, path);
+    act(&mut game, Action::Undo, 2_000).unwrap();
+    let undone = game.last.clone().unwrap();
+    assert_eq!(undone.action, ActionKind::Undo);
+    assert_eq!(
+        (undone.from, undone.to, undone.path),
+        (Some(Point(0, 0)), Some(Point(2, 1)), path.clone())
+    );
+    act(&mut game, Action::Redo, 3_000).unwrap();
+    let redone = game.last.clone().unwrap();
+    assert_eq!(redone.action, ActionKind::Redo);
+    assert_eq!(
+        (redone.from, redone.to, redone.path),
+        (Some(Point(0, 0)), Some(Point(2, 1)), path)
+    );
+    // A shuffle moves tiles, no pair: its undo has no path.
+    act(&mut game, Action::Shuffle { moved: None }, 4_000).unwrap();
+    act(&mut game, Action::Undo, 5_000).unwrap();
+    assert_eq!(game.last.clone().unwrap().path, None);
+}
+
+#[test]
+fn the_score_is_computed_after_every_change_on_its_play_time() {
+    let mut game = new_game(
+        json!({"board": ["A.A", "B.B", "C.C", "D.D"], "rules": "lianliankan"}),
+        0,
+    );
+    assert_eq!(game.score, 0);
+    // 2 tiles in 2 s.
+    act(&mut game, step((0, 0), (2, 0)), 2_000).unwrap();
+    assert_eq!(game.score, 110);
+    // Each later change scores the same 2 tiles at its own play time.
+    act(&mut game, Action::Hint, 4_000).unwrap();
+    assert_eq!(game.score, 55);
+    act(&mut game, Action::Pause, 8_000).unwrap();
+    assert_eq!(game.score, 27);
+    // Paused, the clock stood at 8 s.
+    act(&mut game, Action::Resume, 60_000).unwrap();
+    assert_eq!(game.score, 27);
+    act(&mut game, Action::Shuffle { moved: None }, 10_000 + 52_000).unwrap();
+    assert_eq!(game.score, 22);
+    act(&mut game, Action::Undo, 11_000 + 52_000).unwrap();
+    assert_eq!(game.score, 20);
+    act(&mut game, Action::Undo, 12_000 + 52_000).unwrap();
+    assert_eq!(game.score, 0);
+    act(&mut game, Action::Redo, 16_000 + 52_000).unwrap();
+    assert_eq!(game.score, 13);
+    act(&mut game, Action::Resign, 20_000 + 52_000).unwrap();
+    assert_eq!((game.status, game.score), (Status::Resigned, 11));
+}
+
+#[test]
+fn running_out_of_time_scores_the_time_limit() {
+    let mut game = new_game(
+        json!({"board": ["A.A", "B.B"], "rules": "lianliankan", "time_limit_ms": 10_000}),
+        0,
+    );
+    act(&mut game, step((0, 0), (2, 0)), 2_000).unwrap();
+    assert_eq!(game.score, 110);
+    assert!(game.expire(50_000));
+    // 2 tiles in the 10 s allowed.
+    assert_eq!((game.status, game.score), (Status::OutOfTime, 22));
+    assert_eq!(game.clock.at(50_000), 10_000);
+}
+
+/// A time when no server served, in ms on the server's clock.
+fn outage(from: u64, to: u64) -> std::ops::Range<u64> {
+    from..to
+}
+
+#[test]
+fn the_servers_downtime_is_given_back_to_a_running_clock() {
+    let mut game = new_game(
+        json!({"board": ["A.A", "B.B", "C.C"], "rules": "lianliankan", "time_limit_ms": 10_000}),
+        1_000,
+    );
+    act(&mut game, step((0, 0), (2, 0)), 3_000).unwrap();
+    // No server served from 5 s to 65 s; the game is read at 66 s.
+    let outages = [outage(5_000, 65_000)];
+    game.give_back(&outages, 66_000);
+    assert_eq!(game.clock.at(66_000), 5_000);
+    assert!(!game.expire(66_000));
+    // Given back again, nothing more is skipped.
+    let before = game.clone();
+    game.give_back(&outages, 66_000);
+    assert_eq!(game, before);
+    // 4 tiles in 5 s of play.
+    act(&mut game, step((0, 1), (2, 1)), 66_000).unwrap();
+    assert_eq!(
+        (game.version, game.status, game.score),
+        (2, Status::Playing, 124)
+    );
+    // The limit passes 10 s into play: at 71 s on the server's clock.
+    assert!(!game.expire(70_999));
+    assert!(game.expire(80_000));
+    assert_eq!(
+        (game.updated_at_ms, game.clock.at(99_000)),
+        (71_000, 10_000)
+    );
+    assert_eq!(game.score, 62);
+    // The replay skips the downtime too, and checks again to the game.
+    let replay = Replay::of(&game);
+    let after: Vec<u64> = replay.actions.iter().map(|a| a.after_ms).collect();
+    assert_eq!(after, vec![2_000, 5_000, 10_000]);
+    let check = check(&serde_json::to_value(&replay).unwrap()).unwrap();
+    assert_eq!(
+        (check.status, check.score, check.elapsed_ms),
+        (Status::OutOfTime, game.score, 10_000)
+    );
+}
+
+#[test]
+fn a_paused_clock_has_no_downtime_to_give_back() {
+    let mut game = new_game(json!({"board": ["A.A", "B.B"], "rules": "lianliankan"}), 0);
+    act(&mut game, Action::Pause, 2_000).unwrap();
+    let paused = game.clone();
+    game.give_back(&[outage(3_000, 50_000)], 60_000);
+    assert_eq!(game, paused);
+    // Resumed after the outage, the clock runs from the resume.
+    act(&mut game, Action::Resume, 60_000).unwrap();
+    game.give_back(&[outage(3_000, 50_000)], 61_000);
+    assert_eq!(game.clock.at(61_000), 3_000);
+}
+
+#[test]
+fn a_limit_that_passed_before_an_outage_ended_the_game_then() {
+    let mut game = new_game(
+        json!({"board": ["A.A", "B.B"], "rules": "lianliankan", "time_limit_ms": 5_000}),
+        0,
+    );
+    // Two outages: the limit passes between them, at 6 s.
+    game.give_back(&[outage(1_000, 2_000), outage(10_000, 20_000)], 30_000);
+    assert!(game.expire(30_000));
+    assert_eq!((game.updated_at_ms, game.clock.at(30_000)), (6_000, 5_000));
+    assert_eq!(game.clock.given_back_ms, 1_000);
+}

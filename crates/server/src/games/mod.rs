@@ -14,6 +14,7 @@
 //! The move that wins a ranked game enters it on its leaderboard in the
 //! same write.
 
+mod downtime;
 pub(crate) mod events;
 mod keys;
 pub(crate) mod ranking;
@@ -38,6 +39,7 @@ use linkpath_store::{Expected, Outcome, Store, StoreError, StoredGame, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+pub use downtime::heartbeat_loop;
 pub use events::Streams;
 
 /// What the game routes share: the store, the live streams and the
@@ -61,6 +63,8 @@ pub struct Games {
     locks: Vec<tokio::sync::Mutex<()>>,
     /// Whether the streams follow the store's changes yet.
     following: std::sync::Once,
+    /// The server's downtime, given back to every game read.
+    downtime: downtime::Downtime,
 }
 
 /// How many locks games share; two games on one lock only wait for each
@@ -101,6 +105,7 @@ impl Games {
             board_size: usize::from(g.leaderboard_size),
             locks: (0..LOCKS).map(|_| tokio::sync::Mutex::new(())).collect(),
             following: std::sync::Once::new(),
+            downtime: downtime::Downtime::default(),
         }
     }
 
@@ -172,18 +177,24 @@ fn not_found() -> ApiError {
     )
 }
 
-/// The stored game under `id`, read back.
+/// The stored game under `id`, read back, the server's downtime given
+/// back to its clock.
 async fn load(games: &Games, id: &str, now: u64) -> Result<(Game, u64), ApiError> {
+    let outages = (games.downtime)
+        .outages(&games.store, games.idle, now)
+        .await
+        .map_err(unavailable)?;
     let started = Instant::now();
     let stored = games.store.game(id, now).await;
     metrics::record_store("read", started);
     let stored = stored.map_err(unavailable)?.ok_or_else(not_found)?;
-    let game: Game = serde_json::from_slice(&stored.body).map_err(|e| {
+    let mut game: Game = serde_json::from_slice(&stored.body).map_err(|e| {
         unavailable(StoreError::Corrupted(format!(
             "game {}…: {e}",
             keys::short(id)
         )))
     })?;
+    game.give_back(&outages, now);
     Ok((game, stored.expires_at_ms))
 }
 

@@ -1,6 +1,6 @@
 //! The store's rules, tested on every backend through the public
-//! interface: each case in `writes`, `keys`, `expiry`, `leaderboards`
-//! and `concurrency` is written once and run on memory, on a redb file
+//! interface: each case in `writes`, `keys`, `expiry`, `leaderboards`,
+//! `downtime` and `concurrency` is written once and run on memory, on a redb file
 //! and on Redis (the server `LINKPATH_TEST_REDIS_URL` names; left out when it is unset).
 //! `file`, `crash` and `fault` test what only the file has: reopening,
 //! bad files, timeouts, the writes acknowledged before a SIGKILL, and
@@ -12,6 +12,7 @@ mod support;
 
 mod concurrency;
 mod crash;
+mod downtime;
 mod expiry;
 #[cfg(target_os = "linux")]
 mod fault;
