@@ -633,7 +633,12 @@ fn curl_examples(text: &str) -> Vec<Example> {
         {
             continue;
         }
-        let Some(url) = words.iter().find(|w| w.text.starts_with("localhost:8080/")) else {
+        // A URL with a shell variable (`$ID`) names what an earlier
+        // command made: its answer depends on that run, not on the body.
+        let Some(url) = words
+            .iter()
+            .find(|w| w.text.starts_with("localhost:8080/") && !w.text.contains('$'))
+        else {
             continue;
         };
         let Some(data) = words.iter().position(|w| w.text == "-d") else {
