@@ -6,7 +6,6 @@
 use crate::support::*;
 use axum::Router;
 use axum::body::Body;
-use axum::http::Request;
 use http_body_util::BodyExt;
 use linkpath_server::Config;
 use serde_json::{Value, json};
@@ -23,16 +22,6 @@ fn pairs_board(pairs: usize) -> Value {
         .map(|c| format!("{c}.{c}"))
         .collect();
     json!({"board": rows, "rules": "lianliankan"})
-}
-
-fn action(path: &str, body: &str, headers: &[(&str, &str)]) -> Request<Body> {
-    let mut request = Request::post(path).header("content-type", "application/json");
-    for (name, value) in headers {
-        request = request.header(*name, *value);
-    }
-    request
-        .body(Body::from(body.to_owned()))
-        .expect("a request")
 }
 
 async fn create(router: &Router, body: Value) -> (String, Value) {

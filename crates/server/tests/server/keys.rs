@@ -6,20 +6,8 @@
 
 use crate::support::*;
 use axum::Router;
-use axum::body::Body;
-use axum::http::Request;
 use linkpath_server::Config;
 use serde_json::{Value, json};
-
-fn keyed(path: &str, body: &str, headers: &[(&str, &str)]) -> Request<Body> {
-    let mut request = Request::post(path).header("content-type", "application/json");
-    for (name, value) in headers {
-        request = request.header(*name, *value);
-    }
-    request
-        .body(Body::from(body.to_owned()))
-        .expect("a request")
-}
 
 /// A game of two pairs, `A.A` over `B.B`, under Lianliankan.
 async fn new_game(router: &Router) -> String {
@@ -43,7 +31,7 @@ async fn copies_of_one_keyed_request_sent_at_once_all_get_the_first_answer() {
         let copies: Vec<_> = (0..8)
             .map(|_| {
                 let router = router.clone();
-                let request = keyed(&path, "", &[("idempotency-key", &key)]);
+                let request = action(&path, "", &[("idempotency-key", &key)]);
                 tokio::spawn(async move { call(&router, request).await })
             })
             .collect();
@@ -75,7 +63,7 @@ async fn a_refusal_is_kept_under_its_key_and_never_judged_again() {
     let id = new_game(&router).await;
     let resume = format!("/v1/games/{id}/resume");
     let key = [("idempotency-key", "resume-1")];
-    let refused = call(&router, keyed(&resume, "", &key)).await;
+    let refused = call(&router, action(&resume, "", &key)).await;
     assert_eq!(refused.status, 409);
     assert_eq!(
         refused.json(),
@@ -85,9 +73,9 @@ async fn a_refusal_is_kept_under_its_key_and_never_judged_again() {
     assert_eq!(refused.header("etag"), None);
 
     // Paused now, the same resume would apply: its key answers the refusal.
-    let pause = call(&router, keyed(&format!("/v1/games/{id}/pause"), "", &[])).await;
+    let pause = call(&router, action(&format!("/v1/games/{id}/pause"), "", &[])).await;
     assert_eq!(pause.status, 200);
-    let retried = call(&router, keyed(&resume, "", &key)).await;
+    let retried = call(&router, action(&resume, "", &key)).await;
     assert_eq!(retried.status, 409);
     assert_eq!(retried.header("idempotent-replayed"), Some("true"));
     assert_eq!(retried.header("etag"), None);
@@ -96,19 +84,19 @@ async fn a_refusal_is_kept_under_its_key_and_never_judged_again() {
 
     // An illegal move likewise, though the same tiles could go later.
     let moves = format!("/v1/games/{id}/moves");
-    let resumed = call(&router, keyed(&resume, "", &[])).await;
+    let resumed = call(&router, action(&resume, "", &[])).await;
     assert_eq!(resumed.status, 200);
     let step = json!({"from": [0, 0], "to": [2, 0]}).to_string();
     let key = [("idempotency-key", "move-1")];
     let first = call(
         &router,
-        keyed(&moves, &step, &[("if-match", "\"1\""), key[0]]),
+        action(&moves, &step, &[("if-match", "\"1\""), key[0]]),
     )
     .await;
     assert_eq!(first.status, 412);
     let again = call(
         &router,
-        keyed(&moves, &step, &[("if-match", "\"1\""), key[0]]),
+        action(&moves, &step, &[("if-match", "\"1\""), key[0]]),
     )
     .await;
     assert_eq!(
@@ -125,7 +113,7 @@ async fn a_key_sent_to_another_route_or_game_is_422() {
     let id = new_game(&router).await;
     let other = new_game(&router).await;
     let key = [("idempotency-key", "one-request")];
-    let paused = call(&router, keyed(&format!("/v1/games/{id}/pause"), "", &key)).await;
+    let paused = call(&router, action(&format!("/v1/games/{id}/pause"), "", &key)).await;
     assert_eq!(paused.status, 200);
     let reused = json!({"error": {"code": "idempotency_key_reused",
         "message": "this Idempotency-Key was used for another request (another route, game or body), expected a new key for a new request",
@@ -134,11 +122,11 @@ async fn a_key_sent_to_another_route_or_game_is_422() {
         format!("/v1/games/{id}/hint"),
         format!("/v1/games/{other}/pause"),
     ] {
-        let answer = call(&router, keyed(&path, "", &key)).await;
+        let answer = call(&router, action(&path, "", &key)).await;
         assert_eq!(answer.status, 422, "{path}");
         assert_eq!(answer.json(), reused, "{path}");
     }
-    let create = keyed("/v1/games", r#"{"board": ["A.A"]}"#, &key);
+    let create = action("/v1/games", r#"{"board": ["A.A"]}"#, &key);
     assert_eq!(call(&router, create).await.json(), reused);
     assert_eq!(version(&router, &id).await, 1);
     assert_eq!(version(&router, &other).await, 0);
@@ -147,7 +135,7 @@ async fn a_key_sent_to_another_route_or_game_is_422() {
     let bearer = [key[0], ("authorization", "Bearer someone-else")];
     let theirs = call(
         &router,
-        keyed(&format!("/v1/games/{other}/pause"), "", &bearer),
+        action(&format!("/v1/games/{other}/pause"), "", &bearer),
     )
     .await;
     assert_eq!(theirs.status, 200);
@@ -163,7 +151,7 @@ async fn keys_past_a_games_bound_are_refused_and_apply_nothing() {
         let key = format!("k{n}");
         let answer = call(
             &router,
-            keyed(
+            action(
                 &format!("/v1/games/{id}/{path}"),
                 "",
                 &[("idempotency-key", &key)],
@@ -173,7 +161,7 @@ async fn keys_past_a_games_bound_are_refused_and_apply_nothing() {
         assert_eq!(answer.status, 200, "{}", answer.text());
     }
     let path = format!("/v1/games/{id}/pause");
-    let third = call(&router, keyed(&path, "", &[("idempotency-key", "k2")])).await;
+    let third = call(&router, action(&path, "", &[("idempotency-key", "k2")])).await;
     assert_eq!(third.status, 503);
     assert_eq!(third.header("retry-after"), Some("60"));
     assert_eq!(
@@ -184,11 +172,11 @@ async fn keys_past_a_games_bound_are_refused_and_apply_nothing() {
     assert_eq!(version(&router, &id).await, 2);
     // A refusal with a new key is no different: it is not kept either.
     let resume = format!("/v1/games/{id}/resume");
-    let refused = call(&router, keyed(&resume, "", &[("idempotency-key", "k3")])).await;
+    let refused = call(&router, action(&resume, "", &[("idempotency-key", "k3")])).await;
     assert_eq!(refused.status, 503);
     // Without a key the game plays on, and the kept keys still answer.
-    assert_eq!(call(&router, keyed(&path, "", &[])).await.status, 200);
-    let first = call(&router, keyed(&path, "", &[("idempotency-key", "k0")])).await;
+    assert_eq!(call(&router, action(&path, "", &[])).await.status, 200);
+    let first = call(&router, action(&path, "", &[("idempotency-key", "k0")])).await;
     assert_eq!(
         (
             first.status,
@@ -207,13 +195,13 @@ async fn keys_past_the_bytes_bound_are_refused() {
     let router = router(config);
     let id = new_game(&router).await;
     let pause = format!("/v1/games/{id}/pause");
-    let first = call(&router, keyed(&pause, "", &[("idempotency-key", "a")])).await;
+    let first = call(&router, action(&pause, "", &[("idempotency-key", "a")])).await;
     assert_eq!(first.status, 200, "{}", first.text());
     // The answer, its key, its fingerprint and the share for its record.
     let charge = first.body.len() + 64 + 32 + 256;
     assert!((750..1_500).contains(&charge), "{charge}");
     let resume = format!("/v1/games/{id}/resume");
-    let second = call(&router, keyed(&resume, "", &[("idempotency-key", "b")])).await;
+    let second = call(&router, action(&resume, "", &[("idempotency-key", "b")])).await;
     assert_eq!(second.status, 503);
     assert_eq!(
         second.json()["error"]["message"],
@@ -227,7 +215,7 @@ async fn if_match_compares_strongly_and_takes_a_list() {
     let router = router(config());
     let id = new_game(&router).await;
     let pause = format!("/v1/games/{id}/pause");
-    let weak = call(&router, keyed(&pause, "", &[("if-match", "W/\"0\"")])).await;
+    let weak = call(&router, action(&pause, "", &[("if-match", "W/\"0\"")])).await;
     assert_eq!(weak.status, 412);
     assert_eq!(
         weak.json(),
@@ -236,14 +224,14 @@ async fn if_match_compares_strongly_and_takes_a_list() {
     );
     let stale = call(
         &router,
-        keyed(&pause, "", &[("if-match", "\"4\", W/\"0\"")]),
+        action(&pause, "", &[("if-match", "\"4\", W/\"0\"")]),
     )
     .await;
     assert_eq!(
         stale.json()["error"]["message"],
         "If-Match names version 4, the game is at version 0: read it again"
     );
-    let listed = call(&router, keyed(&pause, "", &[("if-match", "\"4\", \"0\"")])).await;
+    let listed = call(&router, action(&pause, "", &[("if-match", "\"4\", \"0\"")])).await;
     assert_eq!((listed.status, listed.header("etag")), (200, Some("\"1\"")));
 }
 

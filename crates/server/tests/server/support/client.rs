@@ -32,6 +32,17 @@ pub fn router(config: Config) -> Router {
     app(AppState::new(config))
 }
 
+/// A JSON POST to `path` with `body` and these headers: a game's action.
+pub fn action(path: &str, body: &str, headers: &[(&str, &str)]) -> Request<Body> {
+    let mut request = Request::post(path).header("content-type", "application/json");
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    request
+        .body(Body::from(body.to_owned()))
+        .expect("a request")
+}
+
 /// Sends one request through the router, no socket.
 pub async fn call(router: &Router, request: Request<Body>) -> Reply {
     let response = bounded("a oneshot request", router.clone().oneshot(request))
