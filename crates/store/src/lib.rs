@@ -299,6 +299,21 @@ impl Store {
         }
     }
 
+    /// Whether the store can serve calls now, for readiness: false while
+    /// a file store is closed after a failure (to be checked and opened
+    /// again, which this call tries once a second is past), or cannot be
+    /// opened again (damaged). Memory and Redis answer true: Redis's
+    /// outages show in the calls, each bounded by the timeout.
+    pub async fn available(&self) -> bool {
+        match &self.backend {
+            Backend::Memory(_) | Backend::Redis(_) => true,
+            Backend::File(store) => self
+                .bounded(async { Ok(store.available().await) })
+                .await
+                .unwrap_or(false),
+        }
+    }
+
     async fn bounded<T>(
         &self,
         call: impl Future<Output = Result<T, StoreError>>,
