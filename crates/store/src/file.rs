@@ -307,3 +307,49 @@ impl Drop for Joined {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::{Expected, StoredGame, Write};
+
+    // A writer thread stops only on a panic outside the store calls,
+    // which catch redb's: here it is stopped by hand.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_stopped_writer_is_started_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let limits = StoreLimits {
+            max_games: 10,
+            max_boards: 10,
+            board_size: 3,
+            timeout: Duration::from_secs(30),
+        };
+        let store = FileStore::open(&dir.path().join("games.redb"), limits).unwrap();
+        let (writes, queue) = mpsc::channel(1);
+        drop(queue);
+        *store.writer.lock().unwrap() = Writer {
+            writes,
+            thread: Joined(Some(std::thread::spawn(|| {}))),
+        };
+        assert!(store.writer.lock().unwrap().stopped());
+
+        let game = StoredGame {
+            version: 0,
+            expires_at_ms: 2,
+            body: b"dealt".to_vec(),
+        };
+        let write = Write {
+            id: "g".into(),
+            expected: Expected::Absent,
+            game: game.clone(),
+            key: None,
+            entry: None,
+        };
+        assert_eq!(store.write(write, 1).await, Ok(Outcome::Written));
+        assert!(!store.writer.lock().unwrap().stopped());
+        assert_eq!(store.game("g", 1).await, Ok(Some(game)));
+        assert!(store.available().await);
+    }
+}
