@@ -4,6 +4,7 @@
 
 mod cli;
 mod config;
+mod damage;
 mod docs;
 mod games;
 #[cfg(target_os = "linux")]

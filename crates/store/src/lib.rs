@@ -290,8 +290,9 @@ impl Store {
     }
 
     /// How many times the file was closed and opened again after an I/O
-    /// error (redb refuses every call after one until then); 0 for memory
-    /// and Redis, whose connection is made again by itself.
+    /// error (redb refuses every call after one until then) or a panic of
+    /// redb's; 0 for memory and Redis, whose connection is made again by
+    /// itself.
     pub fn reopens(&self) -> u64 {
         match &self.backend {
             Backend::Memory(_) | Backend::Redis(_) => 0,
