@@ -198,7 +198,10 @@ async fn a_flipped_byte_is_named_for_what_it_damaged_and_the_file_left_as_it_was
     fs::write(&path, flipped(&bytes, bytes.len() - 1)).unwrap();
     let store = open_file(&path, 10).unwrap();
     assert_eq!(store.game("g2", NOW).await, Ok(Some(game(1, LAST))));
-    assert_eq!(store.game("g4", NOW).await, Ok(Some(game(0, "g4 as dealt"))));
+    assert_eq!(
+        store.game("g4", NOW).await,
+        Ok(Some(game(0, "g4 as dealt")))
+    );
     assert_eq!(store.games().await, Ok(5));
 }
 
@@ -233,10 +236,7 @@ async fn a_page_damaged_under_an_open_store_is_unavailable_until_the_file_is_who
         path.display()
     ));
     assert_eq!(store.game("g0", NOW).await, Err(damaged.clone()));
-    assert_eq!(
-        store.write(next("g2", 1, "again"), NOW).await,
-        Err(damaged)
-    );
+    assert_eq!(store.write(next("g2", 1, "again"), NOW).await, Err(damaged));
     assert!(!store.available().await);
     assert_eq!(store.reopens(), 0);
 
@@ -254,5 +254,8 @@ async fn a_page_damaged_under_an_open_store_is_unavailable_until_the_file_is_who
         Ok(Outcome::Written)
     );
     assert_eq!(store.game("g2", NOW).await, Ok(Some(game(2, "again"))));
-    assert_eq!(store.game("g0", NOW).await, Ok(Some(game(0, "g0 as dealt"))));
+    assert_eq!(
+        store.game("g0", NOW).await,
+        Ok(Some(game(0, "g0 as dealt")))
+    );
 }
