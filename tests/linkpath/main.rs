@@ -4,6 +4,7 @@
 
 mod cli;
 mod config;
+mod damage;
 mod docs;
 mod downtime;
 mod games;

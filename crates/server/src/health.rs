@@ -1,5 +1,8 @@
 //! Liveness, readiness and metrics: the routes that are never shed, so
-//! operators can see a saturated server.
+//! operators can see a saturated server. Readiness is also the store's:
+//! a file store closed after a failure (damaged, or failing on I/O) is
+//! not ready, and each probe tries to open it again, so that it comes
+//! back with no traffic to drive it.
 
 use super::AppState;
 use axum::Router;
@@ -9,8 +12,11 @@ use axum::response::IntoResponse;
 use axum::routing::get;
 use serde::Serialize;
 use std::sync::atomic::Ordering;
+use utoipa::openapi::Ref;
 use utoipa::openapi::RefOr;
-use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::openapi::schema::{
+    AdditionalProperties, ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type,
+};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -70,6 +76,38 @@ health_schema!(
     "shutting_down",
     "`/readyz` once shutdown has begun: send no more requests here."
 );
+health_schema!(
+    StoreDown,
+    "store_unavailable",
+    "`/readyz` while the game store cannot serve (its file failed and is not open again yet, or is damaged): send no requests here until it is ready again."
+);
+
+/// The bodies of a 503 from `/readyz`: one of [`ShuttingDown`] and
+/// [`StoreDown`].
+pub struct NotReady;
+
+impl utoipa::PartialSchema for NotReady {
+    fn schema() -> RefOr<Schema> {
+        OneOfBuilder::new()
+            .item(Ref::from_schema_name("ShuttingDown"))
+            .item(Ref::from_schema_name("StoreDown"))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for NotReady {
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        for (name, schema) in [
+            (
+                "ShuttingDown",
+                <ShuttingDown as utoipa::PartialSchema>::schema(),
+            ),
+            ("StoreDown", <StoreDown as utoipa::PartialSchema>::schema()),
+        ] {
+            schemas.push((name.into(), schema));
+        }
+    }
+}
 
 #[utoipa::path(get, path = "/healthz", operation_id = "healthz", tag = "operations",
     responses((status = 200, description = "The process is alive.", body = Health)))]
@@ -80,18 +118,19 @@ async fn healthz() -> impl IntoResponse {
 #[utoipa::path(get, path = "/readyz", operation_id = "readyz", tag = "operations",
     responses(
         (status = 200, description = "Ready for requests.", body = Ready),
-        (status = 503, description = "Shutting down: send no more requests here.", body = ShuttingDown)))]
+        (status = 503, description = "Shutting down, or the game store cannot serve: send no requests here.", body = NotReady)))]
 async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
-    if state.ready.load(Ordering::Relaxed) {
-        (StatusCode::OK, axum::Json(Status { status: "ready" }))
+    let status = if !state.ready.load(Ordering::Relaxed) {
+        "shutting_down"
+    } else if !state.games.store.available().await {
+        "store_unavailable"
     } else {
-        (
-            StatusCode::SERVICE_UNAVAILABLE,
-            axum::Json(Status {
-                status: "shutting_down",
-            }),
-        )
-    }
+        return (StatusCode::OK, axum::Json(Status { status: "ready" }));
+    };
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        axum::Json(Status { status }),
+    )
 }
 
 #[utoipa::path(get, path = "/metrics", operation_id = "metrics", tag = "operations",

@@ -368,7 +368,7 @@ fn describe() {
     );
     describe_counter!(
         STORE_REOPENS,
-        "Times the store file was closed and opened again after an I/O error"
+        "Times the store file was closed and opened again after a failure (an I/O error, or a panic of redb's on a damaged page)"
     );
     describe_gauge!(
         GAMES_STORED,

@@ -17,6 +17,14 @@ pub enum StoreError {
     /// The file exists but is no store this build can read.
     #[error("{} is not a linkpath store (a redb database): {cause}", path.display())]
     NotAStore { path: PathBuf, cause: String },
+    /// The file is a store, but damaged: it fails redb's checks, or redb
+    /// stops with a panic reading it. Nothing was written to it.
+    #[error(
+        "the store file {} is damaged ({cause}): restore it from a backup, or move it aside \
+         to start with an empty store",
+        path.display()
+    )]
+    Damaged { path: PathBuf, cause: String },
     /// Another process has the file open.
     #[error("the store file {} is already open in another process", path.display())]
     Locked { path: PathBuf },

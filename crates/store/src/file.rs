@@ -9,8 +9,13 @@
 //! write transaction run at a time, so a purge waits for the batch being
 //! committed and the next batch waits for it. All of them reach the
 //! database through a [`Handle`], which opens the file again after an I/O
-//! error (`handle.rs`).
+//! error or a panic of redb's (`handle.rs`). Every open is preceded by a
+//! check of the file (`check.rs`), so that a damaged file is an error that
+//! names it, not a panic; the file stays locked from the check to the
+//! close (`disk.rs`).
 
+mod check;
+mod disk;
 mod handle;
 mod heartbeat;
 mod tables;
@@ -18,14 +23,15 @@ mod writer;
 
 use std::any::Any;
 use std::fs;
-use std::panic;
+use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 
 use redb::{Builder, Database, Durability, ReadOnlyTable, ReadableTableMetadata, TableDefinition};
 use tokio::sync::{mpsc, oneshot};
 
+use disk::{Disk, Shared};
 use handle::Handle;
 
 use crate::rules::{self, live};
@@ -41,12 +47,35 @@ const CACHE_BYTES: usize = 32 * 1024 * 1024;
 
 pub(crate) struct FileStore {
     db: Arc<Handle>,
-    // Declared before `_writer`, so dropped first: the writer thread sees
+    limits: StoreLimits,
+    /// Started again by the next write if its thread has stopped.
+    writer: Mutex<Writer>,
+}
+
+/// The writer thread and its queue.
+struct Writer {
+    // Declared before `_thread`, so dropped first: the writer thread sees
     // its queue closed, finishes its batch, and is joined. With no read in
     // flight, the file is closed by the time the store is gone, and can be
     // opened again at once.
     writes: mpsc::Sender<writer::Job>,
-    _writer: Joined,
+    thread: Joined,
+}
+
+impl Writer {
+    fn start(db: &Arc<Handle>, limits: StoreLimits) -> Result<Writer, StoreError> {
+        let (writes, thread) = writer::start(Arc::clone(db), limits)?;
+        Ok(Writer {
+            writes,
+            thread: Joined(Some(thread)),
+        })
+    }
+
+    /// Whether its thread has ended: it never does but by a panic, as
+    /// the store lives.
+    fn stopped(&self) -> bool {
+        self.writes.is_closed() || self.thread.0.as_ref().is_none_or(JoinHandle::is_finished)
+    }
 }
 
 impl FileStore {
@@ -61,12 +90,8 @@ impl FileStore {
             })?;
         }
         let db = Arc::new(Handle::open(path)?);
-        let (writes, thread) = writer::start(Arc::clone(&db), limits)?;
-        Ok(FileStore {
-            db,
-            writes,
-            _writer: Joined(Some(thread)),
-        })
+        let writer = Mutex::new(Writer::start(&db, limits)?);
+        Ok(FileStore { db, limits, writer })
     }
 
     pub(crate) async fn game(
@@ -107,8 +132,32 @@ impl FileStore {
             now_ms,
             reply,
         };
-        self.writes.send(job).await.map_err(|_| stopped())?;
+        self.writes()?.send(job).await.map_err(|_| stopped())?;
         answer.await.map_err(|_| stopped())?
+    }
+
+    /// The writer's queue, the writer started again first if its thread
+    /// has stopped.
+    fn writes(&self) -> Result<mpsc::Sender<writer::Job>, StoreError> {
+        let mut writer = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        if writer.stopped() {
+            tracing::error!("the store's writer thread has stopped; starting a new one");
+            *writer = Writer::start(&self.db, self.limits)?;
+        }
+        Ok(writer.writes.clone())
+    }
+
+    /// Whether the store can serve: its writer running (started again if
+    /// it had stopped) and its file open, opened again first if it failed
+    /// and a second has passed since the last try.
+    pub(crate) async fn available(&self) -> bool {
+        if self.writes().is_err() {
+            return false;
+        }
+        let db = Arc::clone(&self.db);
+        tokio::task::spawn_blocking(move || db.available())
+            .await
+            .unwrap_or(false)
     }
 
     pub(crate) async fn leaderboard(
@@ -179,20 +228,31 @@ impl FileStore {
     }
 }
 
-/// Opens or creates the redb file at `path`, with the store's tables.
-fn open_file(path: &Path) -> Result<Database, StoreError> {
-    // redb stops with a panic on some damaged files (an `unreachable!`
-    // decoding a page): a damaged file is an error to report.
-    panic::catch_unwind(|| create(path))
-        .unwrap_or_else(|payload| Err(damaged(path, payload.as_ref())))
+/// Opens or creates the redb file at `path`, with the store's tables,
+/// once it has passed its check; with the file, to cut it off later.
+fn open_file(path: &Path) -> Result<(Database, Arc<Disk>), StoreError> {
+    let disk = Disk::open(path)?;
+    check::check(path, &disk)?;
+    // After the check redb has nothing left to panic on that is known;
+    // were it to, the file is damaged all the same.
+    let db = panic::catch_unwind(AssertUnwindSafe(|| create(path, &disk)))
+        .unwrap_or_else(|payload| Err(damaged(path, payload.as_ref())))?;
+    Ok((db, disk))
 }
 
-fn create(path: &Path) -> Result<Database, StoreError> {
-    let db = Builder::new()
+/// redb as the store opens its file, and as the check opens its copy.
+fn builder() -> Builder {
+    let mut builder = Builder::new();
+    builder
         // The format redb 3 reads, so a later upgrade needs no migration.
         .create_with_file_format_v3(true)
-        .set_cache_size(CACHE_BYTES)
-        .create(path)
+        .set_cache_size(CACHE_BYTES);
+    builder
+}
+
+fn create(path: &Path, disk: &Arc<Disk>) -> Result<Database, StoreError> {
+    let db = builder()
+        .create_with_backend(Shared(Arc::clone(disk)))
         .map_err(|err| open_failed(path, err))?;
     // Creates the tables a new file lacks, so that reads find them, and
     // checks the types of those an existing file has.
@@ -202,16 +262,23 @@ fn create(path: &Path) -> Result<Database, StoreError> {
     Ok(db)
 }
 
+/// What a panic of redb's while opening the file at `path` says of it.
 fn damaged(path: &Path, payload: &(dyn Any + Send)) -> StoreError {
-    let message = payload
+    StoreError::Damaged {
+        path: path.to_owned(),
+        cause: format!(
+            "redb stopped with a panic reading it: {}",
+            panic_message(payload)
+        ),
+    }
+}
+
+fn panic_message(payload: &(dyn Any + Send)) -> &str {
+    payload
         .downcast_ref::<&str>()
         .copied()
         .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("no message");
-    StoreError::Open {
-        path: path.to_owned(),
-        cause: format!("it is damaged: redb panicked reading it ({message})"),
-    }
+        .unwrap_or("no message")
 }
 
 /// Runs `work` in one write transaction, then commits it, synced, if
@@ -248,5 +315,51 @@ impl Drop for Joined {
             // (their channels closed): nothing more to report here.
             let _ = thread.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::{Expected, StoredGame, Write};
+
+    // A writer thread stops only on a panic outside the store calls,
+    // which catch redb's: here it is stopped by hand.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_stopped_writer_is_started_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let limits = StoreLimits {
+            max_games: 10,
+            max_boards: 10,
+            board_size: 3,
+            timeout: Duration::from_secs(30),
+        };
+        let store = FileStore::open(&dir.path().join("games.redb"), limits).unwrap();
+        let (writes, queue) = mpsc::channel(1);
+        drop(queue);
+        *store.writer.lock().unwrap() = Writer {
+            writes,
+            thread: Joined(Some(std::thread::spawn(|| {}))),
+        };
+        assert!(store.writer.lock().unwrap().stopped());
+
+        let game = StoredGame {
+            version: 0,
+            expires_at_ms: 2,
+            body: b"dealt".to_vec(),
+        };
+        let write = Write {
+            id: "g".into(),
+            expected: Expected::Absent,
+            game: game.clone(),
+            key: None,
+            entry: None,
+        };
+        assert_eq!(store.write(write, 1).await, Ok(Outcome::Written));
+        assert!(!store.writer.lock().unwrap().stopped());
+        assert_eq!(store.game("g", 1).await, Ok(Some(game)));
+        assert!(store.available().await);
     }
 }

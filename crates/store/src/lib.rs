@@ -426,12 +426,28 @@ impl Store {
     }
 
     /// How many times the file was closed and opened again after an I/O
-    /// error (redb refuses every call after one until then); 0 for memory
-    /// and Redis, whose connection is made again by itself.
+    /// error (redb refuses every call after one until then) or a panic of
+    /// redb's; 0 for memory and Redis, whose connection is made again by
+    /// itself.
     pub fn reopens(&self) -> u64 {
         match &self.backend {
             Backend::Memory(_) | Backend::Redis(_) => 0,
             Backend::File(store) => store.reopens(),
+        }
+    }
+
+    /// Whether the store can serve calls now, for readiness: false while
+    /// a file store is closed after a failure (to be checked and opened
+    /// again, which this call tries once a second is past), or cannot be
+    /// opened again (damaged). Memory and Redis answer true: Redis's
+    /// outages show in the calls, each bounded by the timeout.
+    pub async fn available(&self) -> bool {
+        match &self.backend {
+            Backend::Memory(_) | Backend::Redis(_) => true,
+            Backend::File(store) => self
+                .bounded(async { Ok(store.available().await) })
+                .await
+                .unwrap_or(false),
         }
     }
 

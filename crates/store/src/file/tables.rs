@@ -375,6 +375,7 @@ pub(super) fn open_failed(path: &Path, err: impl Into<redb::Error>) -> StoreErro
     let path = path.to_owned();
     match err.into() {
         redb::Error::DatabaseAlreadyOpen => StoreError::Locked { path },
+        redb::Error::Corrupted(cause) => StoreError::Damaged { path, cause },
         // What redb answers when the file does not start with its header.
         redb::Error::Io(err) if err.kind() == io::ErrorKind::InvalidData => StoreError::NotAStore {
             path,
