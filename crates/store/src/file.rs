@@ -183,14 +183,8 @@ impl FileStore {
     }
 
     pub(crate) async fn purge(&self, now_ms: u64, at_most: usize) -> Result<Purged, StoreError> {
-        self.blocking(move |db| {
-            in_write(
-                db,
-                |tables| rules::purge(tables, now_ms, at_most),
-                |purged| purged.games + purged.keys + purged.boards > 0,
-            )
-        })
-        .await
+        self.blocking(move |db| in_write(db, |tables| rules::purge(tables, now_ms, at_most)))
+            .await
     }
 
     pub(crate) async fn games(&self) -> Result<u64, StoreError> {
@@ -281,19 +275,23 @@ fn panic_message(payload: &(dyn Any + Send)) -> &str {
         .unwrap_or("no message")
 }
 
-/// Runs `work` in one write transaction, then commits it, synced, if
-/// `changed` says it changed anything; else aborts it, as there is
-/// nothing to sync. An error drops the transaction, which aborts it.
+/// Runs `work` in one write transaction, then commits it, synced, if it
+/// changed any table; else aborts it, as there is nothing to sync. A
+/// refused write may have changed some all the same: the expired records
+/// it deleted on the way stay deleted, as on every backend. An error
+/// drops the transaction, which aborts it.
 fn in_write<T>(
     db: &Database,
     work: impl FnOnce(&mut FileTables<'_>) -> Result<T, StoreError>,
-    changed: impl FnOnce(&T) -> bool,
 ) -> Result<T, StoreError> {
     let mut txn = db.begin_write().map_err(failed)?;
     // An answer given after the commit means the change is on disk.
     txn.set_durability(Durability::Immediate);
-    let done = work(&mut FileTables::open(&txn).map_err(failed)?)?;
-    if changed(&done) {
+    let mut tables = FileTables::open(&txn).map_err(failed)?;
+    let done = work(&mut tables)?;
+    let changed = tables.changed();
+    drop(tables);
+    if changed {
         txn.commit().map_err(failed)?;
     } else {
         txn.abort().map_err(failed)?;

@@ -117,7 +117,10 @@ pub struct Entry {
     pub expires_at_ms: u64,
 }
 
-/// What became of a [`Write`]. Only `Written` changed anything.
+/// What became of a [`Write`]. Only `Written` stored anything. Any
+/// outcome may have deleted expired records on the way (an expired answer
+/// under the write's key, an expired game or answers to make room), as a
+/// purge would, on every backend alike.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
     /// The game (and the key, if any) are stored: on disk, for a file; in

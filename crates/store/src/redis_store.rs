@@ -285,7 +285,8 @@ impl RedisStore {
             .key(self.names.ranks(board))
             .key(self.names.entries(board))
             .arg(padded(now_ms))
-            .arg(limit)
+            // Redis takes indexes up to i64::MAX; a board holds far fewer.
+            .arg(i64::try_from(limit - 1).unwrap_or(i64::MAX))
             .invoke_async(&mut self.connection().await?)
             .await
             .map_err(failed)?;

@@ -57,6 +57,9 @@ pub(super) struct FileTables<'txn> {
     key_owners: Table<'txn, &'static str, (u64, &'static str)>,
     game_keys: Table<'txn, &'static str, u64>,
     totals: Table<'txn, &'static str, u64>,
+    /// Whether any table was changed: a batch of stale writes changed
+    /// none, and is not synced.
+    changed: bool,
 }
 
 impl<'txn> FileTables<'txn> {
@@ -73,7 +76,13 @@ impl<'txn> FileTables<'txn> {
             key_owners: txn.open_table(KEY_OWNERS)?,
             game_keys: txn.open_table(GAME_KEYS)?,
             totals: txn.open_table(TOTALS)?,
+            changed: false,
         })
+    }
+
+    /// Whether any table was changed since they were opened.
+    pub(super) fn changed(&self) -> bool {
+        self.changed
     }
 
     fn index(&mut self, kind: Kind) -> &mut Table<'txn, (u64, &'static str), ()> {
@@ -141,6 +150,7 @@ impl Tables for FileTables<'_> {
         game: &StoredGame,
         replaces: Option<u64>,
     ) -> Result<(), StoreError> {
+        self.changed = true;
         let mut record = Vec::with_capacity(16 + game.body.len());
         record.extend_from_slice(&game.version.to_le_bytes());
         record.extend_from_slice(&game.expires_at_ms.to_le_bytes());
@@ -156,6 +166,7 @@ impl Tables for FileTables<'_> {
         kept: &Kept,
         charge: u64,
     ) -> Result<(), StoreError> {
+        self.changed = true;
         let fingerprint_len = u32::try_from(kept.fingerprint.len()).map_err(|_| {
             StoreError::InvalidWrite(format!(
                 "key `{key}`: a fingerprint of {} bytes is past 4 GiB",
@@ -210,6 +221,7 @@ impl Tables for FileTables<'_> {
         expires_at_ms: u64,
         replaces: Option<u64>,
     ) -> Result<bool, StoreError> {
+        self.changed = true;
         self.boards
             .insert(entry.board.as_str(), expires_at_ms)
             .map_err(failed)?;
@@ -225,6 +237,7 @@ impl Tables for FileTables<'_> {
     }
 
     fn remove_worst(&mut self, board: &str) -> Result<(), StoreError> {
+        self.changed = true;
         if let Some(worst) = self.ranks(board)?.pop() {
             self.entries
                 .remove((board, worst.as_str()))
@@ -247,6 +260,7 @@ impl Tables for FileTables<'_> {
     }
 
     fn remove(&mut self, kind: Kind, expires_at_ms: u64, name: &str) -> Result<(), StoreError> {
+        self.changed = true;
         self.index(kind)
             .remove((expires_at_ms, name))
             .map_err(failed)?;

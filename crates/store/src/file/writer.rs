@@ -83,19 +83,13 @@ fn commit(db: &Handle, mut jobs: Vec<Job>, limits: &StoreLimits) {
 /// opened again before the next batch (see `handle.rs`).
 fn apply(db: &Handle, jobs: &[Job], limits: &StoreLimits) -> Result<Vec<Outcome>, StoreError> {
     db.with(|db| {
-        in_write(
-            db,
-            |tables| {
-                jobs.iter()
-                    .map(|job| match &job.change {
-                        Change::Write(write) => rules::apply(tables, write, job.now_ms, limits),
-                        Change::Keep(keep) => rules::keep(tables, keep, job.now_ms, limits),
-                    })
-                    .collect()
-            },
-            // A batch where every write was stale, replayed or refused
-            // changed nothing.
-            |outcomes: &Vec<Outcome>| outcomes.contains(&Outcome::Written),
-        )
+        in_write(db, |tables| {
+            jobs.iter()
+                .map(|job| match &job.change {
+                    Change::Write(write) => rules::apply(tables, write, job.now_ms, limits),
+                    Change::Keep(keep) => rules::keep(tables, keep, job.now_ms, limits),
+                })
+                .collect()
+        })
     })
 }

@@ -4,13 +4,16 @@
 //! expire first first, and keeps pace with 10,000 at once; the count
 //! stays exact through creates, replacements and purges.
 
-use linkpath_store::{Outcome, Purged, StoredGame};
+use linkpath_store::{KeyBound, Outcome, Purged, StoreLimits, StoredGame, kept_charge};
 
-use crate::support::{Backend, LATER, NOW, create, expiring, kept, keyed, next, open};
+use crate::support::{
+    Backend, LATER, NOW, create, expiring, kept, keyed, limits, next, open, open_with,
+};
 
 on_each!(
     expired_is_absent,
     an_expired_game_never_counts_against_the_bound,
+    what_a_refused_write_deleted_stays_deleted,
     a_purge_keeps_pace_with_10_000_expiring_games,
     purge_takes_the_first_to_expire_first,
     a_new_expiry_moves_in_the_index,
@@ -79,6 +82,45 @@ async fn an_expired_game_never_counts_against_the_bound(backend: Backend) {
     );
     assert_eq!(
         store.purge(later, 10).await,
+        Ok(Purged {
+            games: 0,
+            keys: 0,
+            boards: 0
+        })
+    );
+}
+
+// A refused write may delete expired records on its way, as a purge
+// would: an expired answer under its key, an expired game to make room.
+// Every backend keeps them deleted, so counts and purges agree.
+async fn what_a_refused_write_deleted_stays_deleted(backend: Backend) {
+    let answer = kept("created");
+    let (store, _dir) = open_with(
+        backend,
+        StoreLimits {
+            // No answer fits beside another.
+            max_kept_bytes: kept_charge("k", &answer),
+            ..limits(1)
+        },
+    );
+    let a = expiring(keyed(create("a", "v0"), "k", "created"), SOON);
+    assert_eq!(store.write(a, NOW).await, Ok(Outcome::Written));
+
+    // The expired answer under `k` goes; the write is stale.
+    let stale = keyed(next("a", 4, "v5"), "k", "moved");
+    assert_eq!(
+        store.write(stale, SOON).await,
+        Ok(Outcome::Stale { current: None })
+    );
+    // The expired `a` makes room for `b`, whose answer is past the bytes.
+    let b = keyed(create("b", "v0"), "big", &"x".repeat(100));
+    assert_eq!(
+        store.write(b, SOON).await,
+        Ok(Outcome::TooManyKeys(KeyBound::Store))
+    );
+    assert_eq!(store.games().await, Ok(0));
+    assert_eq!(
+        store.purge_expired(LATER).await,
         Ok(Purged {
             games: 0,
             keys: 0,

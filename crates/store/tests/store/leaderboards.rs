@@ -9,6 +9,7 @@ use crate::support::{Backend, LATER, NOW, create, keyed, limits, next, open, ope
 
 on_each!(
     a_board_keeps_its_best,
+    a_board_reads_with_any_limit,
     an_entry_comes_only_with_its_write,
     boards_are_bounded,
     a_board_expires_whole,
@@ -52,6 +53,24 @@ async fn a_board_keeps_its_best(backend: Backend) {
         store.leaderboard("daily", 10, NOW).await,
         best(&["0050f", "0100b", "0200d"])
     );
+}
+
+// The limit is the caller's: one past any board's size, up to the
+// largest there is, reads the whole board.
+async fn a_board_reads_with_any_limit(backend: Backend) {
+    let (store, _dir) = open(backend, 10);
+    for (game, rank) in [("a", "2a"), ("b", "1b")] {
+        let write = won(create(game, "won"), "daily", rank, LATER);
+        assert_eq!(store.write(write, NOW).await, Ok(Outcome::Written));
+    }
+    let whole = Ok(vec![b"1b".to_vec(), b"2a".to_vec()]);
+    for limit in [2, 4, 1 << 53, (1 << 53) + 1, usize::MAX] {
+        assert_eq!(
+            store.leaderboard("daily", limit, NOW).await,
+            whole,
+            "{limit}"
+        );
+    }
 }
 
 async fn an_entry_comes_only_with_its_write(backend: Backend) {

@@ -2,6 +2,8 @@
 //! interface: each case in `writes`, `keys`, `expiry`, `leaderboards`,
 //! `downtime` and `concurrency` is written once and run on memory, on a redb file
 //! and on Redis (the server `LINKPATH_TEST_REDIS_URL` names; left out when it is unset).
+//! `model` runs random sequences of calls on all of them at once and on
+//! a model of the rules, comparing every answer and the state after it.
 //! `file`, `crash` and `fault` test what only the file has: reopening,
 //! bad files, timeouts, the writes acknowledged before a SIGKILL, and
 //! coming back after an I/O error; `redis` what only Redis has: an
@@ -19,5 +21,6 @@ mod fault;
 mod file;
 mod keys;
 mod leaderboards;
+mod model;
 mod redis;
 mod writes;
