@@ -330,6 +330,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let limits = StoreLimits {
             max_games: 10,
+            max_keys_per_game: 10,
+            max_kept_bytes: 1 << 20,
             max_boards: 10,
             board_size: 3,
             timeout: Duration::from_secs(30),
