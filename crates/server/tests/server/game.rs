@@ -680,7 +680,10 @@ fn without_elapsed(mut answer: Value) -> Value {
 
 #[tokio::test]
 async fn clear_answers_say_why_they_needed_no_search() {
-    let router = router(config());
+    // The budget is the solve timeout less a second: the default's.
+    let mut config = config();
+    config.request.solve_timeout_ms = 10_000;
+    let router = router(config);
     let clear = async |body: Value| without_elapsed(ok(&router, "/v1/clear", &body).await);
     assert_eq!(
         clear(json!({"board": ["ABA", "BB."], "rules": "shisen-sho"})).await,

@@ -20,10 +20,18 @@ use tower::ServiceExt;
 /// not depend on the machine's cores, and no shutdown grace, so stopping a
 /// test server is quick (the tests of the grace set their own).
 pub fn config() -> Config {
+    let defaults = Config::default();
     Config {
         workers: Some(4),
         shutdown_grace_ms: 0,
-        ..Config::default()
+        // An unoptimised build on a busy 2-core machine can take more than
+        // the default 10 s over a million-cell shuffle; a test of the
+        // deadline sets its own.
+        request: linkpath_server::RequestLimits {
+            solve_timeout_ms: 120_000,
+            ..defaults.request.clone()
+        },
+        ..defaults
     }
 }
 
