@@ -23,6 +23,7 @@ mod writer;
 
 use std::any::Any;
 use std::fs;
+use std::ops::Range;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -37,8 +38,8 @@ use handle::Handle;
 use crate::rules::{self, live};
 use crate::{Keep, Kept, Outcome, Purged, StoreError, StoreLimits, StoredGame, Write};
 use tables::{
-    BOARDS, ENTRIES, FileTables, GAMES, KEPT, failed, open_failed, read_entries, read_game,
-    read_kept,
+    BOARDS, ENTRIES, FileTables, GAMES, KEPT, LOG, failed, open_failed, read_entries, read_game,
+    read_kept, read_log,
 };
 
 /// redb's page cache: its default (1 GiB) is past the memory a replica
@@ -103,6 +104,24 @@ impl FileStore {
         self.read(GAMES, move |games| {
             let game = read_game(games, &id)?;
             Ok(game.filter(|game| live(game.expires_at_ms, now_ms)))
+        })
+        .await
+    }
+
+    pub(crate) async fn log(
+        &self,
+        id: &str,
+        versions: Range<u64>,
+        now_ms: u64,
+    ) -> Result<Vec<(u64, Vec<u8>)>, StoreError> {
+        let id = id.to_owned();
+        self.blocking(move |db| {
+            let txn = db.begin_read().map_err(failed)?;
+            let game = read_game(&txn.open_table(GAMES).map_err(failed)?, &id)?;
+            if !game.is_some_and(|game| live(game.expires_at_ms, now_ms)) {
+                return Ok(Vec::new());
+            }
+            read_log(&txn.open_table(LOG).map_err(failed)?, &id, versions)
         })
         .await
     }
@@ -356,6 +375,7 @@ mod tests {
             game: game.clone(),
             key: None,
             entry: None,
+            log: Vec::new(),
         };
         assert_eq!(store.write(write, 1).await, Ok(Outcome::Written));
         assert!(!store.writer.lock().unwrap().stopped());

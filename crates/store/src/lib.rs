@@ -1,6 +1,9 @@
 //! Where linkpath keeps games between requests. A game is opaque bytes
 //! here, stored with a version that every change raises by one and a time
-//! at which it expires; beside games, the answers given under idempotency
+//! at which it expires, and with its log: one opaque entry a version,
+//! appended by the write that makes the version and never rewritten, so
+//! that a change costs what it changes, not what the game has been
+//! through. Beside games, the answers given under idempotency
 //! keys, so that a retried request gets the first answer again; and the
 //! heartbeat of the processes serving them, with the outages it tells
 //! (`downtime.rs`), so that the server's downtime is not a player's time.
@@ -87,6 +90,20 @@ pub struct Write {
     pub key: Option<(String, Kept)>,
     /// The leaderboard entry this change earns (the game was won).
     pub entry: Option<Entry>,
+    /// The entries this write appends to the game's log, one a version,
+    /// the last at the new version: a change's one, or several for a game
+    /// whose log is written for the first time. At most the new version
+    /// and one more; a create starts a new log, so an expired game's
+    /// entries under the same id are gone.
+    pub log: Vec<Vec<u8>>,
+}
+
+impl Write {
+    /// The versions of [`Write::log`]'s entries, in order.
+    pub fn log_versions(&self) -> Range<u64> {
+        let end = self.game.version.saturating_add(1);
+        end.saturating_sub(self.log.len() as u64)..end
+    }
 }
 
 /// An answer kept under a key with no change of its game: see
@@ -306,6 +323,25 @@ impl Store {
                 Backend::Memory(store) => store.kept(key, now_ms),
                 Backend::File(store) => store.kept(key, now_ms).await,
                 Backend::Redis(store) => store.kept(key, now_ms).await,
+            }
+        })
+        .await
+    }
+
+    /// The entries of the live game `id`'s log at `versions`, each with
+    /// its version, in order; none for a game absent or expired, and none
+    /// for a version never written.
+    pub async fn log(
+        &self,
+        id: &str,
+        versions: Range<u64>,
+        now_ms: u64,
+    ) -> Result<Vec<(u64, Vec<u8>)>, StoreError> {
+        self.bounded(async {
+            match &self.backend {
+                Backend::Memory(store) => store.log(id, versions, now_ms),
+                Backend::File(store) => store.log(id, versions, now_ms).await,
+                Backend::Redis(store) => store.log(id, versions, now_ms).await,
             }
         })
         .await

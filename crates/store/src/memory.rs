@@ -7,6 +7,7 @@
 mod heartbeat;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::ops::Range;
 use std::sync::{Mutex, MutexGuard};
 
 use crate::rules::{self, BoardHead, Head, Kind, Tables};
@@ -20,6 +21,8 @@ pub(crate) struct MemoryStore {
 #[derive(Default)]
 struct Maps {
     games: HashMap<String, StoredGame>,
+    /// Each game's log by version; a game with none written is absent.
+    logs: HashMap<String, BTreeMap<u64, Vec<u8>>>,
     kept: HashMap<String, Owned>,
     /// How many kept answers each game has; a game with none is absent.
     keys_of: HashMap<String, u64>,
@@ -63,6 +66,26 @@ impl MemoryStore {
             .get(id)
             .filter(|game| rules::live(game.expires_at_ms, now_ms))
             .cloned())
+    }
+
+    pub(crate) fn log(
+        &self,
+        id: &str,
+        versions: Range<u64>,
+        now_ms: u64,
+    ) -> Result<Vec<(u64, Vec<u8>)>, StoreError> {
+        let maps = self.lock()?;
+        let live = maps
+            .games
+            .get(id)
+            .is_some_and(|game| rules::live(game.expires_at_ms, now_ms));
+        Ok(match maps.logs.get(id) {
+            Some(log) if live => log
+                .range(versions)
+                .map(|(version, entry)| (*version, entry.clone()))
+                .collect(),
+            _ => Vec::new(),
+        })
     }
 
     pub(crate) fn kept(&self, key: &str, now_ms: u64) -> Result<Option<Kept>, StoreError> {
@@ -160,6 +183,19 @@ impl Tables for Maps {
         Ok(())
     }
 
+    fn put_log(
+        &mut self,
+        id: &str,
+        versions: Range<u64>,
+        entries: &[Vec<u8>],
+    ) -> Result<(), StoreError> {
+        let log = self.logs.entry(id.to_owned()).or_default();
+        for (version, entry) in versions.zip(entries) {
+            log.insert(version, entry.clone());
+        }
+        Ok(())
+    }
+
     fn put_kept(
         &mut self,
         key: &str,
@@ -240,6 +276,7 @@ impl Tables for Maps {
         match kind {
             Kind::Game => {
                 self.games.remove(name);
+                self.logs.remove(name);
             }
             Kind::Key => {
                 if let Some(owned) = self.kept.remove(name) {

@@ -51,6 +51,7 @@
 
 mod heartbeat;
 
+use std::ops::Range;
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -104,6 +105,7 @@ pub(crate) struct RedisStore {
     keep_script: Script,
     purge_script: Script,
     leaderboard_script: Script,
+    log_script: Script,
     /// The changes heard on the channel, once a caller asks for them.
     feed: OnceLock<Listening>,
 }
@@ -139,6 +141,7 @@ impl RedisStore {
             keep_script: with_common(include_str!("redis_store/keep.lua")),
             purge_script: with_common(include_str!("redis_store/purge.lua")),
             leaderboard_script: Script::new(include_str!("redis_store/leaderboard.lua")),
+            log_script: Script::new(include_str!("redis_store/log.lua")),
             feed: OnceLock::new(),
         })
     }
@@ -170,6 +173,31 @@ impl RedisStore {
             }
         };
         Ok(Some(game).filter(|game| live(game.expires_at_ms, now_ms)))
+    }
+
+    pub(crate) async fn log(
+        &self,
+        id: &str,
+        versions: Range<u64>,
+        now_ms: u64,
+    ) -> Result<Vec<(u64, Vec<u8>)>, StoreError> {
+        if versions.is_empty() {
+            return Ok(Vec::new());
+        }
+        let found: Vec<(String, Vec<u8>)> = self
+            .log_script
+            .key(self.names.game(id))
+            .key(self.names.log(id))
+            .arg(padded(now_ms))
+            .arg(versions.start)
+            .arg(versions.end)
+            .invoke_async(&mut self.connection().await?)
+            .await
+            .map_err(failed)?;
+        found
+            .into_iter()
+            .map(|(version, entry)| Ok((number(&version, || format!("game `{id}`'s log"))?, entry)))
+            .collect()
     }
 
     pub(crate) async fn kept(&self, key: &str, now_ms: u64) -> Result<Option<Kept>, StoreError> {
@@ -205,6 +233,7 @@ impl RedisStore {
         };
         let mut call = self.call(&self.write_script, now_ms);
         call.key("game", self.names.game(&write.id))
+            .key("log", self.names.log(&write.id))
             .arg("channel", self.names.changes())
             .arg("id", &write.id)
             .arg("expected", expected)
@@ -214,6 +243,9 @@ impl RedisStore {
             .arg("score", game.expires_at_ms)
             .arg("ttl", ttl(game.expires_at_ms, now_ms))
             .arg("body", &game.body);
+        for (version, entry) in write.log_versions().zip(&write.log) {
+            call.arg("logged_version", version).arg("logged", entry);
+        }
         if let Some((key, kept)) = &write.key {
             self.kept_args(&mut call, key, kept, now_ms);
         }
@@ -400,6 +432,10 @@ struct Names {
 impl Names {
     fn game(&self, id: &str) -> String {
         format!("{}:game:{{{id}}}", self.prefix)
+    }
+
+    fn log(&self, id: &str) -> String {
+        format!("{}:log:{{{id}}}", self.prefix)
     }
 
     fn kept(&self, key: &str) -> String {

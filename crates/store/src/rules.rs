@@ -60,6 +60,14 @@ pub(crate) trait Tables {
         game: &StoredGame,
         replaces: Option<u64>,
     ) -> Result<(), StoreError>;
+    /// Stores `entries` in the game `id`'s log at `versions`, replacing
+    /// what is there.
+    fn put_log(
+        &mut self,
+        id: &str,
+        versions: std::ops::Range<u64>,
+        entries: &[Vec<u8>],
+    ) -> Result<(), StoreError>;
     /// Stores `kept` under `key`, a key not stored, as the game `game`'s,
     /// counting it for the game and its `charge` in the bytes kept.
     fn put_kept(
@@ -93,8 +101,8 @@ pub(crate) trait Tables {
     /// The entry of `kind`'s expiry index that expires first.
     fn first_to_expire(&self, kind: Kind) -> Result<Option<(u64, String)>, StoreError>;
     /// Removes the index entry `(expires_at_ms, name)` of `kind`, and the
-    /// record it points to (a board with all its entries; a kept answer
-    /// with its counts).
+    /// record it points to (a game with its log; a board with all its
+    /// entries; a kept answer with its counts).
     fn remove(&mut self, kind: Kind, expires_at_ms: u64, name: &str) -> Result<(), StoreError>;
 }
 
@@ -105,6 +113,14 @@ pub(crate) fn check(write: &Write) -> Result<(), StoreError> {
         Expected::Version(version) => version.checked_add(1),
     };
     match follows {
+        Some(_) if write.log.len() as u64 > write.game.version.saturating_add(1) => {
+            Err(StoreError::InvalidWrite(format!(
+                "game `{}`: a write of version {} appends {} log entries, more than its versions",
+                write.id,
+                write.game.version,
+                write.log.len()
+            )))
+        }
         Some(version) if version == write.game.version => Ok(()),
         Some(version) => Err(StoreError::InvalidWrite(format!(
             "game `{}`: a write expecting {:?} stores version {version}, not {}",
@@ -158,11 +174,19 @@ pub(crate) fn apply(
     {
         return Ok(Outcome::TooManyKeys(bound));
     }
-    tables.put_game(
-        &write.id,
-        &write.game,
-        stored.map(|head| head.expires_at_ms),
-    )?;
+    // A create starts a new log: an expired game's under the same id goes
+    // with it.
+    let replaces = match (write.expected, stored) {
+        (Expected::Absent, Some(expired)) => {
+            tables.remove(Kind::Game, expired.expires_at_ms, &write.id)?;
+            None
+        }
+        (_, stored) => stored.map(|head| head.expires_at_ms),
+    };
+    tables.put_game(&write.id, &write.game, replaces)?;
+    if !write.log.is_empty() {
+        tables.put_log(&write.id, write.log_versions(), &write.log)?;
+    }
     if let Some((key, kept)) = &write.key {
         tables.put_kept(key, &write.id, kept, kept_charge(key, kept))?;
     }

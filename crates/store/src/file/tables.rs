@@ -18,6 +18,9 @@
 //! changed with the answers. A key kept before these tables were added
 //! has no owner and counts for nothing.
 //!
+//! A game's log is `log`, keyed `(id, version)`, so that a game's
+//! entries are one range in version order, removed with the game.
+//!
 //! A game is stored as `version | expires_at_ms | body` and a kept answer
 //! as `expires_at_ms | fingerprint length | fingerprint | answer`, numbers
 //! little-endian (u64, the length u32). Decoding checks every length: a
@@ -38,6 +41,7 @@ const KEY_EXPIRY: TableDefinition<(u64, &str), ()> = TableDefinition::new("key_e
 pub(super) const BOARDS: TableDefinition<&str, u64> = TableDefinition::new("boards");
 pub(super) const ENTRIES: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("entries");
 const BOARD_EXPIRY: TableDefinition<(u64, &str), ()> = TableDefinition::new("board_expiry");
+pub(super) const LOG: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("log");
 const KEY_OWNERS: TableDefinition<&str, (u64, &str)> = TableDefinition::new("key_owners");
 const GAME_KEYS: TableDefinition<&str, u64> = TableDefinition::new("game_keys");
 const TOTALS: TableDefinition<&str, u64> = TableDefinition::new("totals");
@@ -48,6 +52,7 @@ const KEPT_BYTES: &str = "kept_bytes";
 /// The tables, open in one write transaction.
 pub(super) struct FileTables<'txn> {
     games: Table<'txn, &'static str, &'static [u8]>,
+    log: Table<'txn, (&'static str, u64), &'static [u8]>,
     kept: Table<'txn, &'static str, &'static [u8]>,
     boards: Table<'txn, &'static str, u64>,
     entries: Table<'txn, (&'static str, &'static str), &'static [u8]>,
@@ -67,6 +72,7 @@ impl<'txn> FileTables<'txn> {
     pub(super) fn open(txn: &'txn WriteTransaction) -> Result<Self, redb::TableError> {
         Ok(FileTables {
             games: txn.open_table(GAMES)?,
+            log: txn.open_table(LOG)?,
             kept: txn.open_table(KEPT)?,
             boards: txn.open_table(BOARDS)?,
             entries: txn.open_table(ENTRIES)?,
@@ -157,6 +163,21 @@ impl Tables for FileTables<'_> {
         record.extend_from_slice(&game.body);
         self.games.insert(id, record.as_slice()).map_err(failed)?;
         self.reindex(Kind::Game, id, replaces, game.expires_at_ms)
+    }
+
+    fn put_log(
+        &mut self,
+        id: &str,
+        versions: std::ops::Range<u64>,
+        entries: &[Vec<u8>],
+    ) -> Result<(), StoreError> {
+        self.changed = true;
+        for (version, entry) in versions.zip(entries) {
+            self.log
+                .insert((id, version), entry.as_slice())
+                .map_err(failed)?;
+        }
+        Ok(())
     }
 
     fn put_kept(
@@ -265,7 +286,13 @@ impl Tables for FileTables<'_> {
             .remove((expires_at_ms, name))
             .map_err(failed)?;
         match kind {
-            Kind::Game => drop(self.games.remove(name).map_err(failed)?),
+            Kind::Game => {
+                self.games.remove(name).map_err(failed)?;
+                // One entry a version: bounded by the game's actions.
+                self.log
+                    .retain_in((name, 0)..=(name, u64::MAX), |_, _| false)
+                    .map_err(failed)?;
+            }
             Kind::Key => {
                 self.kept.remove(name).map_err(failed)?;
                 let owner = self.key_owners.remove(name).map_err(failed)?.map(|owner| {
@@ -310,6 +337,26 @@ pub(super) fn read_entries(
         bodies.push(body.value().to_vec());
     }
     Ok(bodies)
+}
+
+/// The entries of `id`'s log at `versions`, in order.
+pub(super) fn read_log(
+    log: &impl ReadableTable<(&'static str, u64), &'static [u8]>,
+    id: &str,
+    versions: std::ops::Range<u64>,
+) -> Result<Vec<(u64, Vec<u8>)>, StoreError> {
+    if versions.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut entries = Vec::new();
+    for entry in log
+        .range((id, versions.start)..(id, versions.end))
+        .map_err(failed)?
+    {
+        let (key, body) = entry.map_err(failed)?;
+        entries.push((key.value().1, body.value().to_vec()));
+    }
+    Ok(entries)
 }
 
 /// The game stored under `id` in `games`, expired or not.

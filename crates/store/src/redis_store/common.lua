@@ -32,9 +32,13 @@ local function kept_record(name)
   return arg.prefix .. ':kept:{' .. name .. '}'
 end
 
--- Removes a game and its index entry.
+local function log_record(id)
+  return arg.prefix .. ':log:{' .. id .. '}'
+end
+
+-- Removes a game, its log and its index entry.
 local function remove_game(id)
-  redis.call('DEL', game_record(id))
+  redis.call('DEL', game_record(id), log_record(id))
   redis.call('ZREM', key.game_expiry, id)
 end
 

@@ -3,11 +3,12 @@
 -- version), then the version, then the bounds on games and keys; the
 -- game, the key and the entry are stored only when all pass.
 --
--- KEYS: game, game_expiry, kept_expiry, kept_owners, game_keys,
+-- KEYS: game, log, game_expiry, kept_expiry, kept_owners, game_keys,
 -- kept_bytes; with an entry also board, ranks, entries, board_expiry.
 -- ARGV: now, prefix, channel (where changes are announced), id, expected
 -- (the version, '' for none), max_games, max_keys_per_game,
--- max_kept_bytes; the game's version, expires, score, ttl, body; with a
+-- max_kept_bytes; the game's version, expires, score, ttl, body; each
+-- log entry appended as `logged_version` and `logged`; with a
 -- key: kept (its name), kept_expires, kept_score, kept_ttl, fingerprint,
 -- answer, charge; with an entry: board_name, rank, entry, board_expires,
 -- board_score, board_ttl, board_size, max_boards.
@@ -51,6 +52,16 @@ end
 redis.call('HSET', key.game, 'v', arg.version, 'e', arg.expires, 'b', arg.body)
 redis.call('PEXPIRE', key.game, arg.ttl)
 redis.call('ZADD', key.game_expiry, arg.score, arg.id)
+-- A create starts a new log: an expired game's under the id goes. The log
+-- is a hash of version to entry, expiring with the game.
+if arg.expected == '' then
+  redis.call('DEL', key.log)
+end
+local versions, logged = list.logged_version or {}, list.logged or {}
+for i = 1, #logged do
+  redis.call('HSET', key.log, versions[i], logged[i])
+end
+redis.call('PEXPIRE', key.log, arg.ttl)
 if arg.kept then
   put_kept(arg.kept, arg.id, arg.kept_expires, arg.kept_score, arg.kept_ttl,
     arg.fingerprint, arg.answer, arg.charge)

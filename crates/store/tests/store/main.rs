@@ -21,6 +21,7 @@ mod fault;
 mod file;
 mod keys;
 mod leaderboards;
+mod log;
 mod model;
 mod redis;
 mod writes;

@@ -300,6 +300,7 @@ enum Answer {
 struct Shown {
     games: Result<u64, StoreError>,
     game: Vec<Result<Option<StoredGame>, StoreError>>,
+    log: Vec<Result<Vec<(u64, Vec<u8>)>, StoreError>>,
     kept: Vec<Result<Option<Kept>, StoreError>>,
     boards: Vec<Result<Vec<Vec<u8>>, StoreError>>,
 }
@@ -438,9 +439,10 @@ async fn answer_of(store: &Store, call: &Call, now: u64) -> Answer {
 
 /// Every read at once: Redis takes them in one round trip.
 async fn shown_by(store: &Store, now: u64) -> Shown {
-    let (games, game, kept, boards) = tokio::join!(
+    let (games, game, log, kept, boards) = tokio::join!(
         store.games(),
         join_all(IDS.iter().map(|id| store.game(id, now))),
+        join_all(IDS.iter().map(|id| store.log(id, 0..u64::MAX, now))),
         join_all(KEYS.iter().map(|key| store.kept(key, now))),
         join_all(
             BOARDS
@@ -451,6 +453,7 @@ async fn shown_by(store: &Store, now: u64) -> Shown {
     Shown {
         games,
         game,
+        log,
         kept,
         boards,
     }
@@ -461,6 +464,9 @@ async fn shown_by(store: &Store, now: u64) -> Shown {
 struct Model {
     limits: StoreLimits,
     games: BTreeMap<String, StoredGame>,
+    /// Each game's log by version. A removed game's stays: it shows only
+    /// while its game is live, and a create starts a new one.
+    logs: BTreeMap<String, BTreeMap<u64, Vec<u8>>>,
     kept: BTreeMap<String, Owned>,
     boards: BTreeMap<String, Board>,
     /// How often each rule of [`MUST_MEET`] (and others) applied.
@@ -501,6 +507,7 @@ impl Model {
         Model {
             limits,
             games: BTreeMap::new(),
+            logs: BTreeMap::new(),
             kept: BTreeMap::new(),
             boards: BTreeMap::new(),
             met: BTreeMap::new(),
@@ -541,6 +548,7 @@ impl Model {
                     expires_at_ms: now + life,
                     body: format!("{id} v{version} at step {step}").into_bytes(),
                 },
+                log: vec![format!("{id} log v{version} at step {step}").into_bytes()],
                 key,
                 entry: win.as_ref().map(|win| {
                     let rank = format!("{}{id}", win.score);
@@ -647,6 +655,7 @@ impl Model {
         Shown {
             games: Ok(self.games.len() as u64),
             game: IDS.iter().map(|id| Ok(self.game(id, now))).collect(),
+            log: IDS.iter().map(|id| Ok(self.log(id, now))).collect(),
             kept: KEYS
                 .iter()
                 .map(|key| Ok(self.kept_live(key, now)))
@@ -663,6 +672,13 @@ impl Model {
             .get(id)
             .filter(|game| live(game.expires_at_ms, now))
             .cloned()
+    }
+
+    fn log(&self, id: &str, now: u64) -> Vec<(u64, Vec<u8>)> {
+        match (self.game(id, now), self.logs.get(id)) {
+            (Some(_), Some(log)) => log.iter().map(|(v, e)| (*v, e.clone())).collect(),
+            _ => Vec::new(),
+        }
     }
 
     fn kept_live(&self, key: &str, now: u64) -> Option<Kept> {
@@ -719,6 +735,11 @@ impl Model {
             return Outcome::TooManyKeys(bound);
         }
         self.games.insert(write.id.clone(), write.game.clone());
+        let log = self.logs.entry(write.id.clone()).or_default();
+        if write.expected == Expected::Absent {
+            log.clear();
+        }
+        log.extend(write.log_versions().zip(write.log.iter().cloned()));
         if let Some((key, kept)) = &write.key {
             self.put_kept(key, &write.id, kept);
         }

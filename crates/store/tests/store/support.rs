@@ -137,6 +137,12 @@ pub fn game(version: u64, body: &str) -> StoredGame {
     }
 }
 
+/// The log entry [`create`] and [`next`] append for `version`: the body
+/// in capitals, so that a search of a file for the body finds the game.
+pub fn entry(version: u64, body: &str) -> Vec<u8> {
+    format!("{version}: {}", body.to_uppercase()).into_bytes()
+}
+
 /// Creates `id`.
 pub fn create(id: &str, body: &str) -> Write {
     Write {
@@ -145,6 +151,7 @@ pub fn create(id: &str, body: &str) -> Write {
         game: game(0, body),
         key: None,
         entry: None,
+        log: vec![entry(0, body)],
     }
 }
 
@@ -156,6 +163,7 @@ pub fn next(id: &str, from: u64, body: &str) -> Write {
         game: game(from + 1, body),
         key: None,
         entry: None,
+        log: vec![entry(from + 1, body)],
     }
 }
 
