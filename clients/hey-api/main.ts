@@ -395,15 +395,16 @@ async function created(): Promise<{ followed: Followed; first: Game }> {
  * A game of the stream. The SDK's Server-Sent Events reader parses each
  * event's `data` as JSON, so it yields the game itself, where the generated
  * type says EventStream (GameEvent | string, openapi.yaml's schema of the
- * stream); the game is checked to be an object and taken as one.
+ * stream, or void for the 204 that ends a finished game's stream); the game
+ * is checked to be an object and taken as one.
  */
-function sentGame(data: Api.EventStream): Game {
+function sentGame(data: Api.GameEventsResponse): Game {
   assert.ok(typeof data === "object" && "version" in data, `not a game: ${JSON.stringify(data)}`);
   return data as unknown as Game;
 }
 
 // One event as the SDK's reader hands it to onSseEvent.
-type StreamEvent = { event: string | undefined; id: string | undefined; data: Api.EventStream };
+type StreamEvent = { event: string | undefined; id: string | undefined; data: Api.GameEventsResponse };
 
 // A held game, played to the end: created, an illegal move, a hint, a move
 // taken back and made again, the rest of /v1/clear's sequence to `won`, all
@@ -416,7 +417,7 @@ async function heldGame(): Promise<void> {
   // Every stream read here ends with the game; this bounds it if it does not.
   const streamBound = AbortSignal.timeout(30_000);
   const streamed: StreamEvent[] = [];
-  let stream: AsyncGenerator<Api.EventStream> | undefined;
+  let stream: AsyncGenerator<Api.GameEventsResponse> | undefined;
   let laterEvents: Promise<void> = Promise.resolve();
 
   await check("POST /v1/games, a dealt 4 x 4 Shisen-Sho game", async () => {
