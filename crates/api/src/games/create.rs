@@ -2,6 +2,7 @@
 //! sent, with an optional time limit.
 
 use super::game::Game;
+use super::log::Logged;
 use super::ranking::{board_of, check_player};
 use super::view::GameSettings;
 use crate::board::{WireBoard, WireLayout};
@@ -90,19 +91,20 @@ const DEAL_FIELDS: [&str; 8] = [
 ];
 
 /// A new game with id `id` from the body of `POST /v1/games`, its clock
-/// started at `now_ms`, on the leaderboard of its deal.
+/// started at `now_ms`, on the leaderboard of its deal; with the first
+/// entry of its log.
 pub fn create(
     body: &[u8],
     id: String,
     now_ms: u64,
     limits: &Limits,
     stop: &Stop,
-) -> Result<Game, ApiError> {
+) -> Result<(Game, Logged), ApiError> {
     let (player, board, settings) = read(body, limits, stop)?;
-    let mut game = Game::new(id, settings, &board, now_ms, limits, stop)?;
+    let (mut game, created) = Game::new(id, settings, &board, now_ms, limits, stop)?;
     game.leaderboard = board_of(&game.settings);
     game.player = player;
-    Ok(game)
+    Ok((game, created))
 }
 
 /// The body of `POST /v1/games` read: the player, the board to play and

@@ -3,7 +3,9 @@
 //! refused with the game untouched: each works on the caller's copy only
 //! once every check has passed.
 
+use super::log::{Link, Log, Logged};
 use super::score::score;
+use super::stored;
 use super::view::GameSettings;
 use crate::error::{ApiError, ErrorCode, Work};
 use crate::game::{Settings, shuffled};
@@ -91,8 +93,8 @@ impl Clock {
     }
 }
 
-/// One change of the board, kept so that undo takes it back and redo
-/// makes it again without judging anything anew.
+/// One change of the board, kept in its log entry so that undo takes it
+/// back and redo makes it again without judging anything anew.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Change {
@@ -104,8 +106,11 @@ pub enum Change {
         tiles: [u32; 2],
         moved: Vec<Moved>,
     },
-    /// Every listed tile moved at once.
+    /// Every listed tile moved at once: a shuffle given as its moves.
     Shuffle { moved: Vec<Moved> },
+    /// A shuffle made from its entry's seed: the board before it, for
+    /// undo; redo makes it again from the seed.
+    Seeded { before: Vec<u32> },
 }
 
 /// An action on a game, as a client asks it.
@@ -118,8 +123,10 @@ pub enum Action {
     Hint,
     Undo,
     Redo,
-    /// A clearable shuffle; a replay gives the tiles as they moved.
+    /// A clearable shuffle, made from the game's own seed; a replay gives
+    /// the seed it was made from, or the tiles as they moved.
     Shuffle {
+        seed: Option<u64>,
         moved: Option<Vec<Moved>>,
     },
     Pause,
@@ -241,49 +248,36 @@ impl Last {
     }
 }
 
-/// An action kept for the game's replay, with the server's time and the
-/// downtime given back to the game by then: the replay's time is the one
-/// less the other, so that a replay checked again skips the downtime as
-/// the game did.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Logged {
-    pub action: ActionKind,
-    pub at_ms: u64,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub given_back_ms: u64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from: Option<Point>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub to: Option<Point>,
-    /// A shuffle's tiles, as they moved.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub moved: Option<Vec<Moved>>,
-}
-
 /// What a server allows one game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameLimits {
     /// Most actions a game keeps; past them every action is refused, so a
     /// game's history, and what its store holds, stay bounded.
     pub max_actions: usize,
+    /// Most bytes a game's log holds, as [`stored::entry_bytes`] counts
+    /// them; an action whose entry would pass it is refused.
+    pub max_log_bytes: u64,
 }
 
-/// A game as the store keeps it.
+/// A game as the store keeps it: what an action reads and writes, its
+/// history left in its log ([`Logged`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Game {
     pub id: String,
     pub version: u64,
     pub status: Status,
     pub settings: GameSettings,
-    /// The board dealt, cell by cell in reading order.
-    pub dealt: Vec<u32>,
-    /// The board now.
+    /// The board now, cell by cell in reading order.
     pub cells: Vec<u32>,
-    /// The changes made, oldest first.
-    pub done: Vec<Change>,
-    /// The changes taken back, the next to redo last.
-    pub undone: Vec<Change>,
-    pub log: Vec<Logged>,
+    /// The tiles dealt, of which the score counts those removed.
+    pub dealt_tiles: usize,
+    /// The top of the changes made, that undo takes back.
+    pub done: Option<Link>,
+    /// The top of the changes taken back, that redo makes again.
+    pub undone: Option<Link>,
+    /// The bytes of the log's entries, as [`stored::entry_bytes`] counts
+    /// them.
+    pub log_bytes: u64,
     pub clock: Clock,
     pub assists: Assists,
     pub score: u64,
@@ -301,7 +295,8 @@ pub struct Game {
 }
 
 impl Game {
-    /// A new game on `board`, its clock started at `now_ms`.
+    /// A new game on `board`, its clock started at `now_ms`, with the
+    /// first entry of its log.
     pub(super) fn new(
         id: String,
         settings: GameSettings,
@@ -309,25 +304,22 @@ impl Game {
         now_ms: u64,
         limits: &Limits,
         stop: &Stop,
-    ) -> Result<Game, ApiError> {
+    ) -> Result<(Game, Logged), ApiError> {
         let cells = board.cells().to_vec();
+        let created = Logged {
+            dealt: Some(cells.clone()),
+            ..Logged::new(ActionKind::Create, now_ms, 0)
+        };
         let mut game = Game {
             id,
             version: 0,
             status: Status::Playing,
             settings,
-            dealt: cells.clone(),
+            dealt_tiles: cells.iter().filter(|&&c| c != EMPTY).count(),
             cells,
-            done: Vec::new(),
-            undone: Vec::new(),
-            log: vec![Logged {
-                action: ActionKind::Create,
-                at_ms: now_ms,
-                given_back_ms: 0,
-                from: None,
-                to: None,
-                moved: None,
-            }],
+            done: None,
+            undone: None,
+            log_bytes: stored::entry_bytes(&created),
             clock: Clock {
                 elapsed_ms: 0,
                 since_ms: Some(now_ms),
@@ -346,7 +338,7 @@ impl Game {
         let play = game.play(limits)?;
         game.settle(&play, now_ms, limits, stop)?;
         game.rescore(now_ms);
-        Ok(game)
+        Ok((game, created))
     }
 
     pub fn ranked(&self) -> bool {
@@ -408,39 +400,48 @@ impl Game {
     }
 
     /// Ends the game as out of time if its limit has passed by `now_ms`;
-    /// whether it did.
-    pub fn expire(&mut self, now_ms: u64) -> bool {
-        let Some(at) = self.due(now_ms) else {
-            return false;
-        };
+    /// the entry of its log if it did. The end of a game is logged past
+    /// any bound of the log: it is the last entry.
+    pub fn expire(&mut self, now_ms: u64) -> Option<Logged> {
+        let at = self.due(now_ms)?;
         self.clock.stop(at);
         self.status = Status::OutOfTime;
         self.version += 1;
         self.updated_at_ms = at;
         self.last = Some(Last::of(ActionKind::OutOfTime, self.version));
-        self.log.push(Logged {
-            action: ActionKind::OutOfTime,
-            at_ms: at,
-            given_back_ms: self.clock.given_back_ms,
-            from: None,
-            to: None,
-            moved: None,
-        });
+        let logged = Logged::new(ActionKind::OutOfTime, at, self.clock.given_back_ms);
+        self.log_bytes += stored::entry_bytes(&logged);
         // The play time is the limit now.
         self.rescore(at);
-        true
+        Some(logged)
+    }
+
+    /// The versions of the log entries `action` reads: the top of the
+    /// stack undo or redo takes from.
+    pub fn needs(&self, action: &Action) -> Vec<u64> {
+        let top = match action {
+            Action::Undo => self.done,
+            Action::Redo => self.undone,
+            _ => None,
+        };
+        let mut versions: Vec<u64> = top.iter().flat_map(|l| [l.at, l.change]).collect();
+        versions.dedup();
+        versions
     }
 
     /// Applies `action` at `now_ms`, or refuses it and leaves the game as
-    /// it was. The caller ends a game out of time first ([`Game::expire`]).
+    /// it was; the entry it adds to the log. `log` holds at least the
+    /// entries [`Game::needs`] names. The caller ends a game out of time
+    /// first ([`Game::expire`]).
     pub fn act(
         &mut self,
         action: &Action,
         now_ms: u64,
+        log: &(impl Log + ?Sized),
         game_limits: &GameLimits,
         limits: &Limits,
         stop: &Stop,
-    ) -> Result<(), ApiError> {
+    ) -> Result<Logged, ApiError> {
         if self.status.finished() {
             return Err(ApiError::new(
                 ErrorCode::GameOver,
@@ -450,10 +451,11 @@ impl Game {
                 ),
             ));
         }
-        if self.log.len() >= game_limits.max_actions {
+        // One entry a version, the creation's first.
+        let actions = self.version + 1;
+        if actions >= game_limits.max_actions as u64 {
             return Err(refused(format!(
-                "the game has made {} actions, this server's limit for one game; start a new game",
-                self.log.len()
+                "the game has made {actions} actions, this server's limit for one game; start a new game"
             )));
         }
         let paused = self.status == Status::Paused;
@@ -469,22 +471,16 @@ impl Game {
         let play = self.play(limits)?;
         let mut next = self.clone();
         next.version += 1;
-        let mut last = Last::of(action.kind(), next.version);
-        let mut logged = Logged {
-            action: action.kind(),
-            at_ms: now_ms,
-            given_back_ms: next.clock.given_back_ms,
-            from: None,
-            to: None,
-            moved: None,
-        };
+        let version = next.version;
+        let mut last = Last::of(action.kind(), version);
+        let mut logged = Logged::new(action.kind(), now_ms, next.clock.given_back_ms);
         match action {
             Action::Move { from, to } => {
                 let change = next.judge(*from, *to, &play, &mut last, stop)?;
-                next.make(&change);
-                next.done.push(change);
-                next.undone.clear();
+                next.make(&change, &last.moved);
                 (logged.from, logged.to) = (Some(*from), Some(*to));
+                logged.change = Some(change);
+                next.push_done(&mut logged, version);
             }
             Action::Hint => {
                 let classes = play.classes(&next.board(), Work::Play, stop)?.into_owned();
@@ -499,51 +495,79 @@ impl Game {
                 next.assists.hints += 1;
             }
             Action::Undo => {
-                let Some(change) = next.done.pop() else {
+                let Some(top) = next.done else {
                     return Err(refused(
                         "nothing to undo, expected a game with a move or a shuffle made".into(),
                     ));
                 };
-                next.unmake(&change);
-                describe(&mut last, &change, false);
+                let (on, change) = stacked(log, top)?;
+                last.moved = next.unmake(&change);
+                if let Change::Move { from, to, .. } = &change {
+                    (last.from, last.to) = (Some(*from), Some(*to));
+                }
                 // The pair is back where it was judged.
                 last.path = next.path(&change, &play, stop)?;
-                next.undone.push(change);
+                next.done = on.below;
+                logged.below = next.undone;
+                next.undone = Some(Link {
+                    at: version,
+                    change: top.change,
+                });
                 next.assists.undos += 1;
             }
             Action::Redo => {
-                let Some(change) = next.undone.pop() else {
+                let Some(top) = next.undone else {
                     return Err(refused("nothing to redo, expected an undo before".into()));
                 };
+                let (on, change) = stacked(log, top)?;
+                let seed = log.entry(top.change).and_then(|made| made.seed);
                 // Before the pair goes again, where it was judged.
                 last.path = next.path(&change, &play, stop)?;
-                next.make(&change);
-                describe(&mut last, &change, true);
-                next.done.push(change);
-            }
-            Action::Shuffle { moved } => {
-                let board = next.board();
-                let moved = match moved {
-                    Some(moved) => {
-                        same_cells(&board, moved)?;
+                let moved = match &change {
+                    Change::Move {
+                        from, to, moved, ..
+                    } => {
+                        (last.from, last.to) = (Some(*from), Some(*to));
                         moved.clone()
                     }
-                    None => {
-                        let seed = shuffle_seed(&next.id, next.version);
-                        let (shuffled, _) =
-                            shuffled(&board, &play, seed, true, Work::Shuffle, stop)
-                                .map_err(unclearable)?;
-                        Moved::list(&engine::relocation(&board, &shuffled))
+                    Change::Shuffle { moved } => moved.clone(),
+                    Change::Seeded { .. } => {
+                        let seed = seed.ok_or_else(|| lost(top.change, "its seed"))?;
+                        next.shuffle_moves(seed, &play, stop)?
                     }
                 };
-                let change = Change::Shuffle { moved };
-                next.make(&change);
-                describe(&mut last, &change, true);
-                if let Change::Shuffle { moved } = &change {
-                    logged.moved = Some(moved.clone());
-                }
-                next.done.push(change);
-                next.undone.clear();
+                next.make(&change, &moved);
+                last.moved = moved;
+                next.undone = on.below;
+                logged.below = next.done;
+                next.done = Some(Link {
+                    at: version,
+                    change: top.change,
+                });
+            }
+            Action::Shuffle { seed, moved } => {
+                let board = next.board();
+                let change = match moved {
+                    Some(moved) => {
+                        same_cells(&board, moved)?;
+                        logged.moved = Some(moved.clone());
+                        last.moved = moved.clone();
+                        Change::Shuffle {
+                            moved: moved.clone(),
+                        }
+                    }
+                    None => {
+                        let seed = seed.unwrap_or_else(|| shuffle_seed(&next.id, version));
+                        last.moved = next.shuffle_moves(seed, &play, stop)?;
+                        logged.seed = Some(seed);
+                        Change::Seeded {
+                            before: next.cells.clone(),
+                        }
+                    }
+                };
+                next.make(&change, &last.moved);
+                logged.change = Some(change);
+                next.push_done(&mut logged, version);
                 next.assists.shuffles += 1;
             }
             Action::Pause => {
@@ -573,8 +597,15 @@ impl Game {
                 next.status = Status::Resigned;
             }
         }
+        let bytes = stored::entry_bytes(&logged);
+        if next.log_bytes + bytes > game_limits.max_log_bytes {
+            return Err(refused(format!(
+                "the game's log holds {} bytes and this action's entry {bytes} more, past this server's limit of {} for one game; start a new game",
+                self.log_bytes, game_limits.max_log_bytes
+            )));
+        }
+        next.log_bytes += bytes;
         next.last = Some(last);
-        next.log.push(logged);
         next.updated_at_ms = now_ms;
         if matches!(
             action,
@@ -584,7 +615,31 @@ impl Game {
         }
         next.rescore(now_ms);
         *self = next;
-        Ok(())
+        Ok(logged)
+    }
+
+    /// Puts the change `logged` makes at `version` on top of the changes
+    /// made; a new change leaves nothing to redo.
+    fn push_done(&mut self, logged: &mut Logged, version: u64) {
+        logged.below = self.done;
+        self.done = Some(Link {
+            at: version,
+            change: version,
+        });
+        self.undone = None;
+    }
+
+    /// The moves of the shuffle `seed` makes of the board now.
+    fn shuffle_moves(
+        &self,
+        seed: u64,
+        play: &Settings,
+        stop: &Stop,
+    ) -> Result<Vec<Moved>, ApiError> {
+        let board = self.board();
+        let (shuffled, _) =
+            shuffled(&board, play, seed, true, Work::Shuffle, stop).map_err(unclearable)?;
+        Ok(Moved::list(&engine::relocation(&board, &shuffled)))
     }
 
     /// Judges the move `from`-`to` on the board now, as `/v1/play` would,
@@ -675,24 +730,29 @@ impl Game {
         })
     }
 
-    /// Makes `change` on the board.
-    fn make(&mut self, change: &Change) {
+    /// Makes `change` on the board: a move's pair goes, then every tile
+    /// of `moved` moves at once.
+    fn make(&mut self, change: &Change, moved: &[Moved]) {
         let w = self.settings.width;
-        match change {
-            Change::Move {
-                from, to, moved, ..
-            } => {
-                self.cells[index(*from, w)] = EMPTY;
-                self.cells[index(*to, w)] = EMPTY;
-                relocate(&mut self.cells, w, moved, true);
-            }
-            Change::Shuffle { moved } => relocate(&mut self.cells, w, moved, true),
+        if let Change::Move { from, to, .. } = change {
+            self.cells[index(*from, w)] = EMPTY;
+            self.cells[index(*to, w)] = EMPTY;
         }
+        relocate(&mut self.cells, w, moved, true);
     }
 
-    /// Takes `change` back.
-    fn unmake(&mut self, change: &Change) {
+    /// Takes `change` back; the tiles' moves that did, all at once.
+    fn unmake(&mut self, change: &Change) -> Vec<Moved> {
         let w = self.settings.width;
+        let back = |moved: &[Moved]| -> Vec<Moved> {
+            moved
+                .iter()
+                .map(|m| Moved {
+                    from: m.to,
+                    to: m.from,
+                })
+                .collect()
+        };
         match change {
             Change::Move {
                 from,
@@ -703,8 +763,19 @@ impl Game {
                 relocate(&mut self.cells, w, moved, false);
                 self.cells[index(*from, w)] = tiles[0];
                 self.cells[index(*to, w)] = tiles[1];
+                back(moved)
             }
-            Change::Shuffle { moved } => relocate(&mut self.cells, w, moved, false),
+            Change::Shuffle { moved } => {
+                relocate(&mut self.cells, w, moved, false);
+                back(moved)
+            }
+            Change::Seeded { before } => {
+                let now = self.board();
+                let was = Board::new(now.width(), now.height(), before.clone())
+                    .expect("a stored game's size");
+                self.cells.clone_from(before);
+                Moved::list(&engine::relocation(&now, &was))
+            }
         }
     }
 
@@ -736,7 +807,7 @@ impl Game {
     /// The one score rule, applied after every change: the tiles removed
     /// by then in the play time at `now_ms`.
     fn rescore(&mut self, now_ms: u64) {
-        let removed = self.dealt.iter().filter(|&&c| c != EMPTY).count() - self.tiles_left;
+        let removed = self.dealt_tiles - self.tiles_left;
         let gravity = self.settings.gravity != Gravity::None;
         self.score = score(removed, self.clock.at(now_ms), gravity);
     }
@@ -790,31 +861,6 @@ fn relocate(cells: &mut [u32], width: usize, moved: &[Moved], forward: bool) {
     for (b, tile) in carried {
         cells[b] = tile;
     }
-}
-
-/// `last` for a change made again (`forward`) or taken back.
-fn describe(last: &mut Last, change: &Change, forward: bool) {
-    let moved = match change {
-        Change::Move {
-            from, to, moved, ..
-        } => {
-            last.from = Some(*from);
-            last.to = Some(*to);
-            moved
-        }
-        Change::Shuffle { moved } => moved,
-    };
-    last.moved = if forward {
-        moved.clone()
-    } else {
-        moved
-            .iter()
-            .map(|m| Moved {
-                from: m.to,
-                to: m.from,
-            })
-            .collect()
-    };
 }
 
 /// Checks that `moved` shuffles `board`: tiles moved onto cells that held
@@ -871,6 +917,25 @@ fn unclearable(error: ApiError) -> ApiError {
         "the tiles left cannot be shuffled into a board that can be cleared ({}): undo, or resign",
         error.message
     ))
+}
+
+/// The entry at the top of a stack, and the change it puts there.
+fn stacked(log: &(impl Log + ?Sized), top: Link) -> Result<(Logged, Change), ApiError> {
+    let on = log.entry(top.at).ok_or_else(|| lost(top.at, "the entry"))?;
+    let change = log
+        .entry(top.change)
+        .and_then(|made| made.change.clone())
+        .ok_or_else(|| lost(top.change, "its change"))?;
+    Ok((on.clone(), change))
+}
+
+/// A log that lacks what the game points to: the store lost it.
+fn lost(version: u64, what: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::StoreUnavailable,
+        format!("the game's log lacks {what} at version {version}; read the game again"),
+    )
+    .retry_after(1)
 }
 
 fn refused(message: String) -> ApiError {

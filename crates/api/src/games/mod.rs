@@ -6,6 +6,8 @@
 //!
 //! - [`create`]: a game dealt as `/v1/deal` deals, or on a board sent;
 //! - [`game`]: the game as stored, and the actions on it;
+//! - [`log`]: the game's history, one entry an action;
+//! - [`stored`]: the game and its log in the store's bytes, every format;
 //! - [`view`]: the game as answered;
 //! - [`replay`]: a game's actions, and checking them again;
 //! - [`score`]: the one scoring rule;
@@ -15,9 +17,11 @@
 mod create;
 mod daily;
 mod game;
+mod log;
 mod ranking;
 mod replay;
 mod score;
+pub mod stored;
 mod view;
 
 /// The wire types a game's actions and answers use.
@@ -27,6 +31,7 @@ pub use daily::{DailyDeal, DailyGame, daily};
 pub use game::{
     Action, ActionKind, Assists, Change, Clock, Game, GameLimits, Last, MoveRequest, Status,
 };
+pub use log::{Link, Log, Logged};
 pub use ranking::{Earned, Leaderboard, LeaderboardEntry, leaderboard, read_board, read_limit};
 pub use replay::{Replay, ReplayAction, ReplayCheck, check_replay};
 pub use score::score;

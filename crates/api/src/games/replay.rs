@@ -3,7 +3,8 @@
 //! judge and clock as the game itself, so that a backend can audit a game
 //! a client kept.
 
-use super::game::{Action, ActionKind, Assists, Game, GameLimits, Logged, Status};
+use super::game::{Action, ActionKind, Assists, Game, GameLimits, Status};
+use super::log::Logged;
 use super::view::GameSettings;
 use crate::board::{BoardRows, WireBoard};
 use crate::decode::decode;
@@ -27,8 +28,14 @@ pub struct ReplayAction {
     pub from: Option<Point>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<Point>,
-    /// A shuffle's tiles, each moved at once; none (or `null`) for other
-    /// actions.
+    /// The seed a shuffle was made from, in decimal digits (a 64-bit
+    /// number, past what a JSON number keeps exact in JavaScript): the
+    /// shuffle is made again from it. None (or `null`) for other actions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(pattern = "^[0-9]{1,20}$", example = "12094767318514349312")]
+    pub seed: Option<String>,
+    /// A shuffle given as its tiles' moves, each moved at once, instead of
+    /// its seed; none (or `null`) for other actions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub moved: Option<Vec<Moved>>,
 }
@@ -54,23 +61,21 @@ struct ReplayRequest {
 }
 
 impl Replay {
-    pub fn of(game: &Game) -> Replay {
-        let dealt = linkpath_engine::Board::new(
-            game.settings.width,
-            game.settings.height,
-            game.dealt.clone(),
-        )
-        .expect("a stored game's size");
-        Replay {
+    /// The replay of `game` from its whole `log`, entry 0 its creation;
+    /// `None` if the log does not start with the board dealt.
+    pub fn of(game: &Game, log: &[Logged]) -> Option<Replay> {
+        let dealt = log.first()?.dealt.clone()?;
+        let dealt =
+            linkpath_engine::Board::new(game.settings.width, game.settings.height, dealt).ok()?;
+        Some(Replay {
             settings: game.settings.clone(),
             board: BoardRows::new(&dealt, game.settings.encoding),
-            actions: game
-                .log
+            actions: log
                 .iter()
                 .filter(|l| l.action != ActionKind::Create)
                 .map(|l| action_of(l, game.created_at_ms))
                 .collect(),
-        }
+        })
     }
 }
 
@@ -92,6 +97,7 @@ fn action_of(logged: &Logged, created_at_ms: u64) -> ReplayAction {
             .saturating_sub(logged.given_back_ms),
         from: logged.from,
         to: logged.to,
+        seed: logged.seed.map(|seed| seed.to_string()),
         moved: logged.moved.clone(),
     }
 }
@@ -166,7 +172,9 @@ pub fn check_replay(
         .at("actions"));
     }
     request.settings.read(limits)?;
-    let mut game = Game::new("replay".into(), request.settings, &board, 0, limits, stop)?;
+    let (mut game, created) =
+        Game::new("replay".into(), request.settings, &board, 0, limits, stop)?;
+    let mut log = vec![created];
     let mut now = 0;
     for (i, step) in request.actions.iter().enumerate() {
         let field = format!("actions[{i}]");
@@ -179,7 +187,13 @@ pub fn check_replay(
             )));
         }
         now = step.after_ms;
-        let ran_out = game.expire(now);
+        let ran_out = match game.expire(now) {
+            Some(logged) => {
+                log.push(logged);
+                true
+            }
+            None => false,
+        };
         if step.action == ActionKind::OutOfTime {
             if !ran_out || game.updated_at_ms != now {
                 return Err(wrong(format!(
@@ -202,11 +216,29 @@ pub fn check_replay(
             (ActionKind::Hint, ..) => Action::Hint,
             (ActionKind::Undo, ..) => Action::Undo,
             (ActionKind::Redo, ..) => Action::Redo,
-            (ActionKind::Shuffle, ..) => match &step.moved {
-                Some(moved) => Action::Shuffle {
+            (ActionKind::Shuffle, ..) => match (&step.seed, &step.moved) {
+                (Some(seed), None) => Action::Shuffle {
+                    seed: Some(seed.parse().map_err(|_| {
+                        ApiError::new(
+                            ErrorCode::InvalidRequest,
+                            format!(
+                                "`seed` is {:?}, expected the decimal digits of a 64-bit number",
+                                crate::excerpt(seed)
+                            ),
+                        )
+                        .at(format!("{field}.seed"))
+                    })?),
+                    moved: None,
+                },
+                (None, Some(moved)) => Action::Shuffle {
+                    seed: None,
                     moved: Some(moved.clone()),
                 },
-                None => return Err(wrong("a shuffle without `moved`".into())),
+                _ => {
+                    return Err(wrong(
+                        "a shuffle needs its `seed` or its `moved`, expected one of them".into(),
+                    ));
+                }
             },
             (ActionKind::Pause, ..) => Action::Pause,
             (ActionKind::Resume, ..) => Action::Resume,
@@ -218,7 +250,8 @@ pub fn check_replay(
                 )));
             }
         };
-        game.act(&action, now, game_limits, limits, stop)
+        let logged = game
+            .act(&action, now, log.as_slice(), game_limits, limits, stop)
             .map_err(|e| match e.code {
                 // The server ran out of time, not the replay out of
                 // rules: a 504 as on every route, never a forged action.
@@ -233,6 +266,7 @@ pub fn check_replay(
                 )
                 .at(field.clone()),
             })?;
+        log.push(logged);
     }
     Ok(ReplayCheck {
         status: game.status,

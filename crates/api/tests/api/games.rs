@@ -5,29 +5,81 @@
 use linkpath_api::Limits;
 use linkpath_api::games::Point;
 use linkpath_api::games::{
-    Action, ActionKind, Game, GameLimits, GameView, Replay, ReplayCheck, Status, check_replay,
-    create,
+    Action, ActionKind, Game, GameLimits, GameView, Logged, Replay, ReplayCheck, Status,
+    check_replay, create, stored,
 };
 use linkpath_api::{ApiError, ErrorCode};
 use linkpath_engine::Stop;
 use serde_json::json;
 
-const LIMITS: GameLimits = GameLimits { max_actions: 100 };
+const LIMITS: GameLimits = GameLimits {
+    max_actions: 100,
+    max_log_bytes: 1 << 20,
+};
 
-fn new_game(body: serde_json::Value, now_ms: u64) -> Game {
-    create(
+/// A game with its whole log, as the store keeps the two.
+#[derive(Clone, Debug, PartialEq)]
+struct Held {
+    game: Game,
+    log: Vec<Logged>,
+}
+
+impl std::ops::Deref for Held {
+    type Target = Game;
+    fn deref(&self) -> &Game {
+        &self.game
+    }
+}
+
+impl std::ops::DerefMut for Held {
+    fn deref_mut(&mut self) -> &mut Game {
+        &mut self.game
+    }
+}
+
+impl Held {
+    /// [`Game::expire`], its entry logged; whether the time ran out.
+    fn expire(&mut self, now_ms: u64) -> bool {
+        let logged = self.game.expire(now_ms);
+        self.log.extend(logged.clone());
+        logged.is_some()
+    }
+
+    fn replay(&self) -> Replay {
+        Replay::of(&self.game, &self.log).expect("a log from the deal")
+    }
+}
+
+fn new_game(body: serde_json::Value, now_ms: u64) -> Held {
+    let (game, created) = create(
         body.to_string().as_bytes(),
         "g1".into(),
         now_ms,
         &Limits::default(),
         &Stop::never(),
     )
-    .expect("a game")
+    .expect("a game");
+    Held {
+        game,
+        log: vec![created],
+    }
 }
 
-fn act(game: &mut Game, action: Action, now_ms: u64) -> Result<(), ErrorCode> {
-    game.act(&action, now_ms, &LIMITS, &Limits::default(), &Stop::never())
-        .map_err(|e| e.code)
+fn try_act(held: &mut Held, action: Action, now_ms: u64) -> Result<(), ApiError> {
+    let logged = held.game.act(
+        &action,
+        now_ms,
+        held.log.as_slice(),
+        &LIMITS,
+        &Limits::default(),
+        &Stop::never(),
+    )?;
+    held.log.push(logged);
+    Ok(())
+}
+
+fn act(held: &mut Held, action: Action, now_ms: u64) -> Result<(), ErrorCode> {
+    try_act(held, action, now_ms).map_err(|e| e.code)
 }
 
 fn step(from: (i64, i64), to: (i64, i64)) -> Action {
@@ -37,7 +89,7 @@ fn step(from: (i64, i64), to: (i64, i64)) -> Action {
     }
 }
 
-fn rows(game: &Game) -> serde_json::Value {
+fn rows(game: &Held) -> serde_json::Value {
     let view = GameView::new(game, game.updated_at_ms, 0);
     serde_json::to_value(view).expect("a view")["board"].clone()
 }
@@ -88,15 +140,7 @@ fn illegal_moves_are_refused_with_their_reason_and_change_nothing() {
         ((0, 0), (5, 5), "off_board"),
     ] {
         let mut tried = game.clone();
-        let e = tried
-            .act(
-                &step(from, to),
-                10,
-                &LIMITS,
-                &Limits::default(),
-                &Stop::never(),
-            )
-            .unwrap_err();
+        let e = try_act(&mut tried, step(from, to), 10).unwrap_err();
         assert_eq!((e.code, e.reason), (ErrorCode::IllegalMove, Some(reason)));
         assert_eq!(tried, game);
     }
@@ -136,7 +180,15 @@ fn a_hint_and_a_shuffle_are_assists() {
     act(&mut game, Action::Hint, 100).unwrap();
     let hint = game.last.clone().unwrap().hint.expect("a hint");
     assert!(hint.segments.is_some());
-    act(&mut game, Action::Shuffle { moved: None }, 200).unwrap();
+    act(
+        &mut game,
+        Action::Shuffle {
+            seed: None,
+            moved: None,
+        },
+        200,
+    )
+    .unwrap();
     assert_eq!(game.tiles_left, 24);
     assert_eq!(
         (game.assists.hints, game.assists.shuffles, game.ranked()),
@@ -165,10 +217,18 @@ fn a_replay_checks_again_to_the_same_game() {
     );
     act(&mut game, step((0, 1), (0, 2)), 1_500).unwrap();
     act(&mut game, Action::Undo, 2_000).unwrap();
-    act(&mut game, Action::Shuffle { moved: None }, 2_500).unwrap();
+    act(
+        &mut game,
+        Action::Shuffle {
+            seed: None,
+            moved: None,
+        },
+        2_500,
+    )
+    .unwrap();
     act(&mut game, Action::Pause, 3_000).unwrap();
     act(&mut game, Action::Resume, 4_000).unwrap();
-    let replay = serde_json::to_vec(&Replay::of(&game)).unwrap();
+    let replay = serde_json::to_vec(&game.replay()).unwrap();
     let check = check_replay(&replay, &LIMITS, &Limits::default(), &Stop::never()).unwrap();
     assert_eq!(check.status, game.status);
     assert_eq!(check.version, game.version);
@@ -191,7 +251,7 @@ fn check(replay: &serde_json::Value) -> Result<ReplayCheck, ApiError> {
 #[test]
 fn a_replay_with_an_action_the_game_refuses_names_it() {
     let game = new_game(json!({"board": ["A.A", "B.B"], "rules": "lianliankan"}), 0);
-    let mut replay = serde_json::to_value(Replay::of(&game)).unwrap();
+    let mut replay = serde_json::to_value(game.replay()).unwrap();
     replay["actions"] = json!([{"action": "move", "after_ms": 10, "from": [0, 0], "to": [0, 1]}]);
     let e = check(&replay).unwrap_err();
     assert_eq!(e.code, ErrorCode::InvalidRequest);
@@ -202,7 +262,7 @@ fn a_replay_with_an_action_the_game_refuses_names_it() {
 fn a_replay_whose_layout_is_not_the_boards_shape_is_refused() {
     let game = new_game(json!({"board": ["A.A", "B.B"], "rules": "lianliankan"}), 0);
     for layout in [json!([]), json!(["###"]), json!(["###", "##"])] {
-        let mut replay = serde_json::to_value(Replay::of(&game)).unwrap();
+        let mut replay = serde_json::to_value(game.replay()).unwrap();
         replay["settings"]["layout"] = layout.clone();
         let e = check(&replay).unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidRequest, "{layout}");
@@ -212,7 +272,7 @@ fn a_replay_whose_layout_is_not_the_boards_shape_is_refused() {
             "`settings.layout` is not a 3 x 2 shape, expected the rows of the layout the game was dealt onto, as many and as long as the board's"
         );
     }
-    let mut replay = serde_json::to_value(Replay::of(&game)).unwrap();
+    let mut replay = serde_json::to_value(game.replay()).unwrap();
     replay["settings"]["layout"] = json!(["#.#", "#.#"]);
     assert!(check(&replay).is_ok());
 }
@@ -224,7 +284,7 @@ fn a_replay_whose_layout_is_not_the_boards_shape_is_refused() {
 fn a_replay_past_its_deadline_is_deadline_exceeded_not_a_refusal() {
     let mut game = new_game(json!({"board": ["A.A", "B.B"], "rules": "lianliankan"}), 0);
     act(&mut game, step((0, 0), (2, 0)), 1_000).unwrap();
-    let replay = serde_json::to_vec(&Replay::of(&game)).unwrap();
+    let replay = serde_json::to_vec(&game.replay()).unwrap();
     let passed = Stop::never().with_deadline(std::time::Instant::now());
     let e = check_replay(&replay, &LIMITS, &Limits::default(), &passed).unwrap_err();
     assert_eq!(
@@ -278,7 +338,15 @@ fn undo_and_redo_give_the_pairs_path() {
         (Some(Point(0, 0)), Some(Point(2, 1)), path)
     );
     // A shuffle moves tiles, no pair: its undo has no path.
-    act(&mut game, Action::Shuffle { moved: None }, 4_000).unwrap();
+    act(
+        &mut game,
+        Action::Shuffle {
+            seed: None,
+            moved: None,
+        },
+        4_000,
+    )
+    .unwrap();
     act(&mut game, Action::Undo, 5_000).unwrap();
     assert_eq!(game.last.clone().unwrap().path, None);
 }
@@ -301,7 +369,15 @@ fn the_score_is_computed_after_every_change_on_its_play_time() {
     // Paused, the clock stood at 8 s.
     act(&mut game, Action::Resume, 60_000).unwrap();
     assert_eq!(game.score, 27);
-    act(&mut game, Action::Shuffle { moved: None }, 10_000 + 52_000).unwrap();
+    act(
+        &mut game,
+        Action::Shuffle {
+            seed: None,
+            moved: None,
+        },
+        10_000 + 52_000,
+    )
+    .unwrap();
     assert_eq!(game.score, 22);
     act(&mut game, Action::Undo, 11_000 + 52_000).unwrap();
     assert_eq!(game.score, 20);
@@ -363,7 +439,7 @@ fn the_servers_downtime_is_given_back_to_a_running_clock() {
     );
     assert_eq!(game.score, 62);
     // The replay skips the downtime too, and checks again to the game.
-    let replay = Replay::of(&game);
+    let replay = game.replay();
     let after: Vec<u64> = replay.actions.iter().map(|a| a.after_ms).collect();
     assert_eq!(after, vec![2_000, 5_000, 10_000]);
     let check = check(&serde_json::to_value(&replay).unwrap()).unwrap();
@@ -397,4 +473,137 @@ fn a_limit_that_passed_before_an_outage_ended_the_game_then() {
     assert!(game.expire(30_000));
     assert_eq!((game.updated_at_ms, game.clock.at(30_000)), (6_000, 5_000));
     assert_eq!(game.clock.given_back_ms, 1_000);
+}
+
+// A game written by a server of the first stored format (its history
+// inline), then played on by this one: every board as the first server
+// made it when it played on (the fixture holds both).
+#[test]
+fn a_game_of_the_first_stored_format_plays_on_as_it_would_have() {
+    let fixture: serde_json::Value =
+        serde_json::from_str(include_str!("fixtures/format-1-game.json")).unwrap();
+    let bytes = serde_json::to_vec(&fixture["record"]).unwrap();
+    let loaded = stored::decode(&bytes).unwrap();
+    let mut held = Held {
+        game: loaded.game,
+        log: loaded.unsaved,
+    };
+    assert_eq!((held.version, held.log.len()), (10, 11));
+    assert_eq!(rows(&held), fixture["board"]);
+
+    act(&mut held, Action::Undo, 12_000).unwrap();
+    assert_eq!(rows(&held), fixture["undone"]);
+    act(&mut held, Action::Undo, 13_000).unwrap();
+    assert_eq!(rows(&held), fixture["undone_twice"]);
+    act(&mut held, Action::Redo, 14_000).unwrap();
+    act(&mut held, Action::Redo, 15_000).unwrap();
+    assert_eq!(rows(&held), fixture["redone"]);
+    assert_eq!(json!(held.score), fixture["score_after"]);
+    assert_eq!(json!(held.version), fixture["version_after"]);
+
+    // Written again, it is of today's format, its log apart.
+    let again = stored::decode(&stored::encode(&held.game)).unwrap();
+    assert_eq!(again.game, held.game);
+    assert!(again.unsaved.is_empty());
+    // Its replay, the first server's shuffle given as its moves, checks
+    // again to the same game.
+    let check = check_replay(
+        &serde_json::to_vec(&held.replay()).unwrap(),
+        &LIMITS,
+        &Limits::default(),
+        &Stop::never(),
+    )
+    .unwrap();
+    assert_eq!(
+        (check.version, check.score, check.tiles_left),
+        (held.version, held.score, held.tiles_left)
+    );
+}
+
+#[test]
+fn a_record_of_a_newer_format_is_refused_by_name() {
+    assert_eq!(
+        stored::decode(br#"{"format": 3, "game": {}}"#).unwrap_err(),
+        "a record of format 3, newer than this server's 2: run the newer server"
+    );
+}
+
+// A shuffle is kept as its seed and the board before it; the replay
+// gives the seed, and checked again makes the same shuffle.
+#[test]
+fn a_shuffle_is_kept_and_replayed_by_its_seed() {
+    let mut game = new_game(
+        json!({"width": 6, "height": 4, "types": 6, "rules": "shisen-sho", "seed": 3}),
+        0,
+    );
+    let dealt = rows(&game);
+    let shuffle = Action::Shuffle {
+        seed: None,
+        moved: None,
+    };
+    act(&mut game, shuffle, 1_000).unwrap();
+    let shuffled = rows(&game);
+    let entry = game.log.last().unwrap().clone();
+    let seed = entry.seed.expect("a seed");
+    assert_eq!(entry.moved, None);
+    let replay = serde_json::to_value(game.replay()).unwrap();
+    assert_eq!(
+        replay["actions"],
+        json!([{"action": "shuffle", "after_ms": 1_000, "seed": seed.to_string()}])
+    );
+    act(&mut game, Action::Undo, 2_000).unwrap();
+    assert_eq!(rows(&game), dealt);
+    act(&mut game, Action::Redo, 3_000).unwrap();
+    assert_eq!(rows(&game), shuffled);
+    let check = check(&serde_json::to_value(game.replay()).unwrap()).unwrap();
+    assert_eq!(serde_json::to_value(&check.board).unwrap(), shuffled);
+
+    let mut bad = replay.clone();
+    bad["actions"][0]["seed"] = json!("x1");
+    let e = check_replay(
+        &serde_json::to_vec(&bad).unwrap(),
+        &LIMITS,
+        &Limits::default(),
+        &Stop::never(),
+    )
+    .unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("actions[0].seed"));
+    assert_eq!(
+        e.message,
+        "`seed` is \"x1\", expected the decimal digits of a 64-bit number"
+    );
+}
+
+// Past the bound on a game's log, every action is refused with the
+// game as it was; the end of the game is still logged.
+#[test]
+fn an_action_past_the_logs_bound_is_refused() {
+    let mut game = new_game(json!({"board": ["A.A", "B.B"], "rules": "lianliankan"}), 0);
+    let created = game.log_bytes;
+    let limits = GameLimits {
+        max_actions: 100,
+        max_log_bytes: created + 29,
+    };
+    let e = game
+        .game
+        .clone()
+        .act(
+            &Action::Hint,
+            1_000,
+            game.log.as_slice(),
+            &limits,
+            &Limits::default(),
+            &Stop::never(),
+        )
+        .unwrap_err();
+    assert_eq!(e.code, ErrorCode::ActionRefused);
+    assert_eq!(
+        e.message,
+        format!(
+            "the game's log holds {created} bytes and this action's entry 30 more, past this server's limit of {} for one game; start a new game",
+            created + 29
+        )
+    );
+    act(&mut game, Action::Hint, 1_000).unwrap();
+    assert_eq!(game.log_bytes, created + 30);
 }
