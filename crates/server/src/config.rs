@@ -269,8 +269,15 @@ pub struct GameSettings {
     #[arg(long, env = "LINKPATH_MAX_GAME_ACTIONS", default_value_t = 10_000, value_parser = at_least_one::<usize>)]
     pub max_game_actions: usize,
 
+    /// Most bytes of one game's log, its history for undo and replays
+    /// (docs/games.md, "What a game stores"); an action whose entry would
+    /// pass it is refused with 409; at least 1.
+    #[arg(long, env = "LINKPATH_MAX_GAME_LOG_BYTES", default_value_t = 8 << 20, value_parser = at_least_one::<u64>)]
+    pub max_game_log_bytes: u64,
+
     /// Most cells of a game's board (413 beyond), below `--max-cells`: a
-    /// game is written whole on every change; at least 1.
+    /// game's record, its board with it, is written on every change; at
+    /// least 1.
     #[arg(long, env = "LINKPATH_MAX_GAME_CELLS", default_value_t = 10_000, value_parser = at_least_one::<usize>)]
     pub max_game_cells: usize,
 
@@ -440,6 +447,15 @@ impl Config {
                  {largest}, twice --max-body-bytes (LINKPATH_MAX_BODY_BYTES), so that the \
                  largest body fits",
                 self.memory_budget()
+            ));
+        }
+        let game_cells = self.games.max_game_cells.min(self.request.max_cells) as u64;
+        let replay =
+            linkpath_api::games::Replay::largest(game_cells, self.games.max_game_actions as u64);
+        if replay > self.request.max_body_bytes as u64 {
+            return Err(format!(
+                "--max-body-bytes (LINKPATH_MAX_BODY_BYTES) is {}: expected at least {replay},                  the replay of a game of {game_cells} cells at --max-game-actions                  (LINKPATH_MAX_GAME_ACTIONS) {}, so that POST /v1/replays takes every replay                  the server writes; or fewer actions",
+                self.request.max_body_bytes, self.games.max_game_actions
             ));
         }
         let streams = self.games.max_streams;

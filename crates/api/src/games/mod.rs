@@ -19,7 +19,7 @@ mod daily;
 mod game;
 mod log;
 mod ranking;
-mod replay;
+pub mod replay;
 mod score;
 pub mod stored;
 mod view;

@@ -51,6 +51,30 @@ pub struct Replay {
     pub actions: Vec<ReplayAction>,
 }
 
+/// The most bytes one action of a replay the server writes takes: a move
+/// or a shuffle by its seed with every number at its widest
+/// (`tests/api/games.rs` checks each kind).
+pub const ACTION_BYTES: u64 = 96;
+
+/// The most bytes of a cell in a replay's board: ten digits and a comma
+/// (the numbers form), a character of up to four bytes (the text form).
+pub const CELL_BYTES: u64 = 17;
+
+/// The most bytes of a replay's settings, less its layout (a character a
+/// cell): the rules and the numbers of a game.
+pub const SETTINGS_BYTES: u64 = 4096;
+
+impl Replay {
+    /// The most bytes the replay the server writes of a game of `cells`
+    /// cells and `actions` actions takes: what `POST /v1/replays` must
+    /// take to check any game again. (A game kept before shuffles were
+    /// kept by their seed replays them as their tiles' moves, which takes
+    /// more.)
+    pub fn largest(cells: u64, actions: u64) -> u64 {
+        SETTINGS_BYTES + cells * (CELL_BYTES + 4) + actions * ACTION_BYTES
+    }
+}
+
 /// A replay as sent.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -607,3 +607,24 @@ fn an_action_past_the_logs_bound_is_refused() {
     act(&mut game, Action::Hint, 1_000).unwrap();
     assert_eq!(game.log_bytes, created + 30);
 }
+
+// Each action of a replay the server writes, every number at its widest
+// on the largest board a game may have, fits the bound that sizes
+// `POST /v1/replays` against the largest game.
+#[test]
+fn every_replayed_action_fits_its_bound() {
+    use linkpath_api::games::{ReplayAction, replay};
+    let far = Some(Point(99_999, 99_999));
+    for action in ActionKind::all() {
+        let widest = ReplayAction {
+            action: *action,
+            after_ms: u64::MAX,
+            from: far.filter(|_| *action == ActionKind::Move),
+            to: far.filter(|_| *action == ActionKind::Move),
+            seed: (*action == ActionKind::Shuffle).then(|| u64::MAX.to_string()),
+            moved: None,
+        };
+        let bytes = serde_json::to_vec(&widest).unwrap().len() as u64 + 1;
+        assert!(bytes <= replay::ACTION_BYTES, "{action:?}: {bytes}");
+    }
+}

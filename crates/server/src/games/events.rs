@@ -18,6 +18,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use linkpath_api::games::GameView;
+use linkpath_api::games::stored;
 use linkpath_api::{ApiError, ErrorCode};
 use linkpath_store::Feed;
 use std::collections::HashMap;
@@ -335,7 +336,7 @@ async fn follow(games: Weak<Games>, mut feed: broadcast::Receiver<Feed>) {
 /// have, and the failure is logged where the read failed.
 async fn send_stored(games: &Games, id: &str) {
     let now = now_ms();
-    if let Ok((game, expires)) = super::load(games, id, now).await {
+    if let Ok((stored::Loaded { game, .. }, expires)) = super::load(games, id, now).await {
         games
             .streams
             .publish(&GameView::new(&game, now, expires), game.due(u64::MAX));

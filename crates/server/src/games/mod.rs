@@ -31,11 +31,13 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use keys::{Key, kept_answer};
 use linkpath_api::games::{
-    Action, ActionKind, CreateGame, Game, GameLimits, GameView, MoveRequest, Replay, ReplayCheck,
+    Action, ActionKind, CreateGame, Game, GameLimits, GameView, Logged, MoveRequest, Replay,
+    ReplayCheck, stored,
 };
 use linkpath_api::{ApiError, ErrorCode, Work};
 use linkpath_engine::Stop;
 use linkpath_store::{Expected, Outcome, Store, StoreError, StoredGame, Write};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -98,6 +100,7 @@ impl Games {
             streams: Arc::new(Streams::new(g.max_streams, g.max_streams_per_game)),
             limits: GameLimits {
                 max_actions: g.max_game_actions,
+                max_log_bytes: g.max_game_log_bytes,
             },
             idle: Duration::from_millis(g.game_idle_ms),
             key_ttl: Duration::from_millis(g.idempotency_ttl_ms),
@@ -177,9 +180,10 @@ fn not_found() -> ApiError {
     )
 }
 
-/// The stored game under `id`, read back, the server's downtime given
-/// back to its clock.
-async fn load(games: &Games, id: &str, now: u64) -> Result<(Game, u64), ApiError> {
+/// The stored game under `id`, read back (with the entries of its log a
+/// record of an older format held, for the next write to append), the
+/// server's downtime given back to its clock.
+async fn load(games: &Games, id: &str, now: u64) -> Result<(stored::Loaded, u64), ApiError> {
     let outages = (games.downtime)
         .outages(&games.store, games.idle, now)
         .await
@@ -188,23 +192,62 @@ async fn load(games: &Games, id: &str, now: u64) -> Result<(Game, u64), ApiError
     let stored = games.store.game(id, now).await;
     metrics::record_store("read", started);
     let stored = stored.map_err(unavailable)?.ok_or_else(not_found)?;
-    let mut game: Game = serde_json::from_slice(&stored.body).map_err(|e| {
+    let mut loaded = stored::decode(&stored.body).map_err(|e| {
         unavailable(StoreError::Corrupted(format!(
             "game {}…: {e}",
             keys::short(id)
         )))
     })?;
-    game.give_back(&outages, now);
-    Ok((game, stored.expires_at_ms))
+    loaded.game.give_back(&outages, now);
+    Ok((loaded, stored.expires_at_ms))
 }
 
-/// The game written at its new version, with the entry its win earns;
-/// what the store made of it.
+/// The entries of the game `id`'s log at `versions`, from `unsaved` when
+/// the store does not hold its log yet.
+async fn entries(
+    games: &Games,
+    id: &str,
+    unsaved: &[Logged],
+    versions: &[u64],
+    now: u64,
+) -> Result<BTreeMap<u64, Logged>, ApiError> {
+    let mut found = BTreeMap::new();
+    for &version in versions {
+        let entry = match unsaved.get(version as usize) {
+            Some(entry) if !unsaved.is_empty() => entry.clone(),
+            _ => {
+                let started = Instant::now();
+                let read = games.store.log(id, version..version + 1, now).await;
+                metrics::record_store("read", started);
+                match read.map_err(unavailable)?.pop() {
+                    Some((_, bytes)) => decode_entry(id, &bytes)?,
+                    // Act reports the entry it lacks.
+                    None => continue,
+                }
+            }
+        };
+        found.insert(version, entry);
+    }
+    Ok(found)
+}
+
+fn decode_entry(id: &str, bytes: &[u8]) -> Result<Logged, ApiError> {
+    stored::decode_entry(bytes).map_err(|e| {
+        unavailable(StoreError::Corrupted(format!(
+            "an entry of game {}…'s log: {e}",
+            keys::short(id)
+        )))
+    })
+}
+
+/// The game written at its new version with the entries it appends to
+/// its log, and the entry its win earns; what the store made of it.
 async fn save(
     games: &Games,
     game: &Game,
     expected: Expected,
     key: Option<(String, linkpath_store::Kept)>,
+    log: &[Logged],
     now: u64,
 ) -> Result<(Outcome, u64), ApiError> {
     // Only the move that wins changes a game to won: the next write of a
@@ -216,8 +259,7 @@ async fn save(
         expires_at_ms: now + games.board_ttl.as_millis() as u64,
     });
     let expires_at_ms = now + games.idle.as_millis() as u64;
-    let body =
-        serde_json::to_vec(game).map_err(|e| unavailable(StoreError::Corrupted(e.to_string())))?;
+    let body = stored::encode(game);
     let write = Write {
         id: game.id.clone(),
         expected,
@@ -228,6 +270,7 @@ async fn save(
         },
         key,
         entry,
+        log: log.iter().map(stored::encode_entry).collect(),
     };
     let started = Instant::now();
     let outcome = games.store.write(write, now).await;
@@ -282,7 +325,7 @@ async fn create(
     let id = new_id()?;
     let permit = state.solver_slot()?;
     let limits = games.request_limits.clone();
-    let game = state
+    let (game, created) = state
         .run_blocking(permit, Work::Deal, move |stop| {
             linkpath_api::games::create(&body, id, now, &limits, stop)
         })
@@ -300,7 +343,7 @@ async fn create(
             games.key_ttl,
         )
     });
-    let (outcome, _) = save(&games, &game, Expected::Absent, kept, now).await?;
+    let (outcome, _) = save(&games, &game, Expected::Absent, kept, &[created], now).await?;
     match outcome {
         Outcome::Written => {
             metrics::record_game_created();
@@ -350,12 +393,13 @@ async fn show(
 async fn current(games: &Games, id: &str, now: u64) -> Result<(Game, u64), ApiError> {
     let _line = games.lock(id).lock().await;
     for _ in 0..ATTEMPTS {
-        let (mut game, expires) = load(games, id, now).await?;
+        let (stored::Loaded { mut game, unsaved }, expires) = load(games, id, now).await?;
         let version = game.version;
-        if !game.expire(now) {
+        let Some(ended) = game.expire(now) else {
             return Ok((game, expires));
-        }
-        match save(games, &game, Expected::Version(version), None, now).await? {
+        };
+        let log = [unsaved, vec![ended]].concat();
+        match save(games, &game, Expected::Version(version), None, &log, now).await? {
             (Outcome::Written, expires) => {
                 changed(games, &game, ActionKind::OutOfTime, now, expires);
                 return Ok((game, expires));
@@ -414,8 +458,9 @@ async fn act(
             Some(loaded) => loaded,
             None => load(&games, &id, now).await,
         };
-        let (game, _) = loaded?;
+        let (stored::Loaded { game, unsaved }, _) = loaded?;
         let cells = game.cells.len();
+        let read = entries(&games, &id, &unsaved, &game.needs(&action), now).await?;
         if let Err(refused) = pin.check(game.version) {
             metrics::record_game_action(kind.name(), "stale");
             return refuse(&games, &id, key.as_ref(), refused, now).await;
@@ -426,9 +471,17 @@ async fn act(
         let action = action.clone();
         let judge = move |stop: &Stop| {
             let mut next = game;
-            let ran_out = next.expire(now);
-            let refused = next.act(&action, now, &game_limits, &limits, stop).err();
-            Ok(((ran_out || refused.is_none()).then_some(next), refused))
+            let mut log = unsaved;
+            log.extend(next.expire(now));
+            let refused = match next.act(&action, now, &read, &game_limits, &limits, stop) {
+                Ok(logged) => {
+                    log.push(logged);
+                    None
+                }
+                Err(refused) => Some(refused),
+            };
+            let changed = next.version != version;
+            Ok((changed.then_some((next, log)), refused))
         };
         // A small board is judged in microseconds, on this thread; a big
         // one on the solver pool, as `/v1/play` is.
@@ -438,7 +491,7 @@ async fn act(
             let permit = state.solver_slot()?;
             state.run_blocking(permit, Work::Play, judge).await?
         };
-        let Some(next) = next else {
+        let Some((next, log)) = next else {
             // Refused, and nothing changed: not even the version.
             let refused = refused.expect("refused when unchanged");
             metrics::record_game_action(kind.name(), refusal(&refused));
@@ -452,7 +505,7 @@ async fn act(
             None => Some(k.keep(200, view.version, None, &json, now, games.key_ttl)),
             Some(refused) => k.keep_refusal(refused, now, games.key_ttl),
         });
-        match save(&games, &next, Expected::Version(version), kept, now).await? {
+        match save(&games, &next, Expected::Version(version), kept, &log, now).await? {
             (Outcome::Written, expires) => {
                 let applied = if refused.is_some() {
                     ActionKind::OutOfTime
@@ -693,7 +746,10 @@ plain_action!(
     shuffle,
     "/v1/games/{id}/shuffle",
     "shuffleGame",
-    Action::Shuffle { moved: None },
+    Action::Shuffle {
+        seed: None,
+        moved: None
+    },
     "Shuffles the tiles left into a board that can be cleared. An assist.",
     "The game after the shuffle, the tiles' moves in `last.moved`"
 );
@@ -746,8 +802,39 @@ async fn replay(
         )
         .into());
     }
-    let json = linkpath_api::encode(&Replay::of(&game))?;
+    let log = whole_log(&games, &game, now).await?;
+    let replay = Replay::of(&game, &log).ok_or_else(|| {
+        unavailable(StoreError::Corrupted(format!(
+            "game {}…'s log does not start with its deal",
+            keys::short(&id)
+        )))
+    })?;
+    let json = linkpath_api::encode(&replay)?;
     Ok(respond(StatusCode::OK, Some(game.version), None, json))
+}
+
+/// Every entry of `game`'s log, one a version from its creation: from
+/// the store, or from the record of an older format that held them.
+async fn whole_log(games: &Games, game: &Game, now: u64) -> Result<Vec<Logged>, ApiError> {
+    let (stored::Loaded { unsaved, .. }, _) = load(games, &game.id, now).await?;
+    if !unsaved.is_empty() {
+        return Ok(unsaved);
+    }
+    let started = Instant::now();
+    let read = games.store.log(&game.id, 0..game.version + 1, now).await;
+    metrics::record_store("read", started);
+    let read = read.map_err(unavailable)?;
+    if read.len() as u64 != game.version + 1 {
+        return Err(unavailable(StoreError::Corrupted(format!(
+            "game {}… at version {} has {} entries in its log",
+            keys::short(&game.id),
+            game.version,
+            read.len()
+        ))));
+    }
+    read.iter()
+        .map(|(_, bytes)| decode_entry(&game.id, bytes))
+        .collect()
 }
 
 /// Plays a replay again and answers where it ends; stores nothing.
