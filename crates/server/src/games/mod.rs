@@ -58,8 +58,8 @@ pub struct Games {
     pub board_ttl: Duration,
     /// The entries a leaderboard keeps: the most a request may ask for.
     pub board_size: usize,
-    /// The request limits with a board's cells capped for games, which are
-    /// written whole on every change.
+    /// The request limits with a board's cells capped for games: a game's
+    /// record, its board with it, is written on every change.
     pub request_limits: linkpath_api::Limits,
     /// Lines up the actions on one game within this process.
     locks: Vec<tokio::sync::Mutex<()>>,
