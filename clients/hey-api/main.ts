@@ -530,7 +530,7 @@ async function heldGame(): Promise<void> {
       moves_open: 10,
       assists: assisted,
       ranked: false,
-      last: { action: "undo", version: 3, ...heldMoves[0]!.move, moved: [] },
+      last: { action: "undo", version: 3, ...heldMoves[0]!.move, path: heldMoves[0]!.path, moved: [] },
     });
     assert.deepEqual(undone, expected);
     answers.push(undone);

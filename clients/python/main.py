@@ -703,9 +703,8 @@ def game(response: Response[Any], status: int, state: dict[str, Any]) -> GameVie
 def after_move(index: int, version: int, action: str, assists: dict[str, int]) -> dict[str, Any]:
     """The game after the `index`th move of the sequence was made (by a move or a redo) as change `version`."""
     move, path, board, moves_open = HELD_MOVES[index]
-    last = {"action": action, "version": version, **move, "moved": []}
-    if action == "move":
-        last["path"] = path
+    # A redo gives the pair's path as the move did.
+    last = {"action": action, "version": version, **move, "path": path, "moved": []}
     return {
         "version": version,
         "status": "won" if index == len(HELD_MOVES) - 1 else "playing",
@@ -902,7 +901,7 @@ def _() -> str:
         "moves_open": 10,
         "assists": ASSISTED,
         "ranked": False,
-        "last": {"action": "undo", "version": 3, **HELD_MOVES[0][0], "moved": []},
+        "last": {"action": "undo", "version": 3, **HELD_MOVES[0][0], "path": HELD_MOVES[0][1], "moved": []},
     }
     undone = game(response, 200, state)
     answers.append(json.loads(response.content))

@@ -512,7 +512,8 @@ export function expectedGame<F extends { tiles_left: number }>(game: Followed, a
 export function afterMove(index: number, version: number, action: "move" | "redo", assists: typeof noAssists) {
   const step = heldMoves[index]!;
   const moved: PairMove[] = [];
-  const last = action === "move" ? { action, version, ...step.move, path: step.path, moved } : { action, version, ...step.move, moved };
+  // A redo gives the pair's path as the move did.
+  const last = { action, version, ...step.move, path: step.path, moved };
   return {
     version,
     status: index === heldMoves.length - 1 ? ("won" as const) : ("playing" as const),

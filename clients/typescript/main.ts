@@ -441,7 +441,7 @@ await check("POST /v1/games/{id}/undo: the pair back, an assist", async () => {
     moves_open: 10,
     assists: assisted,
     ranked: false,
-    last: { action: "undo", version: 3, ...heldMoves[0]!.move, moved: [] },
+    last: { action: "undo", version: 3, ...heldMoves[0]!.move, path: heldMoves[0]!.path, moved: [] },
   });
   assert.deepEqual(undone, expected);
   answers.push(undone);
