@@ -4,7 +4,7 @@
 use super::game::Game;
 use super::log::Logged;
 use super::ranking::{board_of, check_player};
-use super::view::GameSettings;
+use super::settings::GameSettings;
 use crate::board::{WireBoard, WireLayout};
 use crate::decode::decode;
 use crate::error::{ApiError, ErrorCode};

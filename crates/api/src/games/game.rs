@@ -3,10 +3,9 @@
 //! refused with the game untouched: each works on the caller's copy only
 //! once every check has passed.
 
-use super::log::{Link, Log, Logged};
+use super::log::{ActionKind, Change, Link, Log, Logged};
 use super::score::score;
-use super::stored;
-use super::view::GameSettings;
+use super::settings::GameSettings;
 use crate::error::{ApiError, ErrorCode, Work};
 use crate::game::{Settings, shuffled};
 use crate::limits::Limits;
@@ -93,26 +92,6 @@ impl Clock {
     }
 }
 
-/// One change of the board, kept in its log entry so that undo takes it
-/// back and redo makes it again without judging anything anew.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Change {
-    /// A pair removed (its two tiles, as they were), then the tiles that
-    /// fell.
-    Move {
-        from: Point,
-        to: Point,
-        tiles: [u32; 2],
-        moved: Vec<Moved>,
-    },
-    /// Every listed tile moved at once: a shuffle given as its moves.
-    Shuffle { moved: Vec<Moved> },
-    /// A shuffle made from its entry's seed: the board before it, for
-    /// undo; redo makes it again from the seed.
-    Seeded { before: Vec<u32> },
-}
-
 /// An action on a game, as a client asks it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
@@ -132,46 +111,6 @@ pub enum Action {
     Pause,
     Resume,
     Resign,
-}
-
-/// What changed a game: an action, or its time running out.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    ToSchema,
-    strum::IntoStaticStr,
-    strum::VariantArray,
-)]
-#[serde(rename_all = "snake_case")]
-#[strum(serialize_all = "snake_case")]
-pub enum ActionKind {
-    Create,
-    Move,
-    Hint,
-    Undo,
-    Redo,
-    Shuffle,
-    Pause,
-    Resume,
-    Resign,
-    OutOfTime,
-}
-
-impl ActionKind {
-    /// The wire name, also a metrics label.
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
-
-    /// Every kind, for the series registered at 0.
-    pub fn all() -> &'static [ActionKind] {
-        <ActionKind as strum::VariantArray>::VARIANTS
-    }
 }
 
 /// The body of `POST /v1/games/{id}/moves`: two tiles to remove.
@@ -254,8 +193,7 @@ pub struct GameLimits {
     /// Most actions a game keeps; past them every action is refused, so a
     /// game's history, and what its store holds, stay bounded.
     pub max_actions: usize,
-    /// Most bytes a game's log holds, as [`stored::entry_bytes`] counts
-    /// them; an action whose entry would pass it is refused.
+    /// Most bytes a game's log holds, as [`Logged::bytes`] counts them; an action whose entry would pass it is refused.
     pub max_log_bytes: u64,
 }
 
@@ -275,8 +213,7 @@ pub struct Game {
     pub done: Option<Link>,
     /// The top of the changes taken back, that redo makes again.
     pub undone: Option<Link>,
-    /// The bytes of the log's entries, as [`stored::entry_bytes`] counts
-    /// them.
+    /// The bytes of the log's entries, as [`Logged::bytes`] counts them.
     pub log_bytes: u64,
     pub clock: Clock,
     pub assists: Assists,
@@ -319,7 +256,7 @@ impl Game {
             cells,
             done: None,
             undone: None,
-            log_bytes: stored::entry_bytes(&created),
+            log_bytes: created.bytes(),
             clock: Clock {
                 elapsed_ms: 0,
                 since_ms: Some(now_ms),
@@ -410,7 +347,7 @@ impl Game {
         self.updated_at_ms = at;
         self.last = Some(Last::of(ActionKind::OutOfTime, self.version));
         let logged = Logged::new(ActionKind::OutOfTime, at, self.clock.given_back_ms);
-        self.log_bytes += stored::entry_bytes(&logged);
+        self.log_bytes += logged.bytes();
         // The play time is the limit now.
         self.rescore(at);
         Some(logged)
@@ -597,7 +534,7 @@ impl Game {
                 next.status = Status::Resigned;
             }
         }
-        let bytes = stored::entry_bytes(&logged);
+        let bytes = logged.bytes();
         if next.log_bytes + bytes > game_limits.max_log_bytes {
             return Err(refused(format!(
                 "the game's log holds {} bytes and this action's entry {bytes} more, past this server's limit of {} for one game; start a new game",

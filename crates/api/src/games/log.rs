@@ -4,10 +4,70 @@
 //! stacks threaded through the entries ([`Link`]) so that the game itself
 //! holds only the tops and an action reads at most two entries.
 
-use super::game::{ActionKind, Change};
 use crate::wire::{Moved, Point};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use utoipa::ToSchema;
+
+/// What changed a game: an action, or its time running out.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    ToSchema,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum ActionKind {
+    Create,
+    Move,
+    Hint,
+    Undo,
+    Redo,
+    Shuffle,
+    Pause,
+    Resume,
+    Resign,
+    OutOfTime,
+}
+
+impl ActionKind {
+    /// The wire name, also a metrics label.
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+
+    /// Every kind, for the series registered at 0.
+    pub fn all() -> &'static [ActionKind] {
+        <ActionKind as strum::VariantArray>::VARIANTS
+    }
+}
+
+/// One change of the board, kept in its log entry so that undo takes it
+/// back and redo makes it again without judging anything anew.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Change {
+    /// A pair removed (its two tiles, as they were), then the tiles that
+    /// fell.
+    Move {
+        from: Point,
+        to: Point,
+        tiles: [u32; 2],
+        moved: Vec<Moved>,
+    },
+    /// Every listed tile moved at once: a shuffle given as its moves.
+    Shuffle { moved: Vec<Moved> },
+    /// A shuffle made from its entry's seed: the board before it, for
+    /// undo; redo makes it again from the seed.
+    Seeded { before: Vec<u32> },
+}
 
 /// A place on the stack of changes made (that undo takes back) or taken
 /// back (that redo makes again): the entry that put it there, and the
@@ -69,6 +129,16 @@ impl Logged {
             change: None,
             below: None,
         }
+    }
+
+    /// The entry as the store keeps it: JSON.
+    pub fn encode(&self) -> Vec<u8> {
+        serde_json::to_vec(self).expect("an entry serialises")
+    }
+
+    /// What the entry counts against a game's bound on its log.
+    pub fn bytes(&self) -> u64 {
+        self.encode().len() as u64
     }
 }
 

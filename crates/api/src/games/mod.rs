@@ -8,6 +8,7 @@
 //! - [`game`]: the game as stored, and the actions on it;
 //! - [`log`]: the game's history, one entry an action;
 //! - [`stored`]: the game and its log in the store's bytes, every format;
+//! - [`settings`]: the settings a game was created with;
 //! - [`view`]: the game as answered;
 //! - [`replay`]: a game's actions, and checking them again;
 //! - [`score`]: the one scoring rule;
@@ -21,6 +22,7 @@ mod log;
 mod ranking;
 pub mod replay;
 mod score;
+mod settings;
 pub mod stored;
 mod view;
 
@@ -28,11 +30,10 @@ mod view;
 pub use crate::wire::{Gravity, Move, Moved, Point, PresetName};
 pub use create::{CreateGame, create};
 pub use daily::{DailyDeal, DailyGame, daily};
-pub use game::{
-    Action, ActionKind, Assists, Change, Clock, Game, GameLimits, Last, MoveRequest, Status,
-};
-pub use log::{Link, Log, Logged};
+pub use game::{Action, Assists, Clock, Game, GameLimits, Last, MoveRequest, Status};
+pub use log::{ActionKind, Change, Link, Log, Logged};
 pub use ranking::{Earned, Leaderboard, LeaderboardEntry, leaderboard, read_board, read_limit};
 pub use replay::{Replay, ReplayAction, ReplayCheck, check_replay};
 pub use score::score;
-pub use view::{GameSettings, GameView, rfc3339};
+pub use settings::GameSettings;
+pub use view::{GameView, rfc3339};

@@ -10,7 +10,8 @@
 //! hexadecimal. A game on a board the client sent is on none.
 
 use super::game::{Game, Status};
-use super::view::{GameSettings, rfc3339};
+use super::settings::GameSettings;
+use super::view::rfc3339;
 use crate::error::{ApiError, ErrorCode};
 use crate::game::DifficultyName;
 use crate::wire::Gravity;

@@ -3,9 +3,9 @@
 //! judge and clock as the game itself, so that a backend can audit a game
 //! a client kept.
 
-use super::game::{Action, ActionKind, Assists, Game, GameLimits, Status};
-use super::log::Logged;
-use super::view::GameSettings;
+use super::game::{Action, Assists, Game, GameLimits, Status};
+use super::log::{ActionKind, Logged};
+use super::settings::GameSettings;
 use crate::board::{BoardRows, WireBoard};
 use crate::decode::decode;
 use crate::error::{ApiError, ErrorCode};

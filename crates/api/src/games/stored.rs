@@ -10,9 +10,9 @@
 //! - format 2: `{"format": 2, "game": …}`, the game without its history;
 //!   one JSON entry a version in the store's log ([`Logged`]).
 
-use super::game::{Assists, Change, Clock, Game, Last, Status};
-use super::log::{Link, Logged};
-use super::view::GameSettings;
+use super::game::{Assists, Clock, Game, Last, Status};
+use super::log::{ActionKind, Change, Link, Logged};
+use super::settings::GameSettings;
 use linkpath_engine::EMPTY;
 use serde::{Deserialize, Serialize};
 
@@ -56,12 +56,7 @@ pub fn encode(game: &Game) -> Vec<u8> {
 
 /// A log entry's bytes.
 pub fn encode_entry(entry: &Logged) -> Vec<u8> {
-    serde_json::to_vec(entry).expect("an entry serialises")
-}
-
-/// What an entry counts against a game's bound on its log.
-pub fn entry_bytes(entry: &Logged) -> u64 {
-    encode_entry(entry).len() as u64
+    entry.encode()
 }
 
 /// A record as stored, in any format ever written; what does not read
@@ -136,7 +131,7 @@ fn upgrade(v1: FormatOne) -> Result<Loaded, String> {
     for i in 1..log.len() {
         let version = i as u64;
         match log[i].action {
-            super::ActionKind::Move | super::ActionKind::Shuffle => {
+            ActionKind::Move | ActionKind::Shuffle => {
                 log[i].below = done;
                 done = Some(Link {
                     at: version,
@@ -144,7 +139,7 @@ fn upgrade(v1: FormatOne) -> Result<Loaded, String> {
                 });
                 undone = None;
             }
-            super::ActionKind::Undo => {
+            ActionKind::Undo => {
                 let top = done.ok_or("an undo logged with nothing to undo")?;
                 done = below(&log, top);
                 log[i].below = undone;
@@ -153,7 +148,7 @@ fn upgrade(v1: FormatOne) -> Result<Loaded, String> {
                     change: top.change,
                 });
             }
-            super::ActionKind::Redo => {
+            ActionKind::Redo => {
                 let top = undone.ok_or("a redo logged with nothing to redo")?;
                 undone = below(&log, top);
                 log[i].below = done;
@@ -186,7 +181,7 @@ fn upgrade(v1: FormatOne) -> Result<Loaded, String> {
         dealt_tiles: v1.dealt.iter().filter(|&&c| c != EMPTY).count(),
         done,
         undone,
-        log_bytes: log.iter().map(entry_bytes).sum(),
+        log_bytes: log.iter().map(Logged::bytes).sum(),
         clock: v1.clock,
         assists: v1.assists,
         score: v1.score,
