@@ -6,6 +6,7 @@
 //!
 //! - [`create`]: a game dealt as `/v1/deal` deals, or on a board sent;
 //! - [`game`]: the game as stored, and the actions on it;
+//! - `change`: what the actions that change the board do;
 //! - [`log`]: the game's history, one entry an action;
 //! - [`stored`]: the game and its log in the store's bytes, every format;
 //! - [`settings`]: the settings a game was created with;
@@ -15,6 +16,7 @@
 //! - [`ranking`]: leaderboards, and the entry a win earns;
 //! - [`daily`]: the deal everyone gets on a day.
 
+mod change;
 mod create;
 mod daily;
 mod game;
