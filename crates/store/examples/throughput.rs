@@ -74,7 +74,6 @@ async fn write_for(store: Arc<Store>, writer: usize, deadline: Instant) -> u64 {
             key: None,
             entry: None,
             log: Vec::new(),
-            log: Vec::new(),
         };
         let now_ms = 0;
         assert_eq!(store.write(write, now_ms).await, Ok(Outcome::Written));

@@ -2,11 +2,13 @@
 //! (`crates/server/tests`) and the end-to-end tests of the binary
 //! (`tests/`) speak HTTP and send the samples the same way; the format
 //! tests and the command line's tests feed the same malformed judge inputs;
-//! the fuzz tests of the formats and of the API mangle inputs the same way.
+//! the fuzz tests of the formats and of the API mangle inputs the same way;
+//! the cases that need a Redis name it and keep their keys apart alike.
 
 pub mod http;
 pub mod malformed;
 pub mod mutate;
+pub mod redis;
 pub mod samples;
 
 pub use http::*;

@@ -6,54 +6,32 @@
 //! a 500.
 //!
 //! The replicas run against the server `LINKPATH_TEST_REDIS_URL` names,
-//! under a key prefix of their own; unset, those tests pass without
-//! running, and one line says how to name one.
+//! under a key prefix of their own, deleted when done; those cases are
+//! ignored unless asked for (`cargo test -- --ignored`).
 
 use crate::support::*;
 use axum::Router;
 use axum::body::Body;
 use axum::http::Request;
 use linkpath_server::{AppState, app};
+use linkpath_testkit::redis::RedisPrefix;
 use serde_json::{Value, json};
-use std::io::Write as _;
 use std::net::TcpListener;
-use std::sync::Once;
 use std::time::Duration;
 
-/// Two replicas' routers on one Redis store, when a test Redis is named;
-/// if none is, says once, on the terminal rather than in a test's
-/// captured output, how to name one.
-fn two_replicas() -> Option<(Router, Router)> {
-    static LEFT_OUT: Once = Once::new();
-    let Some(url) = std::env::var("LINKPATH_TEST_REDIS_URL")
-        .ok()
-        .filter(|url| !url.is_empty())
-    else {
-        LEFT_OUT.call_once(|| {
-            let _ = writeln!(
-                std::io::stderr(),
-                "linkpath-server: the games on Redis were left out, as LINKPATH_TEST_REDIS_URL is unset; \
-                 to run them: redis-server --port 6390 --save '' --appendonly no & \
-                 LINKPATH_TEST_REDIS_URL=redis://127.0.0.1:6390 cargo test"
-            );
-        });
-        return None;
-    };
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos();
-    let separator = if url.contains('?') { '&' } else { '?' };
-    let setting = format!(
-        "{url}{separator}prefix=linkpath-test:server-{}-{nanos}",
-        std::process::id()
-    );
+/// Two replicas' routers on one Redis store, under a key prefix of their
+/// own, deleted when it drops.
+fn two_replicas() -> (Router, Router, RedisPrefix) {
+    let redis = RedisPrefix::fresh("server");
     let replica = || {
         let mut config = config();
-        config.games.store = setting.parse().expect("the test Redis URL is a store");
+        config.games.store = redis
+            .setting()
+            .parse()
+            .expect("the test Redis URL is a store");
         app(AppState::open(config).expect("a Redis store opens"))
     };
-    Some((replica(), replica()))
+    (replica(), replica(), redis)
 }
 
 fn keyed_post(path: &str, body: &str, key: &str) -> Request<Body> {
@@ -65,10 +43,9 @@ fn keyed_post(path: &str, body: &str, key: &str) -> Request<Body> {
 }
 
 #[tokio::test]
+#[ignore = "needs a Redis: LINKPATH_TEST_REDIS_URL=redis://127.0.0.1:6390 cargo test -- --ignored"]
 async fn a_game_made_on_one_replica_is_played_on_another() {
-    let Some((a, b)) = two_replicas() else {
-        return;
-    };
+    let (a, b, _redis) = two_replicas();
     let board = json!({"board": ["A.A", "B.B"], "rules": "lianliankan"}).to_string();
     let made = call(&a, keyed_post("/v1/games", &board, "make-1")).await;
     assert_eq!(made.status, 201, "{}", made.text());
@@ -104,10 +81,9 @@ async fn a_game_made_on_one_replica_is_played_on_another() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs a Redis: LINKPATH_TEST_REDIS_URL=redis://127.0.0.1:6390 cargo test -- --ignored"]
 async fn copies_of_a_keyed_action_sent_to_two_replicas_at_once_get_one_answer() {
-    let Some((a, b)) = two_replicas() else {
-        return;
-    };
+    let (a, b, _redis) = two_replicas();
     let board = json!({"board": ["A.A", "B.B"], "rules": "lianliankan"});
     for round in 0..20 {
         let made = post(&a, "/v1/games", &board).await;
@@ -167,10 +143,9 @@ async fn an_unreachable_redis_is_503_store_unavailable() {
 }
 
 #[tokio::test]
+#[ignore = "needs a Redis: LINKPATH_TEST_REDIS_URL=redis://127.0.0.1:6390 cargo test -- --ignored"]
 async fn a_stream_on_one_replica_carries_the_changes_made_on_another() {
-    let Some((a, b)) = two_replicas() else {
-        return;
-    };
+    let (a, b, _redis) = two_replicas();
     let board = json!({"board": ["A.A", "B.B"], "rules": "lianliankan"}).to_string();
     let made = call(&b, keyed_post("/v1/games", &board, "make-1")).await;
     let id = made.json()["id"].as_str().expect("an id").to_owned();
@@ -220,10 +195,9 @@ async fn a_stream_on_one_replica_carries_the_changes_made_on_another() {
 }
 
 #[tokio::test]
+#[ignore = "needs a Redis: LINKPATH_TEST_REDIS_URL=redis://127.0.0.1:6390 cargo test -- --ignored"]
 async fn a_win_on_one_replica_is_on_the_board_read_on_another() {
-    let Some((a, b)) = two_replicas() else {
-        return;
-    };
+    let (a, b, _redis) = two_replicas();
     let deal = crate::leaderboards::daily(&a, "2026-12-02", "width=6&height=4&types=6").await;
     let deal = deal.json();
     let mut body = deal["game"].clone();

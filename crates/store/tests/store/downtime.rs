@@ -8,7 +8,7 @@ use std::ops::Range;
 
 use linkpath_store::MAX_OUTAGES;
 
-use crate::support::{Backend, NOW, fresh_redis_store, open, open_file, open_spec, test_redis};
+use crate::support::{Backend, NOW, fresh_redis_store, open, open_file, open_spec};
 
 on_each!(
     a_gap_longer_than_allowed_is_an_outage,
@@ -99,13 +99,11 @@ async fn a_file_keeps_its_heartbeat_across_a_restart() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Redis: LINKPATH_TEST_REDIS_URL=redis://127.0.0.1:6390 cargo test -- --ignored"]
 async fn replicas_on_one_redis_share_the_heartbeat() {
-    if test_redis().is_none() {
-        return;
-    }
-    let setting = fresh_redis_store();
-    let a = open_spec(&setting, 10).unwrap();
-    let b = open_spec(&setting, 10).unwrap();
+    let redis = fresh_redis_store();
+    let a = open_spec(&redis.setting(), 10).unwrap();
+    let b = open_spec(&redis.setting(), 10).unwrap();
     a.alive(NOW, GAP, 0).await.unwrap();
     // `b` beat within the gap of `a`'s last heartbeat, and `a` within
     // the gap of `b`'s: each was served by the other.

@@ -31,7 +31,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
 use tempfile::TempDir;
 
-use crate::support::{Backend, NOW, open_with, test_redis};
+use crate::support::{Backend, NOW, Scratch, open_with};
 
 /// How many sequences run, and their seed.
 const SEQUENCES: u32 = 200;
@@ -77,13 +77,23 @@ const MUST_MEET: [&str; 15] = [
 ];
 
 #[test]
+fn memory_file_and_the_model_agree_on_random_sequences() {
+    sequences_agree(false);
+}
+
+#[test]
+#[ignore = "needs a Redis: LINKPATH_TEST_REDIS_URL=redis://127.0.0.1:6390 cargo test -- --ignored"]
 fn every_backend_and_the_model_agree_on_random_sequences() {
+    sequences_agree(true);
+}
+
+/// Runs the sequences on memory, file (and `redis`) and the model.
+fn sequences_agree(redis: bool) {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .unwrap();
-    let redis = test_redis().is_some();
     let from_env = |name: &str| {
         std::env::var(name).ok().map(|value| {
             value
@@ -335,10 +345,11 @@ async fn run(limits: StoreLimits, ops: &[Op], redis: bool) -> Result<Model, Test
 }
 
 /// A file store in a folder of its own.
-fn open_file(limits: StoreLimits) -> (Store, TempDir) {
+fn open_file(limits: StoreLimits) -> (Store, Scratch) {
     let dir = scratch();
     let setting = format!("file:{}", dir.path().join("games.redb").display());
-    (Store::open(&setting.parse().unwrap(), limits).unwrap(), dir)
+    let store = Store::open(&setting.parse().unwrap(), limits).unwrap();
+    (store, dir.into())
 }
 
 /// A folder for files, in memory where Linux has one (`/dev/shm`): this

@@ -14,8 +14,7 @@ use tokio::sync::{broadcast, watch};
 use tokio::task::JoinHandle;
 
 use crate::support::{
-    Backend, NOW, create, fresh_prefix, fresh_redis_store, game, kept, keyed, next, open,
-    open_spec, test_redis,
+    Backend, NOW, RedisPrefix, create, fresh_redis_store, game, kept, keyed, next, open, open_spec,
 };
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -65,12 +64,11 @@ async fn tls_to_a_server_without_it_is_unavailable() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Redis: LINKPATH_TEST_REDIS_URL=redis://127.0.0.1:6390 cargo test -- --ignored"]
 async fn two_prefixes_share_a_server_apart() {
-    if test_redis().is_none() {
-        return;
-    }
-    let one = open_spec(&fresh_redis_store(), 1).unwrap();
-    let other = open_spec(&fresh_redis_store(), 1).unwrap();
+    let (one_prefix, other_prefix) = (fresh_redis_store(), fresh_redis_store());
+    let one = open_spec(&one_prefix.setting(), 1).unwrap();
+    let other = open_spec(&other_prefix.setting(), 1).unwrap();
     let write = keyed(create("g", "one's"), "k", "one's");
     assert_eq!(one.write(write, NOW).await, Ok(Outcome::Written));
 
@@ -84,13 +82,11 @@ async fn two_prefixes_share_a_server_apart() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Redis: LINKPATH_TEST_REDIS_URL=redis://127.0.0.1:6390 cargo test -- --ignored"]
 async fn two_replicas_on_one_prefix_are_one_store() {
-    if test_redis().is_none() {
-        return;
-    }
-    let setting = fresh_redis_store();
-    let a = open_spec(&setting, 2).unwrap();
-    let b = open_spec(&setting, 2).unwrap();
+    let redis = fresh_redis_store();
+    let a = open_spec(&redis.setting(), 2).unwrap();
+    let b = open_spec(&redis.setting(), 2).unwrap();
     assert_eq!(a.write(create("g", "v0"), NOW).await, Ok(Outcome::Written));
     assert_eq!(b.game("g", NOW).await, Ok(Some(game(0, "v0"))));
 
@@ -120,10 +116,6 @@ fn only_a_shared_store_has_a_feed() {
     }
 }
 
-/// The feed cases take turns: one cuts every pub/sub connection of the
-/// test Redis, which would make another miss what it waits for.
-static FEED_TURNS: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
 /// The next word of `feed`; waits are bounded so that a broken feed fails
 /// the case rather than hang it.
 async fn heard(feed: &mut broadcast::Receiver<Feed>) -> Feed {
@@ -141,22 +133,19 @@ fn written(id: &str, version: u64) -> Feed {
 }
 
 /// Two stores on one prefix, and the first one's feed, once subscribed.
-async fn two_replicas_and_a_feed() -> (Store, Store, broadcast::Receiver<Feed>) {
-    let setting = fresh_redis_store();
-    let a = open_spec(&setting, 10).unwrap();
-    let b = open_spec(&setting, 10).unwrap();
+async fn two_replicas_and_a_feed(redis: &RedisPrefix) -> (Store, Store, broadcast::Receiver<Feed>) {
+    let a = open_spec(&redis.setting(), 10).unwrap();
+    let b = open_spec(&redis.setting(), 10).unwrap();
     let mut feed = a.changes().unwrap();
     assert_eq!(heard(&mut feed).await, Feed::Resumed);
     (a, b, feed)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Redis: LINKPATH_TEST_REDIS_URL=redis://127.0.0.1:6390 cargo test -- --ignored"]
 async fn each_write_is_heard_in_commit_order() {
-    if test_redis().is_none() {
-        return;
-    }
-    let _turn = FEED_TURNS.lock().await;
-    let (a, b, mut feed) = two_replicas_and_a_feed().await;
+    let redis = fresh_redis_store();
+    let (a, b, mut feed) = two_replicas_and_a_feed(&redis).await;
     b.write(create("g", "v0"), NOW).await.unwrap();
     b.write(next("g", 0, "v1"), NOW).await.unwrap();
     // What did not apply is not heard.
@@ -175,22 +164,23 @@ async fn each_write_is_heard_in_commit_order() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Redis: LINKPATH_TEST_REDIS_URL=redis://127.0.0.1:6390 cargo test -- --ignored"]
 async fn a_feed_cut_off_resumes() {
-    let Some(url) = test_redis() else {
-        return;
-    };
-    let _turn = FEED_TURNS.lock().await;
-    let (_a, b, mut feed) = two_replicas_and_a_feed().await;
-    let client = redis::Client::open(url.as_str()).unwrap();
-    let mut admin = client.get_multiplexed_async_connection().await.unwrap();
-    let cut: u64 = redis::cmd("CLIENT")
-        .arg("KILL")
-        .arg("TYPE")
-        .arg("pubsub")
-        .query_async(&mut admin)
-        .await
-        .unwrap();
-    assert!(cut >= 1, "no pub/sub connection was cut");
+    // The feed's connection goes through a proxy of this case's own, so
+    // that cutting it cuts no other client of the test Redis.
+    let redis = fresh_redis_store();
+    let proxy = Proxy::start(redis.url()).await;
+    let through_proxy = format!(
+        "redis://127.0.0.1:{}/?prefix={}",
+        proxy.port,
+        redis.prefix()
+    );
+    let a = open_spec(&through_proxy, 10).unwrap();
+    let b = open_spec(&redis.setting(), 10).unwrap();
+    let mut feed = a.changes().unwrap();
+    assert_eq!(heard(&mut feed).await, Feed::Resumed);
+    proxy.set_up(false);
+    proxy.set_up(true);
     // Whatever was written in between was not heard: the feed says so.
     assert_eq!(heard(&mut feed).await, Feed::Resumed);
     b.write(create("g", "v0"), NOW).await.unwrap();
@@ -261,16 +251,14 @@ impl Drop for Proxy {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Redis: LINKPATH_TEST_REDIS_URL=redis://127.0.0.1:6390 cargo test -- --ignored"]
 async fn a_store_serves_again_once_its_redis_is_back() {
-    let Some(url) = test_redis() else {
-        return;
-    };
-    let _turn = FEED_TURNS.lock().await;
-    let proxy = Proxy::start(&url).await;
+    let redis = fresh_redis_store();
+    let proxy = Proxy::start(redis.url()).await;
     let setting = format!(
         "redis://127.0.0.1:{}/?prefix={}",
         proxy.port,
-        fresh_prefix()
+        redis.prefix()
     );
     let store = open_spec(&setting, 10).unwrap();
     let mut feed = store.changes().unwrap();
@@ -313,12 +301,10 @@ async fn a_store_serves_again_once_its_redis_is_back() {
 /// listening. (A PING answer misread as a failure would make it subscribe
 /// again at every heartbeat, and its listeners read every game again.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Redis: LINKPATH_TEST_REDIS_URL=redis://127.0.0.1:6390 cargo test -- --ignored"]
 async fn a_feed_goes_on_through_its_heartbeats() {
-    if test_redis().is_none() {
-        return;
-    }
-    let _turn = FEED_TURNS.lock().await;
-    let store = open_spec(&fresh_redis_store(), 10).unwrap();
+    let redis = fresh_redis_store();
+    let store = open_spec(&redis.setting(), 10).unwrap();
     let mut feed = store.changes().unwrap();
     assert_eq!(heard(&mut feed).await, Feed::Resumed);
     tokio::time::sleep(Duration::from_secs(11)).await;

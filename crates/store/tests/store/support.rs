@@ -3,23 +3,18 @@
 //! a line each, and `on_each!`, which runs a case on each backend as a
 //! test of its own.
 
-use std::io::Write as _;
 use std::path::Path;
-use std::sync::Once;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use linkpath_store::{Entry, Expected, Kept, Store, StoreError, StoreLimits, StoredGame, Write};
 use tempfile::TempDir;
 
+pub use linkpath_testkit::redis::RedisPrefix;
+
 /// The time the cases run at, and when their games expire unless a case
 /// says otherwise.
 pub const NOW: u64 = 1_700_000_000_000;
 pub const LATER: u64 = NOW + 3_600_000;
-
-/// The Redis server the Redis cases run against, as a `redis://` URL;
-/// unset, they are left out.
-pub const TEST_REDIS_URL: &str = "LINKPATH_TEST_REDIS_URL";
 
 #[derive(Debug, Clone, Copy)]
 pub enum Backend {
@@ -29,8 +24,9 @@ pub enum Backend {
 }
 
 /// Runs each case, an `async fn(Backend)` of the module, on each backend:
-/// `case::memory`, `case::file` and `case::redis`. The Redis test passes
-/// without running the case when no test Redis is named.
+/// `case::memory`, `case::file` and `case::redis`. The Redis test is
+/// ignored unless asked for (`cargo test -- --ignored`, with a test Redis
+/// named: see `linkpath_testkit::redis`).
 macro_rules! on_each {
     ($($case:ident),+ $(,)?) => {$(
         mod $case {
@@ -43,30 +39,53 @@ macro_rules! on_each {
                 super::$case(crate::support::Backend::File).await
             }
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            #[ignore = "needs a Redis: LINKPATH_TEST_REDIS_URL=redis://127.0.0.1:6390 cargo test -- --ignored"]
             async fn redis() {
-                if crate::support::test_redis().is_some() {
-                    super::$case(crate::support::Backend::Redis).await
-                }
+                super::$case(crate::support::Backend::Redis).await
             }
         }
     )+};
 }
 
-/// A store of `backend`, in a folder removed when the `TempDir` drops, or
-/// under a key prefix of its own in the test Redis.
-pub fn open(backend: Backend, max_games: u64) -> (Store, TempDir) {
+/// Where a store of a case keeps its records, removed when it drops: a
+/// folder, and for Redis a key prefix of its own.
+pub struct Scratch {
+    _dir: TempDir,
+    _redis: Option<RedisPrefix>,
+}
+
+impl From<TempDir> for Scratch {
+    fn from(dir: TempDir) -> Scratch {
+        Scratch {
+            _dir: dir,
+            _redis: None,
+        }
+    }
+}
+
+/// A store of `backend`, in a folder, or under a key prefix of its own in
+/// the test Redis, both removed when the [`Scratch`] drops.
+pub fn open(backend: Backend, max_games: u64) -> (Store, Scratch) {
     open_with(backend, limits(max_games))
 }
 
 /// A store of `backend` with these bounds, as [`open`] opens it.
-pub fn open_with(backend: Backend, limits: StoreLimits) -> (Store, TempDir) {
+pub fn open_with(backend: Backend, limits: StoreLimits) -> (Store, Scratch) {
     let dir = tempfile::tempdir().unwrap();
+    let mut redis = None;
     let setting = match backend {
         Backend::Memory => "memory".to_owned(),
         Backend::File => format!("file:{}", dir.path().join("games.redb").display()),
-        Backend::Redis => fresh_redis_store(),
+        Backend::Redis => redis.insert(fresh_redis_store()).setting(),
     };
-    (Store::open(&setting.parse().unwrap(), limits).unwrap(), dir)
+    let store = Store::open(&setting.parse().unwrap(), limits).unwrap();
+    (
+        store,
+        Scratch {
+            _dir: dir,
+            _redis: redis,
+        },
+    )
 }
 
 /// The bounds of a store of `max_games` games, as many boards, of 3
@@ -82,43 +101,9 @@ pub fn limits(max_games: u64) -> StoreLimits {
     }
 }
 
-/// The test Redis's URL, if one is named; if not, says once, on the
-/// terminal rather than in a test's captured output, how to name one.
-pub fn test_redis() -> Option<String> {
-    static LEFT_OUT: Once = Once::new();
-    let url = std::env::var(TEST_REDIS_URL)
-        .ok()
-        .filter(|url| !url.is_empty());
-    if url.is_none() {
-        LEFT_OUT.call_once(|| {
-            let _ = writeln!(
-                std::io::stderr(),
-                "linkpath-store: the Redis cases were left out, as {TEST_REDIS_URL} is unset; \
-                 to run them: redis-server --port 6390 --save '' --appendonly no & \
-                 {TEST_REDIS_URL}=redis://127.0.0.1:6390 cargo test"
-            );
-        });
-    }
-    url
-}
-
-/// A store setting for the test Redis under a prefix no other store of
-/// this run or of another process uses, so cases share the server apart.
-pub fn fresh_redis_store() -> String {
-    let url = test_redis().expect("a test Redis is named");
-    let separator = if url.contains('?') { '&' } else { '?' };
-    format!("{url}{separator}prefix={}", fresh_prefix())
-}
-
-/// A key prefix no other store of this run or of another process uses.
-pub fn fresh_prefix() -> String {
-    static STORES: AtomicU64 = AtomicU64::new(0);
-    let store = STORES.fetch_add(1, Ordering::Relaxed);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos();
-    format!("linkpath-test:{}-{nanos}-{store}", std::process::id())
+/// A prefix of the test Redis of its own, its keys deleted when it drops.
+pub fn fresh_redis_store() -> RedisPrefix {
+    RedisPrefix::fresh("store")
 }
 
 pub fn open_file(path: &Path, max_games: u64) -> Result<Store, StoreError> {
