@@ -28,7 +28,7 @@
 # with Compose's settings (append-only file, fsync every second), its
 # files in the temp dir: an acknowledged change is in Redis's memory, not
 # yet on disk, where the file store syncs each commit before answering
-# (docs/operations.md, "Durability is Redis's"). Every process runs on the
+# (docs/guides/replicas.md, "Durability is Redis's"). Every process runs on the
 # same cores: two replicas add no CPU here, so nginx2 shows what the hop
 # and the sharing cost, not what scaling out gains.
 #
