@@ -8,46 +8,15 @@
 //! lower bound. The figures are printed with `--nocapture`.
 
 use crate::support::{
-    LIMIT, Process, Reaper, Reply, bounded, connect, curling, exchange, free_addr, get_bytes,
-    linkpath, mahjong_sample, mahjong_sample_results, parse, read_to_end, request_bytes, run,
-    solve_bytes,
+    LIMIT, Process, Reaper, bounded, connect, curling, exchange, free_addr, get_bytes, linkpath,
+    mahjong_sample, mahjong_sample_results, parse, read_to_end, request_bytes, run, solve_bytes,
 };
-use linkpath_engine::SplitMix64 as Rng;
+use linkpath_testkit::{finish, is_uuid, paired_board, start_slow_solve};
 use serde_json::{Value, json};
-use std::net::SocketAddr;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-
-/// Sends the head and the first half of a solve request for the mahjong
-/// sample, leaving the request in flight until [`finish`] sends the rest.
-async fn start_slow_solve(addr: SocketAddr) -> (TcpStream, Vec<u8>) {
-    let bytes = solve_bytes(&mahjong_sample(), &[]);
-    let split = bytes.len() - 40;
-    let mut stream = connect(addr).await;
-    stream.write_all(&bytes[..split]).await.unwrap();
-    (stream, bytes[split..].to_vec())
-}
-
-async fn finish(mut stream: TcpStream, rest: &[u8]) -> Reply {
-    stream
-        .write_all(rest)
-        .await
-        .expect("the connection is still open");
-    parse(&read_to_end(&mut stream).await)
-}
-
-fn is_uuid(id: &str) -> bool {
-    id.len() == 36
-        && id.char_indices().all(|(i, c)| {
-            if [8, 13, 18, 23].contains(&i) {
-                c == '-'
-            } else {
-                c.is_ascii_hexdigit()
-            }
-        })
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn linkpath_serve_answers_the_request_in_flight_and_exits_0_on_sigterm() {
@@ -477,23 +446,6 @@ async fn sigterm_exits_0_when_the_drain_timeout_passes_with_a_solve_still_runnin
 /// The memory a request may take on a million-cell board, peak included.
 const BOARD_MIB: u64 = 256;
 
-/// A `width × height` board of text rows whose first `tiles` cells in a
-/// seeded order hold tiles, two of each type in turn over `types` letters:
-/// every type has an even count, so the board may be clearable.
-fn paired_board(width: usize, height: usize, tiles: usize, types: usize) -> Vec<String> {
-    const LETTERS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-    let mut cells = vec![b'.'; width * height];
-    let mut order: Vec<usize> = (0..cells.len()).collect();
-    Rng::new(0x9E37_79B9_7F4A_7C15).shuffle(&mut order);
-    for (k, &cell) in order.iter().take(tiles / 2 * 2).enumerate() {
-        cells[cell] = LETTERS[(k / 2) % types.min(LETTERS.len())];
-    }
-    cells
-        .chunks(width)
-        .map(|row| String::from_utf8(row.to_vec()).expect("ASCII"))
-        .collect()
-}
-
 /// How many cells of each value a numeric board holds.
 fn counts(board: &Value) -> std::collections::BTreeMap<u64, usize> {
     let mut counts = std::collections::BTreeMap::new();
@@ -584,7 +536,7 @@ async fn million_cell_game_requests_are_answered_or_refused_naming_the_limit_in_
 
     // Mahjong's moves grow with the square of the tiles: the list stops at
     // the server's limit and says so.
-    let board = paired_board(1000, 1000, 600_000, 62);
+    let board = paired_board(1000, 1000, 600_000, 62, 0x9E37_79B9_7F4A_7C15);
     let moves = server
         .post(
             "/v1/moves",
@@ -636,7 +588,7 @@ async fn game_searches_stop_at_the_deadline_and_free_their_slot_at_once() {
         json!({"results": mahjong_sample_results()}),
     );
     let big_deal = json!({"width": 1000, "height": 1000, "types": 62, "rules": "shisen-sho"});
-    let big_board = paired_board(1000, 1000, 600_000, 62);
+    let big_board = paired_board(1000, 1000, 600_000, 62, 0x9E37_79B9_7F4A_7C15);
     let heavy = [
         ("/v1/deal", big_deal, "the deal did not finish"),
         (

@@ -256,3 +256,36 @@ fn dechunk(mut raw: &[u8]) -> Vec<u8> {
         raw = &raw[size + 2..];
     }
 }
+
+/// Sends the head and the first half of a solve request for the mahjong
+/// sample, leaving the request in flight until [`finish`] sends the rest.
+pub async fn start_slow_solve(addr: SocketAddr) -> (TcpStream, Vec<u8>) {
+    let bytes = solve_bytes(&crate::mahjong_sample(), &[]);
+    let split = bytes.len() - 40;
+    let mut stream = connect(addr).await;
+    stream.write_all(&bytes[..split]).await.unwrap();
+    (stream, bytes[split..].to_vec())
+}
+
+/// Sends `rest` of a request begun by [`start_slow_solve`], and reads
+/// its answer.
+pub async fn finish(mut stream: TcpStream, rest: &[u8]) -> Reply {
+    stream
+        .write_all(rest)
+        .await
+        .expect("the connection is still open");
+    parse(&read_to_end(&mut stream).await)
+}
+
+/// Whether `id` is a UUID as the server makes request ids: 36 characters,
+/// hex digits and the four dashes.
+pub fn is_uuid(id: &str) -> bool {
+    id.len() == 36
+        && id.char_indices().all(|(i, c)| {
+            if [8, 13, 18, 23].contains(&i) {
+                c == '-'
+            } else {
+                c.is_ascii_hexdigit()
+            }
+        })
+}

@@ -53,3 +53,27 @@ pub fn curling(max_throws: Option<u32>) -> Value {
         "queries": [{"from": [0, 0], "to": [N - 1, N - 1]}]
     })
 }
+
+/// A `width × height` board of text rows whose first `tiles` cells in an
+/// order shuffled by `seed` hold tiles, two of each type in turn over
+/// `types` letters: every type has an even count, so the board may be
+/// clearable.
+pub fn paired_board(
+    width: usize,
+    height: usize,
+    tiles: usize,
+    types: usize,
+    seed: u64,
+) -> Vec<String> {
+    const LETTERS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    let mut cells = vec![b'.'; width * height];
+    let mut order: Vec<usize> = (0..cells.len()).collect();
+    linkpath_engine::SplitMix64::new(seed).shuffle(&mut order);
+    for (k, &cell) in order.iter().take(tiles / 2 * 2).enumerate() {
+        cells[cell] = LETTERS[(k / 2) % types.min(LETTERS.len())];
+    }
+    cells
+        .chunks(width)
+        .map(|row| String::from_utf8(row.to_vec()).expect("ASCII"))
+        .collect()
+}

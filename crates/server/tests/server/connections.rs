@@ -21,6 +21,7 @@ use crate::support::{
     post_bytes, read_to_end, request_bytes,
 };
 use linkpath_server::{Config, NON_STREAM_CONNECTIONS};
+use linkpath_testkit::is_uuid;
 use serde_json::json;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::time::{Duration, Instant};
@@ -617,17 +618,6 @@ async fn connections_over_the_per_client_cap_are_answered_429_and_closed() {
 }
 
 // ------------------------------------------------------------ request ids
-
-fn is_uuid(id: &str) -> bool {
-    id.len() == 36
-        && id.char_indices().all(|(i, c)| {
-            if [8, 13, 18, 23].contains(&i) {
-                c == '-'
-            } else {
-                c.is_ascii_hexdigit()
-            }
-        })
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn request_ids_that_are_long_or_unprintable_are_replaced() {

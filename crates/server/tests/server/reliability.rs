@@ -38,6 +38,7 @@ use axum::body::Body;
 use http_body_util::BodyExt;
 use linkpath_api::ErrorCode;
 use linkpath_server::{AppState, Config, app};
+use linkpath_testkit::paired_board;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -633,23 +634,6 @@ mod no_5xx {
 
 // ------------------------------------------------- every route bounded
 
-/// A `width × height` board of text rows whose first `tiles` cells in a
-/// seeded order hold tiles, two of each type in turn over `types` letters:
-/// every type has an even count, so the board may be clearable.
-fn paired_board(width: usize, height: usize, tiles: usize, types: usize) -> Vec<String> {
-    const LETTERS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-    let mut cells = vec![b'.'; width * height];
-    let mut order: Vec<usize> = (0..cells.len()).collect();
-    Rng::new(7).shuffle(&mut order);
-    for (k, &cell) in order.iter().take(tiles / 2 * 2).enumerate() {
-        cells[cell] = LETTERS[(k / 2) % types.min(LETTERS.len())];
-    }
-    cells
-        .chunks(width)
-        .map(|row| String::from_utf8(row.to_vec()).expect("ASCII"))
-        .collect()
-}
-
 /// A 30 × 16 board of 120 types × 4 tiles in a seeded order, as number
 /// rows. Under Shisen-Sho with gravity down it cannot be cleared, and the
 /// search has not proved so after 857,000 states (15 s in a release build
@@ -698,7 +682,7 @@ async fn clear_answers_unknown_when_its_budget_runs_out_never_504() {
 
     // Mahjong matches any two tiles: one state of a 200 x 200 board has
     // more pairs than a search may list.
-    let board = paired_board(200, 200, 24_000, 62);
+    let board = paired_board(200, 200, 24_000, 62, 7);
     let reply = exchange(
         server.addr,
         &post_bytes(

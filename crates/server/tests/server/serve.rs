@@ -5,9 +5,10 @@
 //! SIGTERM while a request is in flight.
 
 use crate::support::{
-    Reply, Server, bounded, config, connect, exchange, http_get, mahjong_sample,
-    mahjong_sample_results, parse, read_to_end, request_bytes, solve_bytes,
+    Server, bounded, config, connect, exchange, http_get, mahjong_sample, mahjong_sample_results,
+    parse, read_to_end, request_bytes, solve_bytes,
 };
+use linkpath_testkit::{finish, start_slow_solve};
 use serde_json::json;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -157,24 +158,6 @@ async fn metrics_count_requests_queries_and_rejections() {
     })
     .await;
     server.stop().await.expect("run returns Ok");
-}
-
-/// Sends the head and the first half of a solve request for the mahjong
-/// sample, leaving the request in flight until [`finish`] sends the rest.
-async fn start_slow_solve(addr: SocketAddr) -> (TcpStream, Vec<u8>) {
-    let bytes = solve_bytes(&mahjong_sample(), &[]);
-    let split = bytes.len() - 40;
-    let mut stream = connect(addr).await;
-    stream.write_all(&bytes[..split]).await.unwrap();
-    (stream, bytes[split..].to_vec())
-}
-
-async fn finish(mut stream: TcpStream, rest: &[u8]) -> Reply {
-    stream
-        .write_all(rest)
-        .await
-        .expect("the connection is still open");
-    parse(&read_to_end(&mut stream).await)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -304,13 +304,16 @@ enum Answer {
     Purged(Result<Purged, StoreError>),
 }
 
+/// A game's log as the store reads it: each entry with its version.
+type LogEntries = Vec<(u64, Vec<u8>)>;
+
 /// All a store shows at one time: its count of games, and each game, key
 /// and board a sequence may use.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Shown {
     games: Result<u64, StoreError>,
     game: Vec<Result<Option<StoredGame>, StoreError>>,
-    log: Vec<Result<Vec<(u64, Vec<u8>)>, StoreError>>,
+    log: Vec<Result<LogEntries, StoreError>>,
     kept: Vec<Result<Option<Kept>, StoreError>>,
     boards: Vec<Result<Vec<Vec<u8>>, StoreError>>,
 }
@@ -685,7 +688,7 @@ impl Model {
             .cloned()
     }
 
-    fn log(&self, id: &str, now: u64) -> Vec<(u64, Vec<u8>)> {
+    fn log(&self, id: &str, now: u64) -> LogEntries {
         match (self.game(id, now), self.logs.get(id)) {
             (Some(_), Some(log)) => log.iter().map(|(v, e)| (*v, e.clone())).collect(),
             _ => Vec::new(),
