@@ -7,7 +7,7 @@
 //!
 //! - `routes/`, one route a file: read the request, ask the service,
 //!   write the answer. HTTP lives here alone: `If-Match` is read into a
-//!   [`Pin`], `Idempotency-Key` into a key whose answer is kept in the
+//!   `Pin`, `Idempotency-Key` into a key whose answer is kept in the
 //!   HTTP form (`routes/keys.rs`).
 //! - the service ([`Games`], `service.rs`): create, apply an action,
 //!   read a game as it is now, its replay, a leaderboard; plain inputs,
@@ -27,7 +27,7 @@ mod downtime;
 pub(crate) mod errors;
 pub(crate) mod follow;
 pub(crate) mod idempotency;
-mod pin;
+pub(crate) mod pin;
 mod record;
 pub(crate) mod routes;
 pub(crate) mod service;
@@ -36,7 +36,6 @@ mod tasks;
 
 pub use clock::Clock;
 pub(crate) use clock::SystemClock;
-pub(crate) use pin::Pin;
 pub(crate) use routes::router;
 pub(crate) use service::Games;
 pub(crate) use tasks::{heartbeat_loop, purge_loop};

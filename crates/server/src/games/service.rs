@@ -17,7 +17,7 @@
 //! is answered the first answer and applies nothing. The move that wins a
 //! ranked game enters it on its leaderboard in the same write.
 
-use super::Clock;
+use super::clock::Clock;
 use super::downtime::Downtime;
 use super::errors::{busy, corrupted, not_found, refusal, short, too_many_keys, unavailable};
 use super::idempotency::Key;

@@ -6,7 +6,8 @@
 use super::keys;
 use crate::body::JsonBody;
 use crate::error::HttpError;
-use crate::games::{Games, Pin};
+use crate::games::pin::Pin;
+use crate::games::service::Games;
 use crate::path::PathParam;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};

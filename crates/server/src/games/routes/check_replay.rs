@@ -2,7 +2,7 @@
 
 use crate::body::JsonBody;
 use crate::error::HttpError;
-use crate::games::Games;
+use crate::games::service::Games;
 use axum::extract::State;
 use axum::response::Response;
 use linkpath_api::games::{Replay, ReplayCheck};

@@ -3,7 +3,7 @@
 use super::keys;
 use crate::body::JsonBody;
 use crate::error::HttpError;
-use crate::games::Games;
+use crate::games::service::Games;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;

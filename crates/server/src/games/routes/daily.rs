@@ -2,7 +2,7 @@
 //! the solver pool; a win of its game is entered on its leaderboard.
 
 use crate::error::HttpError;
-use crate::games::Games;
+use crate::games::service::Games;
 use crate::path::PathParam;
 use axum::extract::{RawQuery, State};
 use axum::response::Response;

@@ -8,8 +8,8 @@
 //! service's (`games::streams`).
 
 use crate::error::HttpError;
-use crate::games::Games;
 use crate::games::follow::follow_store;
+use crate::games::service::Games;
 use crate::games::streams::{Change, Reader};
 use crate::path::PathParam;
 use axum::extract::State;

@@ -2,7 +2,7 @@
 //! store. A win is entered by the move that makes it, in the same write.
 
 use crate::error::HttpError;
-use crate::games::Games;
+use crate::games::service::Games;
 use crate::path::PathParam;
 use axum::extract::{RawQuery, State};
 use axum::response::Response;

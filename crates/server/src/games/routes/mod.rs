@@ -13,8 +13,8 @@ pub(crate) mod leaderboard;
 pub(crate) mod replay;
 pub(crate) mod show;
 
-use super::Games;
 use crate::body::BodyLimits;
+use crate::games::service::Games;
 use crate::solvers::Solvers;
 use axum::Router;
 use axum::extract::FromRef;

@@ -1,7 +1,7 @@
 //! `GET /v1/games/{id}/replay`: the game as it was dealt and played.
 
 use crate::error::HttpError;
-use crate::games::Games;
+use crate::games::service::Games;
 use crate::path::PathParam;
 use axum::extract::State;
 use axum::http::StatusCode;

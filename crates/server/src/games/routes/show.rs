@@ -1,7 +1,7 @@
 //! `GET /v1/games/{id}`: the game as it is now.
 
 use crate::error::HttpError;
-use crate::games::Games;
+use crate::games::service::Games;
 use crate::path::PathParam;
 use axum::extract::State;
 use axum::http::StatusCode;
