@@ -1,4 +1,4 @@
-//! The HTTP JSON service over the engine: [`app`] builds the router (tests
+//! The HTTP JSON service over the engine: [`app()`] builds the router (tests
 //! drive it with `tower::ServiceExt::oneshot`), [`run_with_admin`] serves it
 //! on a listener from [`bind`] until a shutdown future resolves.
 //!

@@ -1,18 +1,28 @@
 //! Carries into this process's streams the changes that other processes
 //! sharing the store write (replicas on one Redis): the store tells of
 //! each write, and a game with readers here that were not sent it is
-//! read again and sent.
+//! read again and sent. A new reader of a game is taken here, so that
+//! the first one starts the following.
 
 use super::service::Games;
+use super::streams::Reader;
+use linkpath_api::ApiError;
 use linkpath_api::games::{GameView, stored};
 use linkpath_store::Feed;
 use std::sync::{Arc, Weak};
 use tokio::sync::broadcast;
 
+/// A new reader of game `id`, within the streams' bounds; the streams
+/// follow the store's changes from the first reader on.
+pub(crate) fn watch(games: &Arc<Games>, id: &str) -> Result<Reader, ApiError> {
+    follow_store(games);
+    games.streams.clone().subscribe(id)
+}
+
 /// Carries into this process's streams the changes that other processes
 /// sharing the store (replicas on one Redis) write: started by the first
 /// stream, for a store that tells of them; it ends with the store.
-pub(crate) fn follow_store(games: &Arc<Games>) {
+fn follow_store(games: &Arc<Games>) {
     games.following.call_once(|| {
         if let Some(feed) = games.records.store.changes() {
             tokio::spawn(follow(Arc::downgrade(games), feed));

@@ -8,7 +8,7 @@
 //! service's (`games::streams`).
 
 use crate::error::HttpError;
-use crate::games::follow::follow_store;
+use crate::games::follow;
 use crate::games::service::Games;
 use crate::games::streams::{Change, Reader};
 use crate::path::PathParam;
@@ -68,9 +68,8 @@ pub(crate) async fn stream(
     PathParam(id): PathParam<String>,
     headers: HeaderMap,
 ) -> Result<Response, HttpError> {
-    follow_store(&games);
     // Subscribed before reading, so no change falls between the two.
-    let reader = games.streams.clone().subscribe(&id)?;
+    let reader = follow::watch(&games, &id)?;
     let now = games.now();
     let (game, expires) = games.current(&id, now).await?;
     let seen = headers
