@@ -2,8 +2,7 @@
 //! rate limit, and the CORS allow-list for browser clients. All off unless
 //! configured; `/healthz`, `/readyz` and `/metrics` are never gated.
 
-use super::AppState;
-use super::error::{ErrorCode, HttpError};
+use crate::error::{ErrorCode, HttpError};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderValue, Method, header};
 use axum::middleware::Next;
@@ -13,6 +12,7 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::Arc;
+use std::time::Duration;
 use subtle::ConstantTimeEq;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
@@ -46,11 +46,10 @@ impl ApiKeys {
 
 /// Requires a known API key on `/v1/*` when keys are configured.
 pub(crate) async fn require_api_key(
-    State(state): State<AppState>,
+    State(keys): State<ApiKeys>,
     request: Request,
     next: Next,
 ) -> Response {
-    let keys = &state.api_keys;
     if !keys.is_enabled() || !request.uri().path().starts_with("/v1/") {
         return next.run(request).await;
     }
@@ -104,6 +103,14 @@ impl ClientLimiter {
     }
 }
 
+/// The per-client rate limit, when configured, and how long a refused
+/// request's body is read for.
+#[derive(Clone)]
+pub(crate) struct RateLimit {
+    pub limiter: Option<ClientLimiter>,
+    pub body_timeout: Duration,
+}
+
 /// `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-11) of a
 /// token bucket: its `burst` requests (`q`) over the seconds the bucket
 /// takes to fill again (`w`, whole seconds, rounded up so that a client
@@ -121,11 +128,11 @@ fn policy(per_second: NonZeroU32, burst: NonZeroU32) -> HeaderValue {
 /// client over its rate on `/v1/*`. A body of up to 64 KiB is read first,
 /// so that the connection stays open for the client's next request.
 pub(crate) async fn rate_limit(
-    State(state): State<AppState>,
+    State(rate): State<RateLimit>,
     request: Request,
     next: Next,
 ) -> Response {
-    let Some(limiter) = &state.limiter else {
+    let Some(limiter) = &rate.limiter else {
         return next.run(request).await;
     };
     if !request.uri().path().starts_with("/v1/") {
@@ -143,7 +150,7 @@ pub(crate) async fn rate_limit(
             // Whole seconds, rounded up: a retry after them is not early.
             let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
             let seconds = seconds.max(1);
-            super::body::discard(request, &state).await;
+            crate::body::discard(request, rate.body_timeout).await;
             let mut response = HttpError::new(
                 ErrorCode::RateLimited,
                 "too many requests from this client, retry after the time in Retry-After",
@@ -198,40 +205,6 @@ pub(crate) fn cors(origins: &[String]) -> Option<CorsLayer> {
                 RATELIMIT_POLICY,
                 x_request_id,
             ])
-            .max_age(std::time::Duration::from_secs(600)),
+            .max_age(Duration::from_secs(600)),
     )
-}
-
-/// Checks a configured CORS origin: `*` or `scheme://host[:port]`.
-pub(crate) fn parse_origin(origin: &str) -> Result<String, String> {
-    let origin = origin.trim();
-    let well_formed = origin == "*"
-        || (HeaderValue::from_str(origin).is_ok()
-            && origin.split_once("://").is_some_and(|(scheme, host)| {
-                !scheme.is_empty() && !host.is_empty() && !host.contains('/')
-            }));
-    if well_formed {
-        Ok(origin.to_owned())
-    } else {
-        Err("expected an origin, scheme://host[:port], or *".to_owned())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_origin;
-
-    #[test]
-    fn origins_are_checked_when_configured() {
-        assert_eq!(
-            parse_origin(" https://game.example:8443 "),
-            Ok("https://game.example:8443".into())
-        );
-        assert_eq!(parse_origin("*"), Ok("*".into()));
-        assert_eq!(
-            parse_origin("game.example"),
-            Err("expected an origin, scheme://host[:port], or *".into())
-        );
-        assert!(parse_origin("https://game.example/path").is_err());
-    }
 }

@@ -10,18 +10,28 @@
 //! only what it has really sent), until the request is answered; a body
 //! whose next bytes do not fit waits briefly for room, then gets 503.
 
-use super::AppState;
-use super::error::{ErrorCode, HttpError};
-use super::memory::Reservation;
+use crate::error::{ErrorCode, HttpError};
+use crate::memory::{COUNTED_PER_BODY_BYTE, MemoryBudget, Reservation};
+use crate::solvers::Solvers;
 use axum::body::Bytes;
-use axum::extract::{FromRequest, Request};
+use axum::extract::{FromRef, FromRequest, Request};
 use axum::http::header;
 use http_body_util::BodyExt;
 use std::ops::Deref;
+use std::time::Duration;
 
-/// The bytes counted in the memory budget for each byte of body: the body
-/// itself and what decoding it holds at most.
-pub const COUNTED_PER_BODY_BYTE: usize = 2;
+/// What a body may be: its size, the time it may take to arrive, and the
+/// memory budget it is counted in.
+#[derive(Clone)]
+pub(crate) struct BodyLimits {
+    pub max_bytes: usize,
+    /// How long a client may take to send a body.
+    pub timeout: Duration,
+    /// What request bodies and unwritten answers may hold at once.
+    pub memory: MemoryBudget,
+    /// How long a body waits for room in the memory budget.
+    pub memory_wait: Duration,
+}
 
 /// Bodies up to this size, about what the kernel holds for a connection
 /// before the server reads, are read even when every solver slot is busy:
@@ -33,7 +43,7 @@ const READ_FIRST_BYTES: usize = 64 * 1024;
 /// [`READ_FIRST_BYTES`], within the body timeout, one frame held at a
 /// time. A larger, late or broken body is left: the answer then closes
 /// the connection, as an answer to an unread body does.
-pub(crate) async fn discard(request: Request, state: &AppState) {
+pub(crate) async fn discard(request: Request, timeout: Duration) {
     let declared = request
         .headers()
         .get(header::CONTENT_LENGTH)
@@ -54,7 +64,7 @@ pub(crate) async fn discard(request: Request, state: &AppState) {
             }
         }
     };
-    let _ = tokio::time::timeout(state.body_timeout, drained).await;
+    let _ = tokio::time::timeout(timeout, drained).await;
 }
 
 /// The raw bytes of a body that claims to be JSON, read within the limits,
@@ -72,10 +82,16 @@ impl Deref for JsonBody {
     }
 }
 
-impl FromRequest<AppState> for JsonBody {
+impl<S> FromRequest<S> for JsonBody
+where
+    S: Send + Sync,
+    BodyLimits: FromRef<S>,
+    Solvers: FromRef<S>,
+{
     type Rejection = HttpError;
 
-    async fn from_request(request: Request, state: &AppState) -> Result<Self, HttpError> {
+    async fn from_request(request: Request, state: &S) -> Result<Self, HttpError> {
+        let limits = BodyLimits::from_ref(state);
         let headers = request.headers();
         let content_type = headers
             .get(header::CONTENT_TYPE)
@@ -92,7 +108,7 @@ impl FromRequest<AppState> for JsonBody {
                 format!("{found}, expected application/json"),
             ));
         }
-        let max = state.config.request.max_body_bytes;
+        let max = limits.max_bytes;
         let declared = headers
             .get(header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
@@ -104,17 +120,17 @@ impl FromRequest<AppState> for JsonBody {
         }
         let expected = declared.map_or(0, |length| length as usize);
         if declared.is_none() || expected > READ_FIRST_BYTES {
-            state.any_solver_slot()?;
+            Solvers::from_ref(state).any_slot()?;
         }
         let (bytes, memory) =
-            tokio::time::timeout(state.body_timeout, read(request, expected, state))
+            tokio::time::timeout(limits.timeout, read(request, expected, &limits))
                 .await
                 .map_err(|_| {
                     HttpError::new(
                         ErrorCode::RequestTimeout,
                         format!(
                             "the body did not arrive within {} ms",
-                            state.body_timeout.as_millis()
+                            limits.timeout.as_millis()
                         ),
                     )
                 })??;
@@ -131,10 +147,10 @@ impl FromRequest<AppState> for JsonBody {
 async fn read(
     request: Request,
     expected: usize,
-    state: &AppState,
+    limits: &BodyLimits,
 ) -> Result<(Bytes, Reservation), HttpError> {
-    let max = state.config.request.max_body_bytes;
-    let mut memory = state.memory.empty();
+    let max = limits.max_bytes;
+    let mut memory = limits.memory.empty();
     let mut body = request.into_body();
     let mut buffer = Vec::with_capacity(expected);
     while let Some(frame) = body.frame().await {
@@ -154,10 +170,10 @@ async fn read(
         let counted = length * COUNTED_PER_BODY_BYTE;
         if counted > memory.bytes()
             && !memory
-                .grow(counted - memory.bytes(), state.memory_wait)
+                .grow(counted - memory.bytes(), limits.memory_wait)
                 .await
         {
-            return Err(no_memory(state));
+            return Err(no_memory(&limits.memory));
         }
         buffer.extend_from_slice(&data);
     }
@@ -171,12 +187,12 @@ fn too_large(size: String, max: usize) -> HttpError {
     )
 }
 
-fn no_memory(state: &AppState) -> HttpError {
+fn no_memory(memory: &MemoryBudget) -> HttpError {
     HttpError::new(
         ErrorCode::Overloaded,
         format!(
             "the memory budget of {} bytes is held by other requests and answers, retry shortly",
-            state.memory.limit()
+            memory.limit()
         ),
     )
     .retry_after(1)

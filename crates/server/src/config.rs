@@ -204,7 +204,7 @@ pub struct Config {
 
     /// Origins (comma-separated, `*` for any) whose browser pages may call
     /// the API; none: no CORS headers.
-    #[arg(long, env = "LINKPATH_CORS_ORIGINS", value_delimiter = ',', value_parser = super::access::parse_origin)]
+    #[arg(long, env = "LINKPATH_CORS_ORIGINS", value_delimiter = ',', value_parser = parse_origin)]
     pub cors_origins: Vec<String>,
 
     /// Requests a second each client address may make to /v1/* (429
@@ -373,6 +373,21 @@ pub(crate) fn parse_api_key(text: &str) -> Result<String, String> {
     Ok(key.to_owned())
 }
 
+/// Checks a configured CORS origin: `*` or `scheme://host[:port]`.
+pub(crate) fn parse_origin(origin: &str) -> Result<String, String> {
+    let origin = origin.trim();
+    let well_formed = origin == "*"
+        || (axum::http::HeaderValue::from_str(origin).is_ok()
+            && origin.split_once("://").is_some_and(|(scheme, host)| {
+                !scheme.is_empty() && !host.is_empty() && !host.contains('/')
+            }));
+    if well_formed {
+        Ok(origin.to_owned())
+    } else {
+        Err("expected an origin, scheme://host[:port], or *".to_owned())
+    }
+}
+
 /// The one-line message for a setting whose value its parser refused:
 /// `--flag (LINKPATH_VARIABLE) ...: expected ...`, the value quoted unless
 /// the setting is secret. `None` for other command line errors (an unknown
@@ -440,7 +455,7 @@ impl Config {
         let largest = self
             .request
             .max_body_bytes
-            .saturating_mul(super::body::COUNTED_PER_BODY_BYTE);
+            .saturating_mul(super::memory::COUNTED_PER_BODY_BYTE);
         if self.memory_budget() < largest {
             return Err(format!(
                 "--memory-budget-bytes (LINKPATH_MEMORY_BUDGET_BYTES) is {}: expected at least \
@@ -530,5 +545,24 @@ impl Default for Config {
             config: Config,
         }
         Wrapper::parse_from(["linkpath"]).config
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_origin;
+
+    #[test]
+    fn origins_are_checked_when_configured() {
+        assert_eq!(
+            parse_origin(" https://game.example:8443 "),
+            Ok("https://game.example:8443".into())
+        );
+        assert_eq!(parse_origin("*"), Ok("*".into()));
+        assert_eq!(
+            parse_origin("game.example"),
+            Err("expected an origin, scheme://host[:port], or *".into())
+        );
+        assert!(parse_origin("https://game.example/path").is_err());
     }
 }

@@ -2,12 +2,12 @@
 //! `/v1/shuffle`. Each runs its work from [`linkpath_api::game`] on the
 //! bounded solver pool with the server's deadline.
 
-use super::AppState;
-use super::body::JsonBody;
-use super::error::HttpError;
-use super::metrics;
+use crate::body::{BodyLimits, JsonBody};
+use crate::error::HttpError;
+use crate::metrics;
+use crate::solvers::Solvers;
 use axum::Router;
-use axum::extract::State;
+use axum::extract::{FromRef, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
@@ -19,7 +19,13 @@ use linkpath_engine::Stop;
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
-pub fn router() -> Router<AppState> {
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Solvers: FromRef<S>,
+    Limits: FromRef<S>,
+    BodyLimits: FromRef<S>,
+{
     Router::new()
         .route("/v1/moves", post(moves))
         .route("/v1/play", post(play))
@@ -31,18 +37,17 @@ pub fn router() -> Router<AppState> {
 /// Runs `work` on the solver pool and sends its JSON; records the time and
 /// what the answer came to (`outcome`) under `route`.
 async fn run<T: Serialize + Send + 'static>(
-    state: AppState,
+    (solvers, limits): (Solvers, Limits),
     body: JsonBody,
     route: &'static str,
     what: Work,
     outcome: fn(&T) -> &'static str,
     work: impl FnOnce(&[u8], &Stop, &Limits, Duration) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<Response, HttpError> {
-    let permit = state.solver_slot()?;
-    let limits = state.limits.clone();
-    let timeout = state.config.solve_timeout();
+    let permit = solvers.slot()?;
+    let timeout = solvers.timeout;
     let started = Instant::now();
-    let answer = state
+    let answer = solvers
         .run_blocking(permit, what, move |stop| {
             let answer = work(&body, stop, &limits, timeout)?;
             let json = linkpath_api::encode(&answer).inspect_err(|_| {
@@ -60,9 +65,13 @@ async fn run<T: Serialize + Send + 'static>(
 #[utoipa::path(post, path = "/v1/moves", operation_id = "moves", tag = "game",
     request_body = linkpath_api::game::MovesRequest,
     responses((status = 200, description = "The moves open on the board", body = MovesResponse)))]
-async fn moves(state: State<AppState>, body: JsonBody) -> Result<Response, HttpError> {
+async fn moves(
+    State(solvers): State<Solvers>,
+    State(limits): State<Limits>,
+    body: JsonBody,
+) -> Result<Response, HttpError> {
     run(
-        state.0,
+        (solvers, limits),
         body,
         "/v1/moves",
         Work::Moves,
@@ -76,9 +85,13 @@ async fn moves(state: State<AppState>, body: JsonBody) -> Result<Response, HttpE
 #[utoipa::path(post, path = "/v1/play", operation_id = "play", tag = "game",
     request_body = linkpath_api::game::PlayRequest,
     responses((status = 200, description = "The board after the moves that could be made", body = PlayResponse)))]
-async fn play(state: State<AppState>, body: JsonBody) -> Result<Response, HttpError> {
+async fn play(
+    State(solvers): State<Solvers>,
+    State(limits): State<Limits>,
+    body: JsonBody,
+) -> Result<Response, HttpError> {
     run(
-        state.0,
+        (solvers, limits),
         body,
         "/v1/play",
         Work::Play,
@@ -92,10 +105,14 @@ async fn play(state: State<AppState>, body: JsonBody) -> Result<Response, HttpEr
 #[utoipa::path(post, path = "/v1/clear", operation_id = "clear", tag = "game",
     request_body = linkpath_api::game::ClearRequest,
     responses((status = 200, description = "The verdict, with a clearing sequence when solvable", body = ClearResponse)))]
-async fn clear(state: State<AppState>, body: JsonBody) -> Result<Response, HttpError> {
+async fn clear(
+    State(solvers): State<Solvers>,
+    State(limits): State<Limits>,
+    body: JsonBody,
+) -> Result<Response, HttpError> {
     let started = Instant::now();
     run(
-        state.0,
+        (solvers, limits),
         body,
         "/v1/clear",
         Work::Clear,
@@ -109,9 +126,13 @@ async fn clear(state: State<AppState>, body: JsonBody) -> Result<Response, HttpE
 #[utoipa::path(post, path = "/v1/deal", operation_id = "deal", tag = "game",
     request_body = linkpath_api::game::DealRequest,
     responses((status = 200, description = "A clearable board and its clearing sequence", body = DealResponse)))]
-async fn deal(state: State<AppState>, body: JsonBody) -> Result<Response, HttpError> {
+async fn deal(
+    State(solvers): State<Solvers>,
+    State(limits): State<Limits>,
+    body: JsonBody,
+) -> Result<Response, HttpError> {
     run(
-        state.0,
+        (solvers, limits),
         body,
         "/v1/deal",
         Work::Deal,
@@ -125,9 +146,13 @@ async fn deal(state: State<AppState>, body: JsonBody) -> Result<Response, HttpEr
 #[utoipa::path(post, path = "/v1/shuffle", operation_id = "shuffle", tag = "game",
     request_body = linkpath_api::game::ShuffleRequest,
     responses((status = 200, description = "The shuffled board", body = ShuffleResponse)))]
-async fn shuffle(state: State<AppState>, body: JsonBody) -> Result<Response, HttpError> {
+async fn shuffle(
+    State(solvers): State<Solvers>,
+    State(limits): State<Limits>,
+    body: JsonBody,
+) -> Result<Response, HttpError> {
     run(
-        state.0,
+        (solvers, limits),
         body,
         "/v1/shuffle",
         Work::Shuffle,

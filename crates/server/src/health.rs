@@ -4,21 +4,39 @@
 //! not ready, and each probe tries to open it again, so that it comes
 //! back with no traffic to drive it.
 
-use super::AppState;
+use crate::games::Games;
+use crate::memory::MemoryBudget;
 use axum::Router;
-use axum::extract::State;
+use axum::extract::{FromRef, State};
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::get;
+use metrics_exporter_prometheus::PrometheusHandle;
 use serde::Serialize;
-use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use utoipa::openapi::Ref;
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{
     AdditionalProperties, ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type,
 };
 
-pub fn router() -> Router<AppState> {
+/// What the probes read: whether shutdown has begun, the store, the
+/// memory budget and the metrics recorder.
+#[derive(Clone)]
+pub(crate) struct Probes {
+    /// False once shutdown has begun: `/readyz` answers 503.
+    pub ready: Arc<AtomicBool>,
+    pub games: Arc<Games>,
+    pub memory: MemoryBudget,
+    pub prometheus: PrometheusHandle,
+}
+
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Probes: FromRef<S>,
+{
     Router::new()
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
@@ -26,7 +44,11 @@ pub fn router() -> Router<AppState> {
 }
 
 /// What the admin listener serves.
-pub fn admin_router() -> Router<AppState> {
+pub fn admin_router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Probes: FromRef<S>,
+{
     Router::new()
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
@@ -119,10 +141,10 @@ async fn healthz() -> impl IntoResponse {
     responses(
         (status = 200, description = "Ready for requests.", body = Ready),
         (status = 503, description = "Shutting down, or the game store cannot serve: send no requests here.", body = NotReady)))]
-async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
+async fn readyz(State(state): State<Probes>) -> impl IntoResponse {
     let status = if !state.ready.load(Ordering::Relaxed) {
         "shutting_down"
-    } else if !state.games.store.available().await {
+    } else if !state.games.records.store.available().await {
         "store_unavailable"
     } else {
         return (StatusCode::OK, axum::Json(Status { status: "ready" }));
@@ -135,10 +157,10 @@ async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
 
 #[utoipa::path(get, path = "/metrics", operation_id = "metrics", tag = "operations",
     responses((status = 200, description = "The metrics.", content_type = "text/plain", body = String)))]
-async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
-    super::metrics::record_memory(&state.memory);
-    super::metrics::record_store_reopens(state.games.store.reopens());
-    super::metrics::record_process();
+async fn metrics(State(state): State<Probes>) -> impl IntoResponse {
+    crate::metrics::record_memory(&state.memory);
+    crate::metrics::record_store_reopens(state.games.records.store.reopens());
+    crate::metrics::record_process();
     (
         [(
             header::CONTENT_TYPE,

@@ -1,19 +1,25 @@
 //! `POST /v1/render`: the body of `/v1/solve`, answered with an SVG picture
 //! of the board and each query's path.
 
-use super::AppState;
-use super::body::JsonBody;
-use super::error::HttpError;
-use super::metrics;
+use crate::body::{BodyLimits, JsonBody};
+use crate::error::HttpError;
+use crate::metrics;
+use crate::solvers::Solvers;
 use axum::Router;
-use axum::extract::State;
+use axum::extract::{FromRef, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use linkpath_api::{SVG, Work, render_body};
+use linkpath_api::{Limits, SVG, Work, render_body};
 use std::time::Instant;
 
-pub fn router() -> Router<AppState> {
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Solvers: FromRef<S>,
+    Limits: FromRef<S>,
+    BodyLimits: FromRef<S>,
+{
     Router::new().route("/v1/render", post(render))
 }
 
@@ -21,11 +27,14 @@ pub fn router() -> Router<AppState> {
 #[utoipa::path(post, path = "/v1/render", operation_id = "render", tag = "solve",
     request_body = linkpath_api::SolveBody,
     responses((status = 200, description = "The picture", content_type = "image/svg+xml", body = String)))]
-async fn render(State(state): State<AppState>, body: JsonBody) -> Result<Response, HttpError> {
-    let limits = state.limits.clone();
-    let permit = state.solver_slot()?;
+async fn render(
+    State(solvers): State<Solvers>,
+    State(limits): State<Limits>,
+    body: JsonBody,
+) -> Result<Response, HttpError> {
+    let permit = solvers.slot()?;
     let started = Instant::now();
-    let svg = state
+    let svg = solvers
         .run_blocking(permit, Work::Render, move |stop| {
             render_body(&body, &limits, stop)
         })

@@ -11,7 +11,8 @@
 use super::connection::{Connections, Link, ReceiveRate, ResponseBody};
 use super::error::{ApiError, ErrorCode};
 use super::socket::{Bounds, Socket};
-use super::{AppState, app};
+use crate::app::{admin_app, app};
+use crate::state::AppState;
 use axum::extract::ConnectInfo;
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
@@ -42,8 +43,8 @@ pub async fn run_with_admin(
     let admin = admin.map(|admin| tokio::spawn(serve_admin(admin, state.clone())));
     let listener = Listener::new(listener, &state);
     let upkeep = spawn_upkeep(&state);
-    let purge = tokio::spawn(crate::games::purge_loop(state.games.clone()));
-    let heartbeat = tokio::spawn(crate::games::heartbeat_loop(state.games.clone()));
+    let purge = tokio::spawn(crate::games::purge_loop(state.games().clone()));
+    let heartbeat = tokio::spawn(crate::games::heartbeat_loop(state.games().clone()));
     listener.accept_until(shutdown).await;
     state.begin_shutdown();
     tracing::info!(
@@ -68,8 +69,8 @@ pub async fn run_with_admin(
 /// Every five seconds, the metrics' upkeep and the rate limiter's
 /// forgetting of idle clients.
 fn spawn_upkeep(state: &AppState) -> tokio::task::JoinHandle<()> {
-    let handle = state.prometheus.clone();
-    let limiter = state.limiter.clone();
+    let handle = state.prometheus().clone();
+    let limiter = state.limiter().cloned();
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_secs(5));
         loop {
@@ -109,7 +110,7 @@ impl Listener {
                 min: config.min_receive_rate,
                 grace: Duration::from_millis(config.receive_grace_ms),
             },
-            state.memory.clone(),
+            state.memory().clone(),
         );
         Listener {
             listener,
@@ -293,7 +294,7 @@ async fn serve_admin(listener: TcpListener, state: AppState) {
     let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(
         state.config.admin_max_connections.max(1),
     ));
-    let router = super::admin_app(state.clone());
+    let router = admin_app(state.clone());
     let header_timeout = Duration::from_millis(state.config.header_timeout_ms.max(1));
     loop {
         let Ok(slot) = slots.clone().acquire_owned().await else {

@@ -1,19 +1,25 @@
 //! `POST /v1/solve`: answers a batch of queries on one board.
 
-use super::AppState;
-use super::body::JsonBody;
-use super::error::HttpError;
-use super::metrics;
+use crate::body::{BodyLimits, JsonBody};
+use crate::error::HttpError;
+use crate::metrics;
+use crate::solvers::Solvers;
 use axum::Router;
-use axum::extract::State;
+use axum::extract::{FromRef, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use linkpath_api::{ApiError, SolveRequest, SolveResponse, Work};
+use linkpath_api::{ApiError, Limits, SolveRequest, SolveResponse, Work};
 use linkpath_engine::{Answer, Stop};
 use std::time::Instant;
 
-pub fn router() -> Router<AppState> {
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Solvers: FromRef<S>,
+    Limits: FromRef<S>,
+    BodyLimits: FromRef<S>,
+{
     Router::new().route("/v1/solve", post(solve))
 }
 
@@ -22,25 +28,28 @@ pub fn router() -> Router<AppState> {
 #[utoipa::path(post, path = "/v1/solve", operation_id = "solve", tag = "solve",
     request_body = linkpath_api::SolveBody,
     responses((status = 200, description = "One result per query, in order", body = SolveResponse)))]
-async fn solve(State(state): State<AppState>, body: JsonBody) -> Result<Response, HttpError> {
-    let limits = state.limits.clone();
-    let permit = state.solver_slot()?;
-    let json = if body.len() <= state.config.inline_max_bytes {
+async fn solve(
+    State(solvers): State<Solvers>,
+    State(limits): State<Limits>,
+    body: JsonBody,
+) -> Result<Response, HttpError> {
+    let permit = solvers.slot()?;
+    let json = if body.len() <= solvers.inline_max_bytes {
         // Small bodies parse in microseconds; only searches that may run
         // long are sent to the blocking pool.
         let request = SolveRequest::decode(&body, &limits)?;
         if request.is_quick() {
-            let stop = Stop::never().with_deadline(Instant::now() + state.config.solve_timeout());
+            let stop = solvers.stop_now();
             let json = answer(&request, &stop);
             drop(permit);
             json?
         } else {
-            state
+            solvers
                 .run_blocking(permit, Work::Solve, move |stop| answer(&request, stop))
                 .await?
         }
     } else {
-        state
+        solvers
             .run_blocking(permit, Work::Solve, move |stop| {
                 answer(&SolveRequest::decode(&body, &limits)?, stop)
             })

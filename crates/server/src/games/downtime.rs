@@ -1,6 +1,6 @@
 //! The server's downtime given back to the games. While it serves, a
 //! process records a heartbeat in the store every [`HEARTBEAT`]
-//! ([`heartbeat_loop`], started by `run_with_admin`); a gap between
+//! ([`super::tasks::heartbeat_loop`], started by `run_with_admin`); a gap between
 //! heartbeats longer than [`GAP_MS`] is an outage, a time when no process
 //! served (replicas on one Redis share the heartbeat), and every game's
 //! running clock skips it when the game is next read
@@ -13,7 +13,6 @@
 //! `run_with_admin` (the in-process tests) beats only then, so a pause of
 //! more than [`GAP_MS`] between its game reads counts as downtime.
 
-use super::{Games, now_ms};
 use linkpath_api::games::rfc3339;
 use linkpath_store::{Store, StoreError};
 use std::ops::Range;
@@ -33,7 +32,7 @@ pub(crate) const GAP_MS: u64 = 5_000;
 pub(crate) struct Downtime {
     known: RwLock<Known>,
     /// One heartbeat at a time from this process.
-    beating: tokio::sync::Mutex<()>,
+    pub(crate) beating: tokio::sync::Mutex<()>,
 }
 
 #[derive(Default, Clone)]
@@ -68,7 +67,7 @@ impl Downtime {
     /// more than the idle time ago are forgotten: every live game was
     /// changed since (a game expires when idle that long), and a change
     /// stores its clock already past them.
-    async fn beat(
+    pub(crate) async fn beat(
         &self,
         store: &Store,
         idle: Duration,
@@ -97,40 +96,5 @@ impl Downtime {
             .beat_at_ms
             .filter(|&at| now.saturating_sub(at) < GAP_MS)
             .map(|_| known.outages.clone())
-    }
-}
-
-/// Records this process's heartbeat every [`HEARTBEAT`] while it serves;
-/// the serve loop stops it. A heartbeat that fails is logged once, until
-/// one succeeds again: meanwhile games are read only after a heartbeat
-/// made first, as at start.
-pub async fn heartbeat_loop(games: Arc<Games>) {
-    let mut tick = tokio::time::interval(HEARTBEAT);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let mut failing = false;
-    loop {
-        tick.tick().await;
-        let beat = async {
-            let _one = games.downtime.beating.lock().await;
-            games
-                .downtime
-                .beat(&games.store, games.idle, now_ms())
-                .await
-        };
-        match beat.await {
-            Ok(_) if failing => {
-                failing = false;
-                tracing::info!("the heartbeat is recorded again");
-            }
-            Ok(_) => {}
-            Err(e) if !failing => {
-                failing = true;
-                tracing::warn!(
-                    error = %e,
-                    "the heartbeat was not recorded; retrying every second, and games are read only after one is"
-                );
-            }
-            Err(_) => {}
-        }
     }
 }

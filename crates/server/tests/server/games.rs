@@ -193,14 +193,15 @@ async fn concurrent_moves_on_one_game_apply_once_each_without_gaps() {
 
 #[tokio::test]
 async fn pause_hides_the_board_and_stops_the_clock() {
-    let router = router(config());
+    let clock = HeldClock::now();
+    let router = router_on(config(), clock.clone());
     let (id, _) = create(&router, pairs_board(2)).await;
     let pause = call(&router, action(&format!("/v1/games/{id}/pause"), "", &[])).await;
     assert_eq!(pause.status, 200);
     let paused = pause.json();
     assert_eq!(paused["status"], "paused");
     assert!(paused.get("board").is_none());
-    tokio::time::sleep(Duration::from_millis(30)).await;
+    clock.advance(Duration::from_millis(30));
     let later = call(&router, get(&format!("/v1/games/{id}"))).await.json();
     assert_eq!(later["elapsed_ms"], paused["elapsed_ms"]);
     let refused = make_move(&router, &id, [0, 0], [2, 0]).await;
@@ -275,11 +276,12 @@ async fn a_full_store_refuses_a_new_game_with_503() {
 
 #[tokio::test]
 async fn a_time_limit_ends_the_game_on_the_first_access_after_it() {
-    let router = router(config());
+    let clock = HeldClock::now();
+    let router = router_on(config(), clock.clone());
     let mut body = pairs_board(2);
     body["time_limit_ms"] = json!(20);
     let (id, _) = create(&router, body).await;
-    tokio::time::sleep(Duration::from_millis(60)).await;
+    clock.advance(Duration::from_millis(60));
     let game = call(&router, get(&format!("/v1/games/{id}"))).await.json();
     assert_eq!(game["status"], "out_of_time");
     assert_eq!(

@@ -240,12 +240,13 @@ async fn a_full_store_takes_the_place_of_an_expired_game_at_once() {
     let mut config: Config = config();
     config.games.max_games = 2;
     config.games.game_idle_ms = 300;
-    let router = router(config);
+    let clock = HeldClock::now();
+    let router = router_on(config, clock.clone());
     new_game(&router).await;
     new_game(&router).await;
     let full = post(&router, "/v1/games", &json!({"board": ["A.A"]})).await;
     assert_eq!(full.status, 503);
-    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    clock.advance(std::time::Duration::from_millis(400));
     // No purge has run: the expired games make room themselves.
     new_game(&router).await;
     new_game(&router).await;

@@ -7,10 +7,13 @@ use axum::Router;
 use axum::body::Body;
 use axum::http::Request;
 use http_body_util::BodyExt;
-use linkpath_server::{AppState, Config, app};
+use linkpath_server::{AppState, Clock, Config, app};
 pub use linkpath_testkit::http::*;
 use serde_json::Value;
 use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
@@ -38,6 +41,36 @@ pub fn config() -> Config {
 /// The router over `config`.
 pub fn router(config: Config) -> Router {
     app(AppState::new(config))
+}
+
+/// The games' time held still, moved on only by [`HeldClock::advance`]:
+/// a test of a time limit or an expiry moves it instead of sleeping.
+pub struct HeldClock(AtomicU64);
+
+impl HeldClock {
+    /// A clock held at the machine's time now.
+    pub fn now() -> Arc<Self> {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .expect("after the epoch")
+            .as_millis() as u64;
+        Arc::new(HeldClock(AtomicU64::new(now)))
+    }
+
+    pub fn advance(&self, by: Duration) {
+        self.0.fetch_add(by.as_millis() as u64, Ordering::Relaxed);
+    }
+}
+
+impl Clock for HeldClock {
+    fn now_ms(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// The router over `config`, its games' time read from `clock`.
+pub fn router_on(config: Config, clock: Arc<HeldClock>) -> Router {
+    app(AppState::in_memory(config, clock))
 }
 
 /// A JSON POST to `path` with `body` and these headers: a game's action.

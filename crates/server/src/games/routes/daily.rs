@@ -1,0 +1,35 @@
+//! `GET /v1/daily/{date}`: the day's deal, dealt as `/v1/deal` deals, on
+//! the solver pool; a win of its game is entered on its leaderboard.
+
+use crate::error::HttpError;
+use crate::games::service::Games;
+use crate::path::PathParam;
+use axum::extract::{RawQuery, State};
+use axum::response::Response;
+use linkpath_api::games::DailyDeal;
+use std::sync::Arc;
+
+/// The deal everyone gets on a day, for the settings asked.
+#[utoipa::path(get, path = "/v1/daily/{date}", operation_id = "getDailyDeal", tag = "games",
+    params(
+        ("date" = String, Path, description = "The day, `YYYY-MM-DD`", pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"),
+        ("width" = Option<u64>, Query, description = "Columns; 14 when absent", minimum = 1),
+        ("height" = Option<u64>, Query, description = "Rows; 6 when absent", minimum = 1),
+        ("types" = Option<u64>, Query, description = "Tile types; 21 when absent", minimum = 1),
+        ("copies" = Option<u64>, Query, description = "Tiles of each type; 4 when absent", minimum = 1),
+        ("difficulty" = Option<linkpath_api::game::DifficultyName>, Query, description = "`medium` when absent"),
+        ("rules" = Option<linkpath_api::games::PresetName>, Query, description = "`shisen-sho` when absent; curling has no game"),
+        ("gravity" = Option<linkpath_api::games::Gravity>, Query, description = "`none` when absent"),
+        ("settle" = Option<bool>, Query, description = "Whether every line settles; false when absent")),
+    responses(
+        (status = 200, description = "The day's deal, the body that creates its game, and its leaderboard", body = DailyDeal),
+        (status = 422, description = "A date or setting that is not one, named in `field`", body = linkpath_api::ErrorBody),
+        (status = 504, description = "The deal took past the deadline", body = linkpath_api::ErrorBody)))]
+pub(crate) async fn daily(
+    State(games): State<Arc<Games>>,
+    PathParam(date): PathParam<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, HttpError> {
+    let deal = games.daily(date, query).await?;
+    Ok(super::plain_json(linkpath_api::encode(&deal)?))
+}

@@ -1,0 +1,74 @@
+//! `/v1/games`, `/v1/replays`, `/v1/daily` and `/v1/leaderboards`: the
+//! routes of the held games, one a file. Each reads the request (the
+//! path, `If-Match`, `Idempotency-Key`, the body), asks the service, and
+//! writes the answer: the game's JSON with its version as the `ETag`.
+
+pub(crate) mod act;
+pub(crate) mod check_replay;
+pub(crate) mod create;
+pub(crate) mod daily;
+pub(crate) mod events;
+mod keys;
+pub(crate) mod leaderboard;
+pub(crate) mod replay;
+pub(crate) mod show;
+
+use crate::body::BodyLimits;
+use crate::games::service::Games;
+use crate::solvers::Solvers;
+use axum::Router;
+use axum::extract::FromRef;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use std::sync::Arc;
+
+/// The routes; they take the games, and their bodies the body limits
+/// and the solver pool.
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<Games>: FromRef<S>,
+    Solvers: FromRef<S>,
+    BodyLimits: FromRef<S>,
+{
+    Router::new()
+        .route("/v1/games", post(create::create))
+        .route("/v1/games/{id}", get(show::show))
+        .route("/v1/games/{id}/moves", post(act::make_move))
+        .route("/v1/games/{id}/hint", post(act::hint))
+        .route("/v1/games/{id}/undo", post(act::undo))
+        .route("/v1/games/{id}/redo", post(act::redo))
+        .route("/v1/games/{id}/shuffle", post(act::shuffle))
+        .route("/v1/games/{id}/pause", post(act::pause))
+        .route("/v1/games/{id}/resume", post(act::resume))
+        .route("/v1/games/{id}/resign", post(act::resign))
+        .route("/v1/games/{id}/events", get(events::stream))
+        .route("/v1/games/{id}/replay", get(replay::replay))
+        .route("/v1/replays", post(check_replay::check_replay))
+        .route("/v1/daily/{date}", get(daily::daily))
+        .route("/v1/leaderboards/{name}", get(leaderboard::leaderboard))
+}
+
+/// A JSON answer, with the game's version as `ETag` if it has one.
+fn respond(
+    status: StatusCode,
+    version: Option<u64>,
+    location: Option<&str>,
+    json: Vec<u8>,
+) -> Response {
+    let mut response = (status, [(header::CONTENT_TYPE, "application/json")], json).into_response();
+    let headers = response.headers_mut();
+    if let Some(etag) = version.and_then(|v| HeaderValue::from_str(&format!("\"{v}\"")).ok()) {
+        headers.insert(header::ETAG, etag);
+    }
+    if let Some(location) = location.and_then(|l| HeaderValue::from_str(l).ok()) {
+        headers.insert(header::LOCATION, location);
+    }
+    response
+}
+
+/// A JSON answer with no `ETag`.
+fn plain_json(json: Vec<u8>) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], json).into_response()
+}

@@ -1,0 +1,30 @@
+//! `GET /v1/games/{id}/replay`: the game as it was dealt and played.
+
+use crate::error::HttpError;
+use crate::games::service::Games;
+use crate::path::PathParam;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::Response;
+use linkpath_api::games::Replay;
+use std::sync::Arc;
+
+/// The dealt board, the settings and every action with its time. A
+/// paused game's replay is hidden as its board is: it would show the
+/// board the pause hides.
+#[utoipa::path(get, path = "/v1/games/{id}/replay", operation_id = "getReplay", tag = "games",
+    params(("id" = String, Path, description = "The game's id")),
+    responses(
+        (status = 200, description = "The game's replay", body = Replay),
+        (status = 404, description = "No such game, or it expired", body = linkpath_api::ErrorBody),
+        (status = 409, description = "The game is paused: its replay is hidden until `resume`", body = linkpath_api::ErrorBody),
+        (status = 422, description = "An id that is not UTF-8 once percent-decoded", body = linkpath_api::ErrorBody)))]
+pub(crate) async fn replay(
+    State(games): State<Arc<Games>>,
+    PathParam(id): PathParam<String>,
+) -> Result<Response, HttpError> {
+    let now = games.now();
+    let (replay, version) = games.replay(&id, now).await?;
+    let json = linkpath_api::encode(&replay)?;
+    Ok(super::respond(StatusCode::OK, Some(version), None, json))
+}

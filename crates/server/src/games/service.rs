@@ -1,0 +1,493 @@
+//! The held-games service: [`Games`] creates a game, applies an action,
+//! reads a game as it is now and its replay, and reads a leaderboard. It
+//! knows no HTTP: its methods take plain inputs (an id, an [`Action`], a
+//! [`Pin`], an idempotency [`Key`], the time) and answer a domain result
+//! ([`Answer`], a [`Game`], a [`Replay`]) or an [`ApiError`]; the routes
+//! above read the request and write the answer. The time is an argument,
+//! read by the routes from the service's [`Clock`], so that tests can
+//! hold it still.
+//!
+//! Every change is a compare-and-set on the stored version: an action
+//! reads the game, works on a copy, and writes it only if nobody wrote
+//! first. Within this process one lock per game (of a fixed set, chosen
+//! by the id's hash) lines up the actions on a game, so the write rarely
+//! finds a newer version; when it does (another replica), the action is
+//! judged again on what was written. A pinned version that is stale is
+//! 412. A key's answer is written with the change it answers, so a retry
+//! is answered the first answer and applies nothing. The move that wins a
+//! ranked game enters it on its leaderboard in the same write.
+
+use super::clock::Clock;
+use super::downtime::Downtime;
+use super::errors::{busy, corrupted, not_found, refusal, short, too_many_keys, unavailable};
+use super::idempotency::Key;
+use super::pin::Pin;
+use super::record::Records;
+use super::streams::Streams;
+use crate::config::GameSettings;
+use crate::metrics;
+use crate::solvers::Solvers;
+use linkpath_api::games::{
+    Action, ActionKind, DailyDeal, Game, GameLimits, GameView, Leaderboard, Logged, Replay,
+    ReplayCheck, Status, stored,
+};
+use linkpath_api::{ApiError, ErrorCode, Work};
+use linkpath_engine::Stop;
+use linkpath_store::{Expected, Kept, Outcome, Store};
+use std::collections::BTreeMap;
+use std::ops::Deref;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The games held: their records in the store, their live streams and
+/// their settings.
+pub(crate) struct Games {
+    pub records: Records,
+    pub streams: Arc<Streams>,
+    pub limits: GameLimits,
+    /// How long an idempotency key's answer is kept.
+    pub key_ttl: Duration,
+    /// The entries a leaderboard keeps: the most a request may ask for.
+    pub board_size: usize,
+    /// The request limits with a board's cells capped for games: a game's
+    /// record, its board with it, is written on every change.
+    pub request_limits: linkpath_api::Limits,
+    /// Lines up the actions on one game within this process.
+    locks: Vec<tokio::sync::Mutex<()>>,
+    /// Whether the streams follow the store's changes yet.
+    pub(super) following: std::sync::Once,
+    /// The solver pool, for the deals and the boards too big to judge
+    /// inline.
+    solvers: Solvers,
+    /// Where the games' time comes from.
+    clock: Arc<dyn Clock>,
+}
+
+/// What a change answers: the game it left, or the answer kept from an
+/// earlier try of the same request.
+pub(crate) enum Answer {
+    /// The game, as its JSON (`GameView`), with its id and version.
+    Game {
+        id: String,
+        version: u64,
+        json: Vec<u8>,
+    },
+    /// The bytes the layer above kept (see [`super::idempotency`]).
+    Kept(Vec<u8>),
+}
+
+/// How many locks games share; two games on one lock only wait for each
+/// other, they never conflict.
+const LOCKS: usize = 256;
+
+/// Boards of at most this many cells are judged on the request's own
+/// thread: an 18 x 8 move takes microseconds, less than the hop to the
+/// pool.
+const INLINE_CELLS: usize = 1024;
+
+/// How many times an action is judged again after another replica wrote
+/// the game first, before a 503.
+const ATTEMPTS: usize = 8;
+
+/// An action judged on a copy of the game: the game and log to write if
+/// anything changed (a refused action may still end a game out of time),
+/// and the refusal.
+struct Judged {
+    next: Option<(Game, Vec<Logged>)>,
+    refused: Option<ApiError>,
+}
+
+impl Games {
+    /// The games kept in `store`, as the settings `g` bound them;
+    /// `request_limits` are the server's, which a game's board is held to
+    /// as well.
+    pub fn new(
+        store: Store,
+        g: &GameSettings,
+        request_limits: linkpath_api::Limits,
+        solvers: Solvers,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
+        Games {
+            request_limits: linkpath_api::Limits {
+                max_cells: request_limits.max_cells.min(g.max_game_cells),
+                ..request_limits
+            },
+            records: Records {
+                store,
+                downtime: Downtime::default(),
+                idle: Duration::from_millis(g.game_idle_ms),
+                board_ttl: Duration::from_millis(g.leaderboard_ttl_ms),
+            },
+            streams: Arc::new(Streams::new(g.max_streams, g.max_streams_per_game)),
+            limits: GameLimits {
+                max_actions: g.max_game_actions,
+                max_log_bytes: g.max_game_log_bytes,
+            },
+            key_ttl: Duration::from_millis(g.idempotency_ttl_ms),
+            board_size: usize::from(g.leaderboard_size),
+            locks: (0..LOCKS).map(|_| tokio::sync::Mutex::new(())).collect(),
+            following: std::sync::Once::new(),
+            solvers,
+            clock,
+        }
+    }
+
+    /// The games' time now, in milliseconds since the Unix epoch.
+    pub fn now(&self) -> u64 {
+        self.clock.now_ms()
+    }
+
+    fn lock(&self, id: &str) -> &tokio::sync::Mutex<()> {
+        &self.locks[spread(id) % LOCKS]
+    }
+
+    /// Creates a game from the `request` body (dealt, or on the board it
+    /// sends), on the solver pool.
+    pub async fn create<B>(
+        &self,
+        request: B,
+        key: Option<Key>,
+        now: u64,
+    ) -> Result<Answer, ApiError>
+    where
+        B: Deref<Target = [u8]> + Send + 'static,
+    {
+        if let Some(key) = &key
+            && let Some(answer) = self.kept(key, now).await?
+        {
+            return Ok(answer);
+        }
+        let id = new_id()?;
+        let permit = self.solvers.slot()?;
+        let limits = self.request_limits.clone();
+        let (game, created) = (self.solvers)
+            .run_blocking(permit, Work::Deal, move |stop| {
+                linkpath_api::games::create(&request, id, now, &limits, stop)
+            })
+            .await?;
+        let view = GameView::new(&game, now, now + self.records.idle.as_millis() as u64);
+        let json = linkpath_api::encode(&view)?;
+        let kept = key
+            .as_ref()
+            .map(|k| k.keep_game(&view, &json, now, self.key_ttl));
+        let (outcome, _) = (self.records)
+            .save(&game, Expected::Absent, kept, &[created], now)
+            .await?;
+        match outcome {
+            Outcome::Written => {
+                metrics::record_game_created();
+                Ok(Answer::Game {
+                    id: game.id,
+                    version: view.version,
+                    json,
+                })
+            }
+            Outcome::Replayed(kept) => raced(key.as_ref(), &kept),
+            Outcome::TooManyKeys(bound) => Err(too_many_keys(bound)),
+            Outcome::Full => Err(ApiError::new(
+                ErrorCode::StoreFull,
+                "the server holds as many games as it allows; retry once idle games expire",
+            )
+            .retry_after(60)),
+            // A fresh 128-bit id is never taken.
+            Outcome::Stale { .. } => Err(ApiError::new(
+                ErrorCode::StoreUnavailable,
+                "the new game's id was taken; retry",
+            )
+            .retry_after(1)),
+        }
+    }
+
+    /// The game at `now`, its time limit applied (and written) if it
+    /// passed; and when it expires.
+    pub async fn current(&self, id: &str, now: u64) -> Result<(Game, u64), ApiError> {
+        let _line = self.lock(id).lock().await;
+        for _ in 0..ATTEMPTS {
+            let (stored::Loaded { mut game, unsaved }, expires) =
+                self.records.load(id, now).await?;
+            let version = game.version;
+            let Some(ended) = game.expire(now) else {
+                return Ok((game, expires));
+            };
+            let log = [unsaved, vec![ended]].concat();
+            match (self.records)
+                .save(&game, Expected::Version(version), None, &log, now)
+                .await?
+            {
+                (Outcome::Written, expires) => {
+                    self.changed(&game, ActionKind::OutOfTime, now, expires);
+                    return Ok((game, expires));
+                }
+                _ => continue,
+            }
+        }
+        Err(busy())
+    }
+
+    /// Applies `action` to the game `id` if it is at a version `pin`
+    /// allows, and answers the game; a retry under `key` is answered what
+    /// the first try was.
+    pub async fn apply(
+        &self,
+        id: &str,
+        action: Action,
+        pin: &Pin,
+        key: Option<Key>,
+        now: u64,
+    ) -> Result<Answer, ApiError> {
+        let kind = action.kind();
+        let _line = self.lock(id).lock().await;
+        // The key is read after the game: a change and its key's answer are
+        // written together, so a game that shows a first try's change comes
+        // with that try's answer, and a retry racing it is answered that.
+        let mut loaded = Some(self.records.load(id, now).await);
+        if let Some(key) = &key
+            && let Some(answer) = self.kept(key, now).await?
+        {
+            return Ok(answer);
+        }
+        for _ in 0..ATTEMPTS {
+            let loaded = match loaded.take() {
+                Some(loaded) => loaded,
+                None => self.records.load(id, now).await,
+            };
+            let (stored::Loaded { game, unsaved }, _) = loaded?;
+            let read = (self.records)
+                .entries(id, &unsaved, &game.needs(&action), now)
+                .await?;
+            if let Err(refused) = pin.check(game.version) {
+                metrics::record_game_action(kind.name(), "stale");
+                return self.refuse(id, key.as_ref(), refused, now).await;
+            }
+            let version = game.version;
+            let judged = self.judge(game, unsaved, &action, read, now).await?;
+            let Some((next, log)) = judged.next else {
+                // Refused, and nothing changed: not even the version.
+                let refused = judged.refused.expect("refused when unchanged");
+                metrics::record_game_action(kind.name(), refusal(&refused));
+                return self.refuse(id, key.as_ref(), refused, now).await;
+            };
+            let view = GameView::new(&next, now, now + self.records.idle.as_millis() as u64);
+            let json = linkpath_api::encode(&view)?;
+            // The key keeps the answer this request gets: the game, or the
+            // refusal of a game that ran out of time on the way.
+            let kept = key.as_ref().and_then(|k| match &judged.refused {
+                None => Some(k.keep_game(&view, &json, now, self.key_ttl)),
+                Some(refused) => k.keep_refusal(refused, now, self.key_ttl),
+            });
+            let expected = Expected::Version(version);
+            match self.records.save(&next, expected, kept, &log, now).await? {
+                (Outcome::Written, expires) => {
+                    let applied = match judged.refused {
+                        Some(_) => ActionKind::OutOfTime,
+                        None => kind,
+                    };
+                    self.changed(&next, applied, now, expires);
+                    if let Some(refused) = judged.refused {
+                        metrics::record_game_action(kind.name(), refusal(&refused));
+                        return Err(refused);
+                    }
+                    let (id, version) = (next.id, view.version);
+                    return Ok(Answer::Game { id, version, json });
+                }
+                (Outcome::Replayed(kept), _) => return raced(key.as_ref(), &kept),
+                (Outcome::TooManyKeys(bound), _) => return Err(too_many_keys(bound)),
+                (Outcome::Stale { current: None }, _) => return Err(not_found()),
+                (Outcome::Stale { .. } | Outcome::Full, _) if pin.pinned() => {
+                    let refused = ApiError::new(
+                        ErrorCode::VersionMismatch,
+                        "the game changed while this action was judged: read it again",
+                    );
+                    return self.refuse(id, key.as_ref(), refused, now).await;
+                }
+                (Outcome::Stale { .. } | Outcome::Full, _) => continue,
+            }
+        }
+        Err(busy())
+    }
+
+    /// Judges `action` on a copy of `game`: a small board on this thread,
+    /// in microseconds; a big one on the solver pool, as `/v1/play` is.
+    async fn judge(
+        &self,
+        game: Game,
+        unsaved: Vec<Logged>,
+        action: &Action,
+        read: BTreeMap<u64, Logged>,
+        now: u64,
+    ) -> Result<Judged, ApiError> {
+        let cells = game.cells.len();
+        let version = game.version;
+        let limits = self.request_limits.clone();
+        let game_limits = self.limits;
+        let action = action.clone();
+        let judge = move |stop: &Stop| {
+            let mut next = game;
+            let mut log = unsaved;
+            log.extend(next.expire(now));
+            let refused = match next.act(&action, now, &read, &game_limits, &limits, stop) {
+                Ok(logged) => {
+                    log.push(logged);
+                    None
+                }
+                Err(refused) => Some(refused),
+            };
+            let changed = next.version != version;
+            Ok(Judged {
+                next: changed.then_some((next, log)),
+                refused,
+            })
+        };
+        if cells <= INLINE_CELLS {
+            judge(&self.solvers.stop_now())
+        } else {
+            let permit = self.solvers.slot()?;
+            self.solvers.run_blocking(permit, Work::Play, judge).await
+        }
+    }
+
+    /// Answers the refusal `refused` of a request to the game `id`, kept
+    /// under the request's key first if it has one, so that a retry is
+    /// answered the same refusal and never judged again. A retry that
+    /// raced this one and kept its answer first gets that answer.
+    async fn refuse(
+        &self,
+        id: &str,
+        key: Option<&Key>,
+        refused: ApiError,
+        now: u64,
+    ) -> Result<Answer, ApiError> {
+        let Some((key, (stored, kept))) =
+            key.and_then(|k| Some((k, k.keep_refusal(&refused, now, self.key_ttl)?)))
+        else {
+            return Err(refused);
+        };
+        let started = Instant::now();
+        let outcome = self.records.store.keep(id, &stored, kept, now).await;
+        metrics::record_store("write", started);
+        match outcome.map_err(unavailable)? {
+            Outcome::Replayed(kept) => key.replayed(&kept).map(Answer::Kept),
+            Outcome::TooManyKeys(bound) => Err(too_many_keys(bound)),
+            _ => Err(refused),
+        }
+    }
+
+    /// The answer kept under `key`, if the request was answered before:
+    /// the same answer for the same request, 422 for another.
+    async fn kept(&self, key: &Key, now: u64) -> Result<Option<Answer>, ApiError> {
+        let started = Instant::now();
+        let kept = self.records.store.kept(&key.stored, now).await;
+        metrics::record_store("read", started);
+        let Some(kept) = kept.map_err(unavailable)? else {
+            return Ok(None);
+        };
+        key.replayed(&kept).map(|kept| Some(Answer::Kept(kept)))
+    }
+
+    /// After a change is stored: the metrics and the event stream.
+    pub(super) fn changed(&self, game: &Game, kind: ActionKind, now: u64, expires: u64) {
+        if game.status.finished() {
+            metrics::record_game_finished(game.status.name());
+        }
+        metrics::record_game_action(kind.name(), "applied");
+        self.streams
+            .publish(&GameView::new(game, now, expires), game.due(u64::MAX));
+    }
+
+    /// The dealt board, the settings and every action of the game `id`,
+    /// with the game's version. A paused game's replay is hidden as its
+    /// board is: it would show the board the pause hides.
+    pub async fn replay(&self, id: &str, now: u64) -> Result<(Replay, u64), ApiError> {
+        let (game, _) = self.current(id, now).await?;
+        if game.status == Status::Paused {
+            return Err(ApiError::new(
+                ErrorCode::ActionRefused,
+                "the game is paused: its replay, like its board, is hidden until `resume`",
+            ));
+        }
+        let log = self.records.whole_log(&game, now).await?;
+        let replay = Replay::of(&game, &log).ok_or_else(|| {
+            corrupted(format!(
+                "game {}…'s log does not start with its deal",
+                short(id)
+            ))
+        })?;
+        Ok((replay, game.version))
+    }
+
+    /// Plays the replay of the `request` body again, on the solver pool;
+    /// stores nothing.
+    pub async fn check_replay<B>(&self, request: B) -> Result<ReplayCheck, ApiError>
+    where
+        B: Deref<Target = [u8]> + Send + 'static,
+    {
+        let permit = self.solvers.slot()?;
+        let limits = self.request_limits.clone();
+        let game_limits = self.limits;
+        (self.solvers)
+            .run_blocking(permit, Work::Play, move |stop| {
+                linkpath_api::games::check_replay(&request, &game_limits, &limits, stop)
+            })
+            .await
+    }
+
+    /// The deal everyone gets on `date`, for the settings of `query`.
+    pub async fn daily(&self, date: String, query: Option<String>) -> Result<DailyDeal, ApiError> {
+        let permit = self.solvers.slot()?;
+        let limits = self.request_limits.clone();
+        (self.solvers)
+            .run_blocking(permit, Work::Deal, move |stop| {
+                linkpath_api::games::daily(&date, query.as_deref(), &limits, stop)
+            })
+            .await
+    }
+
+    /// The `limit` best entries of `board`.
+    pub async fn leaderboard(
+        &self,
+        board: &str,
+        limit: usize,
+        now: u64,
+    ) -> Result<Leaderboard, ApiError> {
+        let started = Instant::now();
+        let stored = self.records.store.leaderboard(board, limit, now).await;
+        metrics::record_store("read", started);
+        linkpath_api::games::leaderboard(board, &stored.map_err(unavailable)?)
+    }
+}
+
+/// The answer a write found under its key: another try of the request
+/// was answered first.
+fn raced(key: Option<&Key>, kept: &Kept) -> Result<Answer, ApiError> {
+    match key {
+        Some(key) => key.replayed(kept).map(Answer::Kept),
+        // A write without a key is never replayed.
+        None => Err(busy()),
+    }
+}
+
+/// A new id: 128 random bits, as 32 hex digits.
+fn new_id() -> Result<String, ApiError> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| {
+        tracing::error!(error = %e, "no random bytes for a game id");
+        ApiError::new(
+            ErrorCode::StoreUnavailable,
+            "no game id could be made, retry shortly",
+        )
+        .retry_after(1)
+    })?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Spreads ids over the per-game locks.
+fn spread(id: &str) -> usize {
+    // FNV-1a; the ids are random already.
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in id.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash as usize
+}

@@ -1,0 +1,166 @@
+//! What the server holds while it serves, built once from the
+//! [`Config`]: the games and their store, the solver pool, the body
+//! limits, the access gates and the probes. Each handler takes only the
+//! part it needs, as an axum sub-state ([`FromRef`]): a route module
+//! names those parts, never [`AppState`], so no module below the router
+//! depends on the whole.
+
+use crate::access::{ApiKeys, ClientLimiter, RateLimit};
+use crate::body::BodyLimits;
+use crate::config::{self, Config};
+use crate::games::{Clock, Games, SystemClock};
+use crate::health::Probes;
+use crate::memory::MemoryBudget;
+use crate::metrics;
+use crate::solvers::Solvers;
+use axum::extract::FromRef;
+use linkpath_api::Limits;
+use metrics_exporter_prometheus::PrometheusHandle;
+use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+/// The server's state: the parts every handler takes from.
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    limits: Limits,
+    solvers: Solvers,
+    body: BodyLimits,
+    api_keys: ApiKeys,
+    rate: RateLimit,
+    probes: Probes,
+}
+
+impl AppState {
+    /// The state of a server keeping its games in the store `config`
+    /// names; the error says why the store did not open.
+    pub fn open(config: Config) -> Result<Self, linkpath_store::StoreError> {
+        let store = linkpath_store::Store::open(&config.games.store, store_limits(&config))?;
+        Ok(AppState::with_store(config, store, Arc::new(SystemClock)))
+    }
+
+    /// The state of a server keeping its games in memory, whatever
+    /// `config` names: for tests and embedding.
+    pub fn new(config: Config) -> Self {
+        AppState::in_memory(config, Arc::new(SystemClock))
+    }
+
+    /// As [`AppState::new`], with the games' time read from `clock`: tests
+    /// move it on instead of sleeping.
+    pub fn in_memory(config: Config, clock: Arc<dyn Clock>) -> Self {
+        let store =
+            linkpath_store::Store::open(&linkpath_store::StoreSpec::Memory, store_limits(&config))
+                .expect("a memory store opens");
+        AppState::with_store(config, store, clock)
+    }
+
+    fn with_store(config: Config, store: linkpath_store::Store, clock: Arc<dyn Clock>) -> Self {
+        let solvers = Solvers::new(
+            config.workers(),
+            config.solve_timeout(),
+            config.inline_max_bytes,
+        );
+        // Streams bounded to leave connections to other requests.
+        let game_settings = config::GameSettings {
+            max_streams: config.stream_bound(),
+            ..config.games.clone()
+        };
+        let games = Games::new(
+            store,
+            &game_settings,
+            config.limits(),
+            solvers.clone(),
+            clock,
+        );
+        let memory = MemoryBudget::new(config.memory_budget());
+        let body_timeout = Duration::from_millis(config.body_timeout_ms);
+        AppState {
+            limits: config.limits(),
+            solvers,
+            body: BodyLimits {
+                max_bytes: config.request.max_body_bytes,
+                timeout: body_timeout,
+                memory: memory.clone(),
+                memory_wait: Duration::from_millis(config.memory_wait_ms),
+            },
+            api_keys: ApiKeys::new(&config.api_keys),
+            rate: RateLimit {
+                limiter: NonZeroU32::new(config.rate_limit_per_second).map(|rate| {
+                    let burst = config.rate_limit_burst.unwrap_or(config::DEFAULT_BURST);
+                    let burst = NonZeroU32::new(burst).unwrap_or(rate);
+                    ClientLimiter::new(rate, burst)
+                }),
+                body_timeout,
+            },
+            probes: Probes {
+                ready: Arc::new(AtomicBool::new(true)),
+                games: Arc::new(games),
+                memory,
+                prometheus: prometheus(),
+            },
+            config: Arc::new(config),
+        }
+    }
+
+    /// Marks the server as shutting down: `/readyz` turns 503.
+    pub fn begin_shutdown(&self) {
+        self.probes.ready.store(false, Ordering::Relaxed);
+    }
+
+    pub(crate) fn games(&self) -> &Arc<Games> {
+        &self.probes.games
+    }
+
+    pub(crate) fn memory(&self) -> &MemoryBudget {
+        &self.body.memory
+    }
+
+    pub(crate) fn prometheus(&self) -> &PrometheusHandle {
+        &self.probes.prometheus
+    }
+
+    pub(crate) fn limiter(&self) -> Option<&ClientLimiter> {
+        self.rate.limiter.as_ref()
+    }
+}
+
+fn store_limits(config: &Config) -> linkpath_store::StoreLimits {
+    linkpath_store::StoreLimits {
+        max_games: config.games.max_games,
+        max_keys_per_game: config.games.max_keys_per_game,
+        max_kept_bytes: config.games.max_kept_bytes,
+        max_boards: config.games.max_leaderboards,
+        board_size: usize::from(config.games.leaderboard_size),
+        timeout: Duration::from_millis(config.games.store_timeout_ms),
+    }
+}
+
+/// The process-wide Prometheus recorder; installed once, shared by every
+/// app built in the process (tests build many).
+fn prometheus() -> PrometheusHandle {
+    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+    HANDLE.get_or_init(metrics::install).clone()
+}
+
+/// Each part a handler may take, cloned from the whole.
+macro_rules! parts {
+    ($($part:ty => |$state:ident| $take:expr;)*) => {
+        $(impl FromRef<AppState> for $part {
+            fn from_ref($state: &AppState) -> Self {
+                $take.clone()
+            }
+        })*
+    };
+}
+
+parts! {
+    Arc<Games> => |state| state.probes.games;
+    Solvers => |state| state.solvers;
+    Limits => |state| state.limits;
+    BodyLimits => |state| state.body;
+    ApiKeys => |state| state.api_keys;
+    RateLimit => |state| state.rate;
+    Probes => |state| state.probes;
+}
