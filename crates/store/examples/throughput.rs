@@ -7,6 +7,8 @@
 //! `cargo run --release -p linkpath-store --example throughput [WRITERS...]`
 //! (1 and 64 by default). The file goes in a fresh folder under the
 //! system's temporary folder, so the figures are those of that disk.
+//! `LINKPATH_STORE=redis://127.0.0.1:PORT` makes the same writes to that
+//! Redis instead, each run's keys under a prefix of its own.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -31,7 +33,12 @@ async fn main() {
     };
     for count in writers {
         let dir = tempfile::tempdir().expect("a temporary folder");
-        let spec = StoreSpec::File(dir.path().join("games.redb"));
+        let spec = match std::env::var("LINKPATH_STORE") {
+            Ok(redis) => format!("{redis}?prefix=throughput-{}-{count}", std::process::id())
+                .parse()
+                .expect("LINKPATH_STORE is a Redis URL without options"),
+            Err(_) => StoreSpec::File(dir.path().join("games.redb")),
+        };
         let limits = StoreLimits {
             max_games: count as u64,
             max_keys_per_game: 1,
