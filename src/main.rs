@@ -4,6 +4,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 use linkpath_engine::Stop;
 use linkpath_formats::judge::{self, Format};
 use linkpath_server::{AppState, Config, RequestLimits};
+use linkpath_store::StoreSpec;
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -223,13 +224,20 @@ fn otel_wanted() -> bool {
     .any(|name| std::env::var_os(name).is_some_and(|v| !v.is_empty()))
 }
 
-fn serve(config: Config) -> Result<ExitCode, Failure> {
+fn serve(mut config: Config) -> Result<ExitCode, Failure> {
     if let Err(message) = config.validate() {
         eprintln!("linkpath: {message}");
         return Ok(ExitCode::from(USAGE));
     }
     let telemetry = init_tracing(config.log_format == "json")?;
     let background_purge = purge_in_background();
+    // A relative store file (the default's) is in the folder the server
+    // starts in: opened, and logged, by its absolute path, so an operator
+    // can find the games.
+    if let StoreSpec::File(path) = &mut config.games.store {
+        *path = std::path::absolute(&*path)
+            .map_err(|e| format!("finding the store file {}: {e}", path.display()))?;
+    }
     let store = config.games.store.to_string();
     let memory_budget = config.memory_budget();
     let workers = config.workers();

@@ -1,11 +1,12 @@
 //! `linkpath serve` as a process: it answers the request in flight and
 //! exits 0 on SIGTERM (turning `/readyz` 503 during the grace, cutting off
 //! what outlasts the drain), logs plain text without colour codes, says
-//! whether jemalloc's background purge runs, and answers deals, shuffles,
-//! moves and clears of big boards in bounded memory without overflowing a
-//! worker's stack. The tests assert what happened and in which order; a
-//! duration is compared only where a grace, drain or deadline makes it a
-//! lower bound. The figures are printed with `--nocapture`.
+//! whether jemalloc's background purge runs and where its store file is,
+//! and answers deals, shuffles, moves and clears of big boards in bounded
+//! memory without overflowing a worker's stack. The tests assert what
+//! happened and in which order; a duration is compared only where a
+//! grace, drain or deadline makes it a lower bound. The figures are
+//! printed with `--nocapture`.
 
 use crate::support::{
     LIMIT, Process, Reaper, bounded, connect, curling, exchange, free_addr, get_bytes, linkpath,
@@ -105,6 +106,49 @@ fn linkpath_serve_says_it_serves_with_the_background_purge_on() {
         !cfg!(target_env = "msvc"),
         "{line}"
     );
+}
+
+/// With the default store, games are kept in `linkpath-games.redb` in the
+/// folder the server starts in; the start-up line names that file by its
+/// absolute path, so an operator can tell where they are.
+#[test]
+fn linkpath_serve_names_its_store_file_by_its_absolute_path() {
+    use std::io::BufRead;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("default-store");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder to start in");
+    // The folder as the kernel names it (no symbolic links), as the server
+    // sees its working folder.
+    let dir = std::fs::canonicalize(&dir).expect("the folder's absolute path");
+    let mut server = Reaper(
+        linkpath()
+            .args(["serve", "--listen", "127.0.0.1:0", "--log-format", "json"])
+            .env("RUST_LOG", "info")
+            .env_remove("LINKPATH_STORE")
+            .current_dir(&dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("linkpath serve starts"),
+    );
+    let stderr = std::io::BufReader::new(server.0.stderr.take().unwrap());
+    // Up to the line written once the port is bound.
+    let serving = stderr
+        .lines()
+        .map(|line| line.expect("a log line"))
+        .find(|line| {
+            let event: Value = serde_json::from_str(line).expect("a JSON log line");
+            event["message"] == "linkpath serving"
+        })
+        .expect("the start-up line");
+    let event: Value = serde_json::from_str(&serving).unwrap();
+    let file = dir.join("linkpath-games.redb");
+    assert_eq!(
+        event["store"],
+        format!("file:{}", file.display()),
+        "{serving}"
+    );
+    assert!(file.is_file(), "{} was not made", file.display());
 }
 
 /// A build without the span export says once, at start, that the OTLP
