@@ -207,10 +207,10 @@ fn links(prose: &str) -> Vec<String> {
         if line.len() - trimmed.len() > 3 || !trimmed.starts_with('[') {
             continue;
         }
-        if let Some(close) = trimmed.find("]:") {
-            if let Some(target) = trimmed[close + 2..].split_whitespace().next() {
-                targets.push(target.trim_matches(['<', '>']).to_owned());
-            }
+        if let Some(close) = trimmed.find("]:")
+            && let Some(target) = trimmed[close + 2..].split_whitespace().next()
+        {
+            targets.push(target.trim_matches(['<', '>']).to_owned());
         }
     }
     targets
@@ -343,14 +343,15 @@ fn broken_links(
             let markdown = file.extension().is_some_and(|e| e == "md");
             (file.clone(), if markdown { read(&file) } else { None })
         };
-        if let (Some(anchor), Some(file_text)) = (anchor, file_text) {
-            if !anchor.is_empty() && !anchors(&file_text).contains(&percent_decoded(anchor)) {
-                problems.push(format!(
-                    "{}: {target}: {} has no heading #{anchor}",
-                    doc.display(),
-                    file.display()
-                ));
-            }
+        if let (Some(anchor), Some(file_text)) = (anchor, file_text)
+            && !anchor.is_empty()
+            && !anchors(&file_text).contains(&percent_decoded(anchor))
+        {
+            problems.push(format!(
+                "{}: {target}: {} has no heading #{anchor}",
+                doc.display(),
+                file.display()
+            ));
         }
     }
     problems

@@ -309,7 +309,7 @@ fn copies(request: &DealRequest, width: usize, height: usize) -> Result<u64, Api
     }
     let copies = request.copies.unwrap_or(4);
     let grouped = request.rules.as_ref().is_some_and(|r| r.groups.is_some());
-    if copies == 0 || (copies % 2 != 0 && !grouped) {
+    if copies == 0 || (!copies.is_multiple_of(2) && !grouped) {
         return Err(ApiError::new(
             ErrorCode::InvalidRequest,
             format!("`copies` is {copies}, expected an even integer of at least 2"),
@@ -352,7 +352,7 @@ fn layout_copies(request: &DealRequest, cells: usize) -> Result<u64, ApiError> {
         );
     }
     let n = cells as u64;
-    if n % 2 != 0 {
+    if !n.is_multiple_of(2) {
         let fits = if n == 1 {
             "2".to_string()
         } else {
@@ -381,7 +381,7 @@ fn layout_copies(request: &DealRequest, cells: usize) -> Result<u64, ApiError> {
         );
     }
     let Some(copies) = request.copies else {
-        if n % types == 0 && (grouped || (n / types) % 2 == 0) {
+        if n.is_multiple_of(types) && (grouped || (n / types).is_multiple_of(2)) {
             return Ok(n / types);
         }
         let (below, above) = divisors_around(pairs, types);
@@ -405,10 +405,10 @@ fn layout_copies(request: &DealRequest, cells: usize) -> Result<u64, ApiError> {
     let tiles = types.saturating_mul(copies);
     if tiles != n {
         let mut fits = Vec::new();
-        if n % copies == 0 {
+        if n.is_multiple_of(copies) {
             fits.push(format!("{} types of {copies} copies", n / copies));
         }
-        if n % types == 0 && (grouped || (n / types) % 2 == 0) {
+        if n.is_multiple_of(types) && (grouped || (n / types).is_multiple_of(2)) {
             fits.push(format!("{types} types of {} copies", n / types));
         }
         fits.push("no `copies` to share the cells among the types".into());
@@ -430,7 +430,7 @@ fn divisors_around(n: u64, d: u64) -> (u64, Option<u64>) {
     let mut k = 1;
     // Up to the square root: each divisor found gives its partner.
     while k * k <= n {
-        if n % k == 0 {
+        if n.is_multiple_of(k) {
             for divisor in [k, n / k] {
                 if divisor < d {
                     below = below.max(divisor);

@@ -178,10 +178,10 @@ impl Case {
         let mut found = Vec::new();
         for (n, &a) in tiles.iter().enumerate() {
             for &b in &tiles[n + 1..] {
-                if self.matches(cells.cells[a], cells.cells[b]) {
-                    if let Some(s) = self.segments(cells, a, b) {
-                        found.push((a, b, s));
-                    }
+                if self.matches(cells.cells[a], cells.cells[b])
+                    && let Some(s) = self.segments(cells, a, b)
+                {
+                    found.push((a, b, s));
                 }
             }
         }

@@ -101,7 +101,8 @@ impl Links {
     ) -> Result<Option<Vec<(usize, usize)>>, Interrupted> {
         self.reset(cells);
         let width = self.width;
-        let neighbours = |a: usize, b: usize| b - a == width || (b - a == 1 && b % width != 0);
+        let neighbours =
+            |a: usize, b: usize| b - a == width || (b - a == 1 && !b.is_multiple_of(width));
         let mut pairs = Vec::new();
         for kind in tiles.chunk_by(|&a, &b| cells[a as usize] == cells[b as usize]) {
             for (i, &a) in kind.iter().enumerate() {

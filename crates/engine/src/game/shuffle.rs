@@ -111,7 +111,7 @@ pub fn shuffle_solvable(
         slots.extend(std::iter::repeat_n(kind, copies / 2));
     }
     // Said at once: the builder would try every order of removals first.
-    if occupied.len() % 2 != 0 {
+    if !occupied.len().is_multiple_of(2) {
         return Err(ShuffleError::OddTiles {
             tiles: occupied.len(),
         });

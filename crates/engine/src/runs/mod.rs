@@ -157,7 +157,7 @@ impl Runs {
     /// 3 up) uses through open cell `cell`.
     #[inline]
     fn run(&self, d: usize, cell: usize) -> u32 {
-        if d % 2 == 0 {
+        if d.is_multiple_of(2) {
             let (y, x) = (cell / self.width, cell % self.width);
             self.ids[self.width * self.height + x * self.height + y]
         } else {
@@ -379,7 +379,7 @@ impl Numbered<'_> {
         self.crossings_from[self.count] = crossings as u32;
         self.bits |= u64::from(dead) << (self.count % 64);
         self.count += 1;
-        if self.count % 64 == 0 {
+        if self.count.is_multiple_of(64) {
             self.dead_end[self.count / 64 - 1] = self.bits;
             self.bits = 0;
         }
@@ -387,7 +387,7 @@ impl Numbered<'_> {
 
     /// Stores the last dead-end bits; returns how many runs there are.
     fn finish(self) -> usize {
-        if self.count % 64 != 0 {
+        if !self.count.is_multiple_of(64) {
             self.dead_end[self.count / 64] = self.bits;
         }
         self.count

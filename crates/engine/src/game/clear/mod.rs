@@ -214,7 +214,7 @@ fn clear_within(
                 kind: run[0],
                 tiles: run.len(),
             }),
-        Match::Any => (tiles % 2 != 0).then_some(Decided::OddTiles { tiles }),
+        Match::Any => (!tiles.is_multiple_of(2)).then_some(Decided::OddTiles { tiles }),
     };
     if let Some(decided) = odd {
         return Ok(Outcome {

@@ -115,10 +115,11 @@ impl Search<'_, '_> {
                 return Ok(Vec::new());
             }
         }
-        if self.options.whole_type && self.rules.matching == Match::Same {
-            if let Some(first) = self.settled_pair(cells, &left, &pairs) {
-                return Ok(vec![first]);
-            }
+        if self.options.whole_type
+            && self.rules.matching == Match::Same
+            && let Some(first) = self.settled_pair(cells, &left, &pairs)
+        {
+            return Ok(vec![first]);
         }
         if self.round > 0 {
             // Another order each round, the same for every visit.
@@ -197,7 +198,7 @@ impl Search<'_, '_> {
 /// `joinable` pairs.
 fn perfect_matching(tiles: &[usize], joinable: &[(usize, usize)]) -> Option<Vec<(usize, usize)>> {
     let n = tiles.len();
-    if n > 32 || n % 2 != 0 {
+    if n > 32 || !n.is_multiple_of(2) {
         return None;
     }
     let index = |t: usize| tiles.iter().position(|&x| x == t);

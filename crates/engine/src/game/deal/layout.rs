@@ -102,7 +102,7 @@ fn rows(width: usize, height: usize, total: usize, fall: Fall, rng: &mut SplitMi
     };
     let full_rows = total / w;
     let mut occupied: Vec<usize> = ((h - full_rows) * w..w * h).collect();
-    if total % w != 0 {
+    if !total.is_multiple_of(w) {
         let row = h - full_rows - 1;
         let mut top: Vec<usize> = (row * w..(row + 1) * w).collect();
         rng.shuffle(&mut top);

@@ -174,10 +174,10 @@ pub fn deal_with(deal: &Deal, stop: &Stop) -> Result<(Board, Vec<(Point, Point)>
 
 /// [`deal_with`], and the deal's [`stats`] (drawn from the same seed).
 pub fn deal_measured(deal: &Deal, stop: &Stop) -> Result<Measured, DealError> {
-    if deal.difficulty == Difficulty::Hard {
-        if let Some(dealt) = repair::deal_placed(deal, stop)? {
-            return Ok(dealt);
-        }
+    if deal.difficulty == Difficulty::Hard
+        && let Some(dealt) = repair::deal_placed(deal, stop)?
+    {
+        return Ok(dealt);
     }
     let (board, moves) = match deal.difficulty {
         Difficulty::Easy => deal_once(deal, stop)?,
