@@ -7,7 +7,9 @@
 //! Every body goes through one decoder (`decode.rs`); the board is the one
 //! type with a hand-written `Deserialize` (`board.rs`), shared by every
 //! route. The modules are private: what the server, the command line and
-//! the tests use is named here, and the game routes under [`game`].
+//! the tests use is named here, the game mechanics' routes (on a board
+//! sent with each request) under [`mechanics`], and the games the server
+//! holds under [`games`].
 //!
 //! ```
 //! use linkpath_api::{Limits, solve_body};
@@ -25,9 +27,9 @@ mod board;
 mod decode;
 mod encode;
 mod error;
-pub mod game;
 pub mod games;
 mod limits;
+pub mod mechanics;
 mod render;
 mod solve;
 mod wire;

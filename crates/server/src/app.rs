@@ -7,7 +7,7 @@ use crate::access::{self, ApiKeys, RateLimit};
 use crate::error::HttpError;
 use crate::state::AppState;
 use crate::{
-    compress, game, games, head, health, metrics, openapi, playground, render, solve, trace,
+    compress, games, head, health, mechanics, metrics, openapi, playground, render, solve, trace,
 };
 use axum::Router;
 use axum::extract::{FromRef, MatchedPath, Request};
@@ -27,7 +27,7 @@ pub fn app(state: AppState) -> Router {
     let cors = access::cors(&state.config.cors_origins);
     let router = Router::new()
         .merge(solve::router())
-        .merge(game::router())
+        .merge(mechanics::router())
         .merge(games::router())
         .merge(render::router())
         .merge(playground::router())

@@ -10,8 +10,8 @@
 //! only what it has really sent), until the request is answered; a body
 //! whose next bytes do not fit waits briefly for room, then gets 503.
 
+use crate::budget::{COUNTED_PER_BODY_BYTE, MemoryBudget, Reservation};
 use crate::error::{ErrorCode, HttpError};
-use crate::memory::{COUNTED_PER_BODY_BYTE, MemoryBudget, Reservation};
 use crate::solvers::Solvers;
 use axum::body::Bytes;
 use axum::extract::{FromRef, FromRequest, Request};

@@ -455,7 +455,7 @@ impl Config {
         let largest = self
             .request
             .max_body_bytes
-            .saturating_mul(super::memory::COUNTED_PER_BODY_BYTE);
+            .saturating_mul(super::budget::COUNTED_PER_BODY_BYTE);
         if self.memory_budget() < largest {
             return Err(format!(
                 "--memory-budget-bytes (LINKPATH_MEMORY_BUDGET_BYTES) is {}: expected at least \
@@ -531,7 +531,7 @@ impl Config {
     /// from the cgroup's limit.
     pub fn memory_budget(&self) -> usize {
         self.memory_budget_bytes
-            .unwrap_or_else(super::memory::default_budget)
+            .unwrap_or_else(super::budget::default_budget)
     }
 }
 

@@ -18,7 +18,7 @@
 //! leaves the handler until the socket has written them all, or the
 //! connection closes.
 
-use super::memory::{MemoryBudget, Reservation};
+use super::budget::{MemoryBudget, Reservation};
 use axum::body::Body;
 use axum::http::{HeaderValue, Request, Response, header};
 use hyper::body::{Body as HttpBody, Frame, SizeHint};

@@ -4,8 +4,8 @@
 //! not ready, and each probe tries to open it again, so that it comes
 //! back with no traffic to drive it.
 
+use crate::budget::MemoryBudget;
 use crate::games::Games;
-use crate::memory::MemoryBudget;
 use axum::Router;
 use axum::extract::{FromRef, State};
 use axum::http::{StatusCode, header};

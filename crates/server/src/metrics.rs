@@ -478,7 +478,7 @@ pub(crate) fn record_streams_open(open: usize) {
 }
 
 /// The memory budget as it stands, set as each scrape is rendered.
-pub(crate) fn record_memory(budget: &crate::memory::MemoryBudget) {
+pub(crate) fn record_memory(budget: &crate::budget::MemoryBudget) {
     gauge!(MEMORY_BUDGET).set(budget.limit() as f64);
     gauge!(MEMORY_HELD).set(budget.used() as f64);
 }

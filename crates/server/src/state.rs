@@ -7,10 +7,10 @@
 
 use crate::access::{ApiKeys, ClientLimiter, RateLimit};
 use crate::body::BodyLimits;
+use crate::budget::MemoryBudget;
 use crate::config::{self, Config};
 use crate::games::{Clock, Games, SystemClock};
 use crate::health::Probes;
-use crate::memory::MemoryBudget;
 use crate::metrics;
 use crate::solvers::Solvers;
 use axum::extract::FromRef;

@@ -5,7 +5,7 @@
 use super::game::{Game, Last, Step, refused};
 use super::log::{Change, Link, Log, Logged};
 use crate::error::{ApiError, ErrorCode, Work};
-use crate::game::{Settings, shuffled};
+use crate::mechanics::{Settings, shuffled};
 use crate::wire::{Move, Moved, Point};
 use linkpath_engine::game as engine;
 use linkpath_engine::{Answer, Board, EMPTY, Query, Solver, Stop};

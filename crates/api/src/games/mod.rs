@@ -4,17 +4,17 @@
 //! its clock, score and assists. Everything here is pure: the caller
 //! passes the time and keeps the game (see `linkpath-server`'s store).
 //!
-//! - [`create`]: a game dealt as `/v1/deal` deals, or on a board sent;
-//! - [`game`]: the game as stored, and the actions on it;
+//! - `create`: a game dealt as `/v1/deal` deals, or on a board sent;
+//! - `game`: the game as stored, and the actions on it;
 //! - `change`: what the actions that change the board do;
-//! - [`log`]: the game's history, one entry an action;
-//! - [`stored`]: the game and its log in the store's bytes, every format;
-//! - [`settings`]: the settings a game was created with;
-//! - [`view`]: the game as answered;
-//! - [`replay`]: a game's actions, and checking them again;
-//! - [`score`]: the one scoring rule;
-//! - [`ranking`]: leaderboards, and the entry a win earns;
-//! - [`daily`]: the deal everyone gets on a day.
+//! - `log`: the game's history, one entry an action;
+//! - `stored`: the game and its log in the store's bytes, every format;
+//! - `settings`: the settings a game was created with;
+//! - `view`: the game as answered;
+//! - `replay`: a game's actions, and checking them again;
+//! - `score`: the one scoring rule;
+//! - `ranking`: leaderboards, and the entry a win earns;
+//! - `daily`: the deal everyone gets on a day.
 
 mod change;
 mod create;

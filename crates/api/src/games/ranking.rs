@@ -13,7 +13,7 @@ use super::game::{Game, Status};
 use super::settings::GameSettings;
 use super::view::rfc3339;
 use crate::error::{ApiError, ErrorCode};
-use crate::game::DifficultyName;
+use crate::mechanics::DifficultyName;
 use crate::wire::Gravity;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};

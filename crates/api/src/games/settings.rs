@@ -4,8 +4,8 @@
 use crate::board::{BoardEncoding, WireLayout};
 use crate::decode::decode;
 use crate::error::ApiError;
-use crate::game::{DifficultyName, Settings};
 use crate::limits::Limits;
+use crate::mechanics::{DifficultyName, Settings};
 use crate::wire::{Gravity, WireRules};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

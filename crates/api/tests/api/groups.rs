@@ -3,7 +3,7 @@
 //! board the routes answer on): thousands of small random boards, text and
 //! numeric, with random groups, rules and gravity.
 
-use linkpath_api::game::{self, ClearOutcome};
+use linkpath_api::mechanics::{self, ClearOutcome};
 use linkpath_api::{Limits, solve_body};
 use linkpath_engine::SplitMix64;
 use linkpath_engine::Stop;
@@ -343,7 +343,7 @@ fn moves_are_every_pair_the_reference_joins_under_the_groups() {
     for seed in 0..2000 {
         let mut rng = SplitMix64::new(seed);
         let case = Case::random(&mut rng, 5, 60, 4);
-        let answer = game::moves(&case.body(json!({})), &limits, &stop)
+        let answer = mechanics::moves(&case.body(json!({})), &limits, &stop)
             .unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
         let answer = value(&answer);
         let got: Vec<(usize, usize, u32)> = answer["moves"]
@@ -416,7 +416,7 @@ fn clear_agrees_with_every_order_tried_and_its_sequence_replays() {
         if case.board.cells.iter().filter(|&&c| c != 0).count() > 8 {
             continue;
         }
-        let answer = game::clear(
+        let answer = mechanics::clear(
             &case.body(json!({"gravity": case.gravity})),
             &limits,
             &stop,
@@ -472,7 +472,7 @@ fn play_takes_two_members_of_a_group_and_refuses_the_rest() {
                 "gravity": case.gravity,
                 "moves": list.iter().map(|&(a, b)| json!({"from": case.point(a), "to": case.point(b)})).collect::<Vec<_>>(),
             }));
-            let answer = value(&game::play(&body, &limits, &stop).expect("played"));
+            let answer = value(&mechanics::play(&body, &limits, &stop).expect("played"));
             let end = case.replay(&list).expect("the reference plays them");
             assert_eq!(answer.get("stopped_at"), None, "seed {seed}: {answer}");
             assert_eq!(case.read(&answer["board"]), end, "seed {seed}: {case:?}");
@@ -494,7 +494,7 @@ fn play_takes_two_members_of_a_group_and_refuses_the_rest() {
             let body = case.body(json!({
                 "moves": [{"from": case.point(a), "to": case.point(b)}],
             }));
-            let answer = value(&game::play(&body, &limits, &stop).expect("played"));
+            let answer = value(&mechanics::play(&body, &limits, &stop).expect("played"));
             assert_eq!(
                 answer["stopped_at"]["reason"], "type_mismatch",
                 "seed {seed}"
@@ -532,9 +532,9 @@ fn deals_give_each_type_its_copies_and_replay_under_the_groups() {
             "encoding": if case.numbers { "numbers" } else { "text" },
             "difficulty": difficulty,
         });
-        let answer = game::deal(&serde_json::to_vec(&body).expect("json"), &limits, &stop)
+        let answer = mechanics::deal(&serde_json::to_vec(&body).expect("json"), &limits, &stop)
             .unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
-        let again = game::deal(&serde_json::to_vec(&body).expect("json"), &limits, &stop)
+        let again = mechanics::deal(&serde_json::to_vec(&body).expect("json"), &limits, &stop)
             .expect("dealt again");
         let answer = value(&answer);
         assert_eq!(answer, value(&again), "seed {seed}: the same deal");
@@ -589,7 +589,7 @@ fn shuffles_keep_the_tiles_and_solvable_ones_replay_under_the_groups() {
             }
         }
         let body = case.body(json!({"gravity": case.gravity, "seed": seed, "solvable": true}));
-        match game::shuffle(&body, &limits, &stop) {
+        match mechanics::shuffle(&body, &limits, &stop) {
             Ok(answer) => {
                 let answer = value(&answer);
                 let shuffled = case.read(&answer["board"]);
@@ -614,7 +614,7 @@ fn shuffles_keep_the_tiles_and_solvable_ones_replay_under_the_groups() {
             Err(e) => assert!(e.message.contains("no arrangement"), "seed {seed}: {e:?}"),
         }
         let plain = case.body(json!({"seed": seed}));
-        if let Ok(answer) = game::shuffle(&plain, &limits, &stop) {
+        if let Ok(answer) = mechanics::shuffle(&plain, &limits, &stop) {
             let shuffled = case.read(&value(&answer)["board"]);
             assert_eq!(counts(&shuffled), counts(&case.board), "seed {seed}");
             assert!(!case.moves(&shuffled).is_empty(), "seed {seed}: no move");
@@ -643,7 +643,7 @@ fn single_copies_deal_in_groups_of_an_even_number_of_types() {
             "rules": case.rules(), "gravity": case.gravity, "seed": seed,
             "encoding": if case.numbers { "numbers" } else { "text" },
         });
-        let answer = game::deal(&serde_json::to_vec(&body).expect("json"), &limits, &stop)
+        let answer = mechanics::deal(&serde_json::to_vec(&body).expect("json"), &limits, &stop)
             .unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
         let answer = value(&answer);
         case.board = case.read(&answer["board"]);
@@ -659,7 +659,7 @@ fn single_copies_deal_in_groups_of_an_even_number_of_types() {
             "width": 3, "height": 2, "types": 6, "copies": 1,
             "rules": {"preset": "shisen-sho", "match": {"groups": groups}},
         });
-        let e = game::deal(&serde_json::to_vec(&body).expect("json"), &limits, &stop)
+        let e = mechanics::deal(&serde_json::to_vec(&body).expect("json"), &limits, &stop)
             .expect_err("refused");
         (e.message, e.field)
     };

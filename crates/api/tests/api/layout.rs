@@ -4,7 +4,7 @@
 //! count and what would fit.
 
 use linkpath_api::Limits;
-use linkpath_api::game;
+use linkpath_api::mechanics;
 use linkpath_engine::Stop;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -17,7 +17,7 @@ const ISLANDS: [&str; 3] = ["##...##", "##...##", "##...##"];
 
 fn deal(body: &Value) -> Result<Value, (String, Option<String>)> {
     let body = serde_json::to_vec(body).expect("json");
-    game::deal(&body, &Limits::default(), &Stop::never())
+    mechanics::deal(&body, &Limits::default(), &Stop::never())
         .map(|answer| serde_json::to_value(answer).expect("json"))
         .map_err(|e| (e.message, e.field))
 }
@@ -69,7 +69,7 @@ fn deals_fill_the_marked_cells_and_replay_through_play() {
                         "board": board, "rules": rules, "gravity": gravity, "settle": settle,
                         "moves": answer["moves"], "include_path": false,
                     });
-                    let played = game::play(
+                    let played = mechanics::play(
                         &serde_json::to_vec(&play).unwrap(),
                         &Limits::default(),
                         &Stop::never(),
@@ -201,7 +201,7 @@ fn a_layout_over_the_limits_is_refused() {
         ..Limits::default()
     };
     let body = json!({"layout": ["####", "####", "####", "####"], "types": 4});
-    let e = game::deal(&serde_json::to_vec(&body).unwrap(), &limits, &Stop::never())
+    let e = mechanics::deal(&serde_json::to_vec(&body).unwrap(), &limits, &Stop::never())
         .expect_err("refused");
     assert_eq!(
         (e.message.as_str(), e.field.as_deref()),

@@ -5,9 +5,9 @@
 
 mod decode_errors;
 mod decode_fuzz;
+mod decode_memory;
 mod games;
 mod groups;
 mod layout;
-mod memory;
 mod render;
 mod support;

@@ -17,7 +17,7 @@ use std::sync::Arc;
         ("height" = Option<u64>, Query, description = "Rows; 6 when absent", minimum = 1),
         ("types" = Option<u64>, Query, description = "Tile types; 21 when absent", minimum = 1),
         ("copies" = Option<u64>, Query, description = "Tiles of each type; 4 when absent", minimum = 1),
-        ("difficulty" = Option<linkpath_api::game::DifficultyName>, Query, description = "`medium` when absent"),
+        ("difficulty" = Option<linkpath_api::mechanics::DifficultyName>, Query, description = "`medium` when absent"),
         ("rules" = Option<linkpath_api::games::PresetName>, Query, description = "`shisen-sho` when absent; curling has no game"),
         ("gravity" = Option<linkpath_api::games::Gravity>, Query, description = "`none` when absent"),
         ("settle" = Option<bool>, Query, description = "Whether every line settles; false when absent")),

@@ -1,5 +1,6 @@
-//! The game routes: `/v1/moves`, `/v1/play`, `/v1/clear`, `/v1/deal` and
-//! `/v1/shuffle`. Each runs its work from [`linkpath_api::game`] on the
+//! The game mechanics' routes, on a board sent with each request (the
+//! games the server holds are `games`): `/v1/moves`, `/v1/play`, `/v1/clear`, `/v1/deal` and
+//! `/v1/shuffle`. Each runs its work from [`linkpath_api::mechanics`] on the
 //! bounded solver pool with the server's deadline.
 
 use crate::body::{BodyLimits, JsonBody};
@@ -11,7 +12,7 @@ use axum::extract::{FromRef, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use linkpath_api::game::{
+use linkpath_api::mechanics::{
     self, ClearResponse, DealResponse, MovesResponse, PlayResponse, ShuffleResponse,
 };
 use linkpath_api::{ApiError, Limits, Work};
@@ -63,7 +64,7 @@ async fn run<T: Serialize + Send + 'static>(
 
 /// Lists the pairs that can be removed now.
 #[utoipa::path(post, path = "/v1/moves", operation_id = "moves", tag = "game",
-    request_body = linkpath_api::game::MovesRequest,
+    request_body = linkpath_api::mechanics::MovesRequest,
     responses((status = 200, description = "The moves open on the board", body = MovesResponse)))]
 async fn moves(
     State(solvers): State<Solvers>,
@@ -76,14 +77,14 @@ async fn moves(
         "/v1/moves",
         Work::Moves,
         MovesResponse::outcome,
-        |body, stop, limits, _| game::moves(body, limits, stop),
+        |body, stop, limits, _| mechanics::moves(body, limits, stop),
     )
     .await
 }
 
 /// Plays moves in order, with gravity, and answers the board they leave.
 #[utoipa::path(post, path = "/v1/play", operation_id = "play", tag = "game",
-    request_body = linkpath_api::game::PlayRequest,
+    request_body = linkpath_api::mechanics::PlayRequest,
     responses((status = 200, description = "The board after the moves that could be made", body = PlayResponse)))]
 async fn play(
     State(solvers): State<Solvers>,
@@ -96,14 +97,14 @@ async fn play(
         "/v1/play",
         Work::Play,
         PlayResponse::outcome,
-        |body, stop, limits, _| game::play(body, limits, stop),
+        |body, stop, limits, _| mechanics::play(body, limits, stop),
     )
     .await
 }
 
 /// Decides whether the board can be cleared, within a budget.
 #[utoipa::path(post, path = "/v1/clear", operation_id = "clear", tag = "game",
-    request_body = linkpath_api::game::ClearRequest,
+    request_body = linkpath_api::mechanics::ClearRequest,
     responses((status = 200, description = "The verdict, with a clearing sequence when solvable", body = ClearResponse)))]
 async fn clear(
     State(solvers): State<Solvers>,
@@ -117,14 +118,14 @@ async fn clear(
         "/v1/clear",
         Work::Clear,
         ClearResponse::outcome,
-        move |body, stop, limits, timeout| game::clear(body, limits, stop, started, timeout),
+        move |body, stop, limits, timeout| mechanics::clear(body, limits, stop, started, timeout),
     )
     .await
 }
 
 /// Deals a board that can be cleared, with a sequence that clears it.
 #[utoipa::path(post, path = "/v1/deal", operation_id = "deal", tag = "game",
-    request_body = linkpath_api::game::DealRequest,
+    request_body = linkpath_api::mechanics::DealRequest,
     responses((status = 200, description = "A clearable board and its clearing sequence", body = DealResponse)))]
 async fn deal(
     State(solvers): State<Solvers>,
@@ -137,14 +138,14 @@ async fn deal(
         "/v1/deal",
         Work::Deal,
         |_: &DealResponse| "dealt",
-        |body, stop, limits, _| game::deal(body, limits, stop),
+        |body, stop, limits, _| mechanics::deal(body, limits, stop),
     )
     .await
 }
 
 /// Shuffles the tiles over the cells they stand on.
 #[utoipa::path(post, path = "/v1/shuffle", operation_id = "shuffle", tag = "game",
-    request_body = linkpath_api::game::ShuffleRequest,
+    request_body = linkpath_api::mechanics::ShuffleRequest,
     responses((status = 200, description = "The shuffled board", body = ShuffleResponse)))]
 async fn shuffle(
     State(solvers): State<Solvers>,
@@ -157,7 +158,7 @@ async fn shuffle(
         "/v1/shuffle",
         Work::Shuffle,
         |_: &ShuffleResponse| "shuffled",
-        |body, stop, limits, _| game::shuffle(body, limits, stop),
+        |body, stop, limits, _| mechanics::shuffle(body, limits, stop),
     )
     .await
 }

@@ -1,4 +1,5 @@
-//! The game routes: `/v1/moves`, `/v1/play`, `/v1/clear`, `/v1/deal` and
+//! The game mechanics' routes, on a board sent with each request (the
+//! games the server holds are `games`): `/v1/moves`, `/v1/play`, `/v1/clear`, `/v1/deal` and
 //! `/v1/shuffle`, a module each. Boards and rules are read as `/v1/solve`
 //! reads them (the same types, errors and limits), and the settings every
 //! game route takes are read once, in [`settings`]; each route's function
