@@ -61,7 +61,14 @@ fi
 [ -x "$bin" ] || fail "no binary at $bin"
 
 step "npm ci (package-lock.json)"
-timeout 300 npm ci --no-audit --no-fund --loglevel error
+# Once per package-lock.json: a copy of the lock beside what it installed
+# says it is done (npm ci empties node_modules first, the copy with it), so
+# .ci/run's browser step, which needs the same packages, does not install
+# them all again.
+if ! cmp -s package-lock.json node_modules/.installed-package-lock.json; then
+  timeout 300 npm ci --no-audit --no-fund --loglevel error
+  cp package-lock.json node_modules/.installed-package-lock.json
+fi
 
 step "venv (clients/python/requirements.txt)"
 if ! cmp -s "$py_dir/requirements.txt" "$venv/requirements.txt"; then

@@ -392,19 +392,22 @@ impl RedisStore {
     /// changes channel by a task started on the first call (in the
     /// caller's runtime) and stopped with the store.
     pub(crate) fn changes(&self) -> broadcast::Receiver<Feed> {
-        self.feed
-            .get_or_init(|| {
-                let (changes, _) = broadcast::channel(FEED_BEHIND);
-                let task = tokio::spawn(listen(
-                    self.client.clone(),
-                    self.names.changes(),
-                    changes.clone(),
-                    self.limits.timeout,
-                ));
-                Listening { changes, task }
-            })
-            .changes
-            .subscribe()
+        // The first caller gets the receiver made with the channel, before
+        // the task starts: one subscribed after it could miss the task's
+        // first `Resumed`, sent as soon as Redis answered.
+        let mut first = None;
+        let listening = self.feed.get_or_init(|| {
+            let (changes, receiver) = broadcast::channel(FEED_BEHIND);
+            first = Some(receiver);
+            let task = tokio::spawn(listen(
+                self.client.clone(),
+                self.names.changes(),
+                changes.clone(),
+                self.limits.timeout,
+            ));
+            Listening { changes, task }
+        });
+        first.unwrap_or_else(|| listening.changes.subscribe())
     }
 
     /// The connection, made on the first call.
