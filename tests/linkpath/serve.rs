@@ -335,14 +335,22 @@ async fn sigterm_turns_readyz_503_finishes_accepted_requests_and_exits_0() {
     // connection accepted and answered proves it had not ended.
     let mut server = Process::serve(
         "sigterm",
-        &["--shutdown-grace-ms", "3000", "--drain-timeout-ms", "8000"],
+        &[
+            "--shutdown-grace-ms",
+            "3000",
+            "--drain-timeout-ms",
+            "60000",
+            "--solve-timeout-ms",
+            "60000",
+        ],
     )
     .await;
     let addr = server.addr;
 
-    // In flight at SIGTERM: a solve that takes about half a second...
+    // In flight at SIGTERM: a solve of 20 throws, about a second here (at
+    // 17 it took 70 ms, and was at times over before it was seen)...
     let solving = tokio::spawn(async move {
-        let reply = exchange(addr, &solve_bytes(&curling(Some(17)), &[])).await;
+        let reply = exchange(addr, &solve_bytes(&curling(Some(20)), &[])).await;
         (reply, Instant::now())
     });
     let started = Instant::now();
