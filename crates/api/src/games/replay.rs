@@ -126,6 +126,12 @@ fn action_of(logged: &Logged, created_at_ms: u64) -> ReplayAction {
     }
 }
 
+/// A replay's seed: 1 to 20 decimal digits of a 64-bit number.
+fn read_seed(text: &str) -> Option<u64> {
+    let digits = !text.is_empty() && text.len() <= 20 && text.bytes().all(|b| b.is_ascii_digit());
+    digits.then(|| text.parse().ok()).flatten()
+}
+
 /// What a replay comes to: the game after its last action.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct ReplayCheck {
@@ -195,6 +201,25 @@ pub fn check_replay(
         )
         .at("actions"));
     }
+    // Every seed is checked first, whatever its action, as the schema says.
+    let seeds = request
+        .actions
+        .iter()
+        .enumerate()
+        .map(|(i, step)| match &step.seed {
+            Some(seed) => read_seed(seed).map(Some).ok_or_else(|| {
+                ApiError::new(
+                    ErrorCode::InvalidRequest,
+                    format!(
+                        "`seed` is {:?}, expected the decimal digits of a 64-bit number",
+                        crate::excerpt(seed)
+                    ),
+                )
+                .at(format!("actions[{i}].seed"))
+            }),
+            None => Ok(None),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     request.settings.read(limits)?;
     let (mut game, created) =
         Game::new("replay".into(), request.settings, &board, 0, limits, stop)?;
@@ -232,6 +257,7 @@ pub fn check_replay(
                 game.updated_at_ms
             )));
         }
+        let seed = seeds[i];
         let action = match (step.action, step.from, step.to) {
             (ActionKind::Move, Some(from), Some(to)) => Action::Move { from, to },
             (ActionKind::Move, _, _) => {
@@ -240,18 +266,9 @@ pub fn check_replay(
             (ActionKind::Hint, ..) => Action::Hint,
             (ActionKind::Undo, ..) => Action::Undo,
             (ActionKind::Redo, ..) => Action::Redo,
-            (ActionKind::Shuffle, ..) => match (&step.seed, &step.moved) {
+            (ActionKind::Shuffle, ..) => match (seed, &step.moved) {
                 (Some(seed), None) => Action::Shuffle {
-                    seed: Some(seed.parse().map_err(|_| {
-                        ApiError::new(
-                            ErrorCode::InvalidRequest,
-                            format!(
-                                "`seed` is {:?}, expected the decimal digits of a 64-bit number",
-                                crate::excerpt(seed)
-                            ),
-                        )
-                        .at(format!("{field}.seed"))
-                    })?),
+                    seed: Some(seed),
                     moved: None,
                 },
                 (None, Some(moved)) => Action::Shuffle {

@@ -572,6 +572,23 @@ fn a_shuffle_is_kept_and_replayed_by_its_seed() {
         e.message,
         "`seed` is \"x1\", expected the decimal digits of a 64-bit number"
     );
+    // Whatever the action: a seed out of its form is refused.
+    let mut hint = replay.clone();
+    hint["actions"] = json!([{"action": "hint", "after_ms": 0, "seed": ""}]);
+    let e = check_replay(
+        &serde_json::to_vec(&hint).unwrap(),
+        &LIMITS,
+        &Limits::default(),
+        &Stop::never(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        (e.field.as_deref(), e.message.as_str()),
+        (
+            Some("actions[0].seed"),
+            "`seed` is \"\", expected the decimal digits of a 64-bit number"
+        )
+    );
 }
 
 // Past the bound on a game's log, every action is refused with the
