@@ -73,16 +73,19 @@ impl Records {
     }
 
     /// Every entry of `game`'s log, one a version from its creation: from
-    /// the store, or from the record of an older format that held them.
+    /// the store, or, when it holds none yet, from the record of an older
+    /// format that held them (read again only then).
     pub(crate) async fn whole_log(&self, game: &Game, now: u64) -> Result<Vec<Logged>, ApiError> {
-        let (stored::Loaded { unsaved, .. }, _) = self.load(&game.id, now).await?;
-        if !unsaved.is_empty() {
-            return Ok(unsaved);
-        }
         let started = Instant::now();
         let read = self.store.log(&game.id, 0..game.version + 1, now).await;
         metrics::record_store("read", started);
         let read = read.map_err(unavailable)?;
+        if read.is_empty() {
+            let (stored::Loaded { unsaved, .. }, _) = self.load(&game.id, now).await?;
+            if !unsaved.is_empty() {
+                return Ok(unsaved);
+            }
+        }
         if read.len() as u64 != game.version + 1 {
             return Err(corrupted(format!(
                 "game {}… at version {} has {} entries in its log",
