@@ -10,7 +10,12 @@ use utoipa::ToSchema;
 ///
 /// - `malformed_json`: 400
 ///
-/// - `unauthorized`: 401 (only when `LINKPATH_API_KEYS` is set)
+/// - `unauthorized`: 401 (a player's token unknown, or no API key where
+///   `LINKPATH_API_KEYS` is set)
+///
+/// - `forbidden`: 403 (a player's token on a route for services)
+///
+/// - `not_your_game`: 403 (another player's game)
 ///
 /// - `not_found`: 404
 ///
@@ -42,6 +47,8 @@ use utoipa::ToSchema;
 ///
 /// - `idempotency_key_reused`: 422
 ///
+/// - `quota_exceeded`: 429 (a player's games held)
+///
 /// - `rate_limited`: 429 (only when `LINKPATH_RATE_LIMIT_PER_SECOND` or
 ///   `LINKPATH_MAX_CONNECTIONS_PER_CLIENT` is set)
 ///
@@ -72,8 +79,14 @@ use utoipa::ToSchema;
 pub enum ErrorCode {
     /// 400 Bad Request: the body is not JSON.
     MalformedJson,
-    /// 401 Unauthorized: a missing or unknown API key.
+    /// 401 Unauthorized: a missing or unknown API key, or an unknown,
+    /// revoked or expired player token.
     Unauthorized,
+    /// 403 Forbidden: a player's token where the route wants a service's
+    /// API key.
+    Forbidden,
+    /// 403: an action on a game that another player owns.
+    NotYourGame,
     /// 404 Not Found: no such route.
     NotFound,
     /// 404: no game with this id, or it expired.
@@ -109,6 +122,8 @@ pub enum ErrorCode {
     IdempotencyKeyReused,
     /// 429 Too Many Requests: the client's rate limit.
     RateLimited,
+    /// 429: the player holds as many games as one player may.
+    QuotaExceeded,
     /// 500: a bug; details are logged, never sent.
     Internal,
     /// 501 Not Implemented: a transfer coding other than `chunked`.
@@ -135,6 +150,7 @@ impl ErrorCode {
         match self {
             ErrorCode::MalformedJson => 400,
             ErrorCode::Unauthorized => 401,
+            ErrorCode::Forbidden | ErrorCode::NotYourGame => 403,
             ErrorCode::NotFound | ErrorCode::GameNotFound => 404,
             ErrorCode::MethodNotAllowed => 405,
             ErrorCode::RequestTimeout => 408,
@@ -147,7 +163,7 @@ impl ErrorCode {
             | ErrorCode::InvalidQuery
             | ErrorCode::InvalidRequest
             | ErrorCode::IdempotencyKeyReused => 422,
-            ErrorCode::RateLimited => 429,
+            ErrorCode::RateLimited | ErrorCode::QuotaExceeded => 429,
             ErrorCode::Internal => 500,
             ErrorCode::NotImplemented => 501,
             ErrorCode::Overloaded | ErrorCode::StoreFull | ErrorCode::StoreUnavailable => 503,

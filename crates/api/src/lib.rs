@@ -30,6 +30,7 @@ mod error;
 pub mod games;
 mod limits;
 pub mod mechanics;
+pub mod players;
 mod render;
 mod solve;
 mod wire;

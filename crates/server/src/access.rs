@@ -1,5 +1,5 @@
-//! Who may call `/v1/*`, and how often: optional API keys, a per-client
-//! rate limit, and the CORS allow-list for browser clients. All off unless
+//! Who may call `/v1/*`, and how often: optional API keys (checked with
+//! players' tokens by `players::caller`), a per-client rate limit, and the CORS allow-list for browser clients. All off unless
 //! configured; `/healthz`, `/readyz` and `/metrics` are never gated.
 
 use crate::error::{ErrorCode, HttpError};
@@ -37,40 +37,10 @@ impl ApiKeys {
 
     /// Compares against every key, each in constant time, so the answer's
     /// timing tells nothing about which key came close.
-    fn accepts(&self, presented: &[u8]) -> bool {
+    pub(crate) fn accepts(&self, presented: &[u8]) -> bool {
         self.0.iter().fold(0u8, |found, key| {
             found | key.as_slice().ct_eq(presented).unwrap_u8()
         }) == 1
-    }
-}
-
-/// Requires a known API key on `/v1/*` when keys are configured.
-pub(crate) async fn require_api_key(
-    State(keys): State<ApiKeys>,
-    request: Request,
-    next: Next,
-) -> Response {
-    if !keys.is_enabled() || !request.uri().path().starts_with("/v1/") {
-        return next.run(request).await;
-    }
-    let presented = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.as_bytes().strip_prefix(b"Bearer "));
-    match presented {
-        Some(key) if keys.accepts(key) => next.run(request).await,
-        found => {
-            let message = if found.is_some() {
-                "the API key is not valid"
-            } else {
-                "an API key is required: send Authorization: Bearer <key>"
-            };
-            let mut response = HttpError::new(ErrorCode::Unauthorized, message).into_response();
-            response
-                .headers_mut()
-                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-            response
-        }
     }
 }
 

@@ -3,7 +3,8 @@
 //! compression, the log line and the metrics), and the admin listener's
 //! router beside it.
 
-use crate::access::{self, ApiKeys, RateLimit};
+use crate::access::{self, RateLimit};
+use crate::players::{self, Gate};
 use crate::error::HttpError;
 use crate::state::AppState;
 use crate::{
@@ -29,6 +30,7 @@ pub fn app(state: AppState) -> Router {
         .merge(solve::router())
         .merge(mechanics::router())
         .merge(games::router())
+        .merge(players::router())
         .merge(render::router())
         .merge(playground::router())
         .merge(health::router())
@@ -42,8 +44,8 @@ pub fn app(state: AppState) -> Router {
             access::rate_limit,
         ))
         .layer(middleware::from_fn_with_state(
-            ApiKeys::from_ref(&state),
-            access::require_api_key,
+            Gate::from_ref(&state),
+            players::authenticate,
         ));
     // CORS answers preflights before the key check: browsers send no
     // credentials on them.

@@ -236,6 +236,9 @@ pub struct Config {
 
     #[command(flatten)]
     pub games: GameSettings,
+
+    #[command(flatten)]
+    pub players: crate::players::PlayerSettings,
 }
 
 /// Where games are kept and what each may hold.

@@ -18,6 +18,9 @@
 //! | `linkpath_panics_total` (counter) | none |
 //! | `linkpath_memory_budget_bytes`, `linkpath_memory_held_bytes` (gauges) | none |
 //! | `linkpath_connections_cut_total` (counter) | `reason` ([`CUTS`]) |
+//! | `linkpath_players_signed_up_total` (counter) | `via` ([`SIGN_UPS`]) |
+//! | `linkpath_player_refusals_total` (counter) | `reason` ([`PLAYER_REFUSALS`]) |
+//! | `linkpath_players_stored` (gauge) | none |
 //! | `linkpath_build_info` (gauge, always 1) | `version`, `commit` (fixed when built) |
 //! | `process_cpu_seconds_total` (counter), `process_open_fds`, `process_max_fds`, `process_virtual_memory_bytes`, `process_virtual_memory_max_bytes`, `process_resident_memory_bytes`, `process_start_time_seconds`, `process_threads` (gauges) | none |
 //!
@@ -73,6 +76,9 @@ pub(crate) const STORE_ERRORS: &str = "linkpath_store_errors_total";
 pub(crate) const GAMES_STORED: &str = "linkpath_games_stored";
 pub(crate) const STORE_REOPENS: &str = "linkpath_store_reopens_total";
 pub(crate) const GAME_STREAMS: &str = "linkpath_game_streams_open";
+pub(crate) const PLAYERS_SIGNED_UP: &str = "linkpath_players_signed_up_total";
+pub(crate) const PLAYER_REFUSALS: &str = "linkpath_player_refusals_total";
+pub(crate) const PLAYERS_STORED: &str = "linkpath_players_stored";
 pub(crate) const BUILD_INFO: &str = "linkpath_build_info";
 
 /// The commit the binary was built from (see build.rs), or `unknown`.
@@ -90,6 +96,26 @@ pub(crate) const FINISHES: [&str; 3] = ["won", "out_of_time", "resigned"];
 /// deadline.
 pub(crate) const ACTION_OUTCOMES: [&str; 6] = [
     "applied", "illegal", "refused", "finished", "stale", "deadline",
+];
+
+/// How a player came to be, for `linkpath_players_signed_up_total`: a
+/// sign-up that got a token, or a studio's JWT seen the first time.
+pub(crate) const SIGN_UPS: [&str; 2] = ["token", "studio"];
+
+/// Why a request naming a player was refused, for
+/// `linkpath_player_refusals_total`: a token unknown (never made,
+/// replaced or erased), a studio's JWT refused, a player's token on a
+/// service's route, another player's game, the games one player may hold,
+/// a sign-up without the key it needs, or too many unknown tokens from
+/// one address.
+pub(crate) const PLAYER_REFUSALS: [&str; 7] = [
+    "unknown_token",
+    "jwt",
+    "service_route",
+    "not_your_game",
+    "quota",
+    "sign_up",
+    "guessing",
 ];
 
 /// The store's operations, for `linkpath_store_duration_seconds`.
@@ -375,6 +401,15 @@ fn describe() {
         "Games in the store, as last counted (every 30 s)"
     );
     describe_gauge!(GAME_STREAMS, "Game event streams open");
+    describe_counter!(PLAYERS_SIGNED_UP, "Players made, by how they signed up");
+    describe_counter!(
+        PLAYER_REFUSALS,
+        "Requests refused for who sent them (tokens, players, ownership), by reason"
+    );
+    describe_gauge!(
+        PLAYERS_STORED,
+        "Players in the store, as last counted (every 30 s)"
+    );
     describe_gauge!(
         BUILD_INFO,
         "Always 1: the version and commit of the running binary"
@@ -431,6 +466,13 @@ fn register_zeros() {
     counter!(STORE_REOPENS).increment(0);
     gauge!(GAMES_STORED).set(0.0);
     gauge!(GAME_STREAMS).set(0.0);
+    for via in SIGN_UPS {
+        counter!(PLAYERS_SIGNED_UP, "via" => via).increment(0);
+    }
+    for reason in PLAYER_REFUSALS {
+        counter!(PLAYER_REFUSALS, "reason" => reason).increment(0);
+    }
+    gauge!(PLAYERS_STORED).set(0.0);
     gauge!(BUILD_INFO, "version" => env!("CARGO_PKG_VERSION"), "commit" => COMMIT).set(1.0);
     // Read now as well as at each scrape, so the first scrape has them.
     record_process();
@@ -471,6 +513,21 @@ pub(crate) fn record_store_reopens(reopens: u64) {
 
 pub(crate) fn record_games_stored(games: u64) {
     gauge!(GAMES_STORED).set(games as f64);
+}
+
+/// `via` is one of [`SIGN_UPS`].
+pub(crate) fn record_sign_up(via: &'static str) {
+    counter!(PLAYERS_SIGNED_UP, "via" => via).increment(1);
+}
+
+/// `reason` is one of [`PLAYER_REFUSALS`].
+pub(crate) fn record_player_refusal(reason: &'static str) {
+    debug_assert!(PLAYER_REFUSALS.contains(&reason), "{reason}");
+    counter!(PLAYER_REFUSALS, "reason" => reason).increment(1);
+}
+
+pub(crate) fn record_players_stored(players: u64) {
+    gauge!(PLAYERS_STORED).set(players as f64);
 }
 
 pub(crate) fn record_streams_open(open: usize) {

@@ -11,6 +11,7 @@ use crate::budget::MemoryBudget;
 use crate::config::{self, Config};
 use crate::games::{Clock, Games, SystemClock};
 use crate::health::Probes;
+use crate::players::{Gate, Guessing, Players};
 use crate::metrics;
 use crate::solvers::Solvers;
 use axum::extract::FromRef;
@@ -28,7 +29,8 @@ pub struct AppState {
     limits: Limits,
     solvers: Solvers,
     body: BodyLimits,
-    api_keys: ApiKeys,
+    gate: Gate,
+    players: Arc<Players>,
     rate: RateLimit,
     probes: Probes,
 }
@@ -57,6 +59,8 @@ impl AppState {
     }
 
     fn with_store(config: Config, store: linkpath_store::Store, clock: Arc<dyn Clock>) -> Self {
+        let store = Arc::new(store);
+        let players = Arc::new(Players::new(store.clone(), &config.players, clock.clone()));
         let solvers = Solvers::new(
             config.workers(),
             config.solve_timeout(),
@@ -70,6 +74,7 @@ impl AppState {
         let games = Games::new(
             store,
             &game_settings,
+            config.players.private_games,
             config.limits(),
             solvers.clone(),
             clock,
@@ -85,7 +90,13 @@ impl AppState {
                 memory: memory.clone(),
                 memory_wait: Duration::from_millis(config.memory_wait_ms),
             },
-            api_keys: ApiKeys::new(&config.api_keys),
+            gate: Gate {
+                keys: ApiKeys::new(&config.api_keys),
+                players: players.clone(),
+                jwt: None,
+                guessing: Guessing::new(config.players.token_failures_per_minute),
+            },
+            players,
             rate: RateLimit {
                 limiter: NonZeroU32::new(config.rate_limit_per_second).map(|rate| {
                     let burst = config.rate_limit_burst.unwrap_or(config::DEFAULT_BURST);
@@ -133,6 +144,8 @@ fn store_limits(config: &Config) -> linkpath_store::StoreLimits {
         max_kept_bytes: config.games.max_kept_bytes,
         max_boards: config.games.max_leaderboards,
         board_size: usize::from(config.games.leaderboard_size),
+        max_players: config.players.max_players,
+        max_games_per_player: config.players.max_games_per_player,
         timeout: Duration::from_millis(config.games.store_timeout_ms),
     }
 }
@@ -160,7 +173,8 @@ parts! {
     Solvers => |state| state.solvers;
     Limits => |state| state.limits;
     BodyLimits => |state| state.body;
-    ApiKeys => |state| state.api_keys;
+    Gate => |state| state.gate;
+    Arc<Players> => |state| state.players;
     RateLimit => |state| state.rate;
     Probes => |state| state.probes;
 }

@@ -3,7 +3,7 @@
 
 use super::game::Game;
 use super::log::Logged;
-use super::ranking::{board_of, check_player};
+use super::ranking::board_of;
 use super::settings::GameSettings;
 use crate::board::{WireBoard, WireLayout};
 use crate::decode::decode;
@@ -70,11 +70,11 @@ pub struct CreateGame {
     #[serde(default)]
     #[schema(minimum = 1)]
     pub time_limit_ms: Option<u64>,
-    /// The name a win is entered under on the game's leaderboard: 1 to 32
-    /// letters, digits, spaces, `-`, `_` or `.`; a game without one is
-    /// not entered.
+    /// A name shown with the game: 1 to 32 letters, digits, spaces, `-`,
+    /// `_` or `.`. It enters no leaderboard: a win is entered under the
+    /// signed-in player who created the game (docs/players.md).
     #[serde(default)]
-    #[schema(min_length = 1, max_length = 32)]
+    #[schema(min_length = 1, max_length = 32, deprecated)]
     pub player: Option<String>,
 }
 
@@ -91,11 +91,12 @@ const DEAL_FIELDS: [&str; 8] = [
 ];
 
 /// A new game with id `id` from the body of `POST /v1/games`, its clock
-/// started at `now_ms`, on the leaderboard of its deal; with the first
-/// entry of its log.
+/// started at `now_ms`, on the leaderboard of its deal, the player
+/// `owner`'s if one created it; with the first entry of its log.
 pub fn create(
     body: &[u8],
     id: String,
+    owner: Option<String>,
     now_ms: u64,
     limits: &Limits,
     stop: &Stop,
@@ -104,6 +105,7 @@ pub fn create(
     let (mut game, created) = Game::new(id, settings, &board, now_ms, limits, stop)?;
     game.leaderboard = board_of(&game.settings);
     game.player = player;
+    game.owner = owner;
     Ok((game, created))
 }
 
@@ -115,10 +117,10 @@ pub(super) fn read(
     stop: &Stop,
 ) -> Result<(Option<String>, Board, GameSettings), ApiError> {
     let request: CreateGame = decode(body, limits)?;
-    if let Some(player) = &request.player {
-        check_player(player)?;
-    }
-    let player = request.player.clone();
+    let player = match &request.player {
+        Some(player) => Some(crate::players::read_name(player, "player")?),
+        None => None,
+    };
     // The rules are kept as sent, and read again from that on each action.
     let raw_rules = match request.rules {
         Some(_) => serde_json::from_slice::<serde_json::Value>(body)

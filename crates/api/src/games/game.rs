@@ -231,9 +231,15 @@ pub struct Game {
     pub created_at_ms: u64,
     pub updated_at_ms: u64,
     pub last: Option<Last>,
-    /// The name a win is entered under.
+    /// The name the creator gave the game, shown with it.
     #[serde(default)]
     pub player: Option<String>,
+    /// The id of the player who created the game: only they may act on
+    /// it, and only their win is entered on a leaderboard. None for a
+    /// game created without a player's token, which anyone with its id
+    /// may play.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
     /// The leaderboard of the game's deal; none on a board sent.
     #[serde(default)]
     pub leaderboard: Option<String>,
@@ -278,6 +284,7 @@ impl Game {
             updated_at_ms: now_ms,
             last: Some(Last::of(ActionKind::Create, 0)),
             player: None,
+            owner: None,
             leaderboard: None,
         };
         let play = game.play(limits)?;

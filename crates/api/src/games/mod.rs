@@ -14,12 +14,14 @@
 //! - `replay`: a game's actions, and checking them again;
 //! - `score`: the one scoring rule;
 //! - `ranking`: leaderboards, and the entry a win earns;
+//! - `listing`: a player's games, a page at a time;
 //! - `daily`: the deal everyone gets on a day.
 
 mod change;
 mod create;
 mod daily;
 mod game;
+mod listing;
 mod log;
 mod ranking;
 pub mod replay;
@@ -33,8 +35,14 @@ pub use crate::wire::{Gravity, Move, Moved, Point, PresetName};
 pub use create::{CreateGame, create};
 pub use daily::{DailyDeal, DailyGame, daily};
 pub use game::{Action, Assists, Clock, Game, GameLimits, Last, MoveRequest, Status};
+pub use listing::{
+    GameSummary, GamesQuery, MAX_GAMES, PlayerGames, games_cursor, read_games_query,
+};
 pub use log::{ActionKind, Change, Link, Log, Logged};
-pub use ranking::{Earned, Leaderboard, LeaderboardEntry, leaderboard, read_board, read_limit};
+pub use ranking::{
+    BoardFrom, BoardQuery, Earned, Leaderboard, LeaderboardEntry, Listed, leaderboard, read_board,
+    read_board_query,
+};
 pub use replay::{Replay, ReplayAction, ReplayCheck, check_replay};
 pub use score::score;
 pub use settings::GameSettings;

@@ -19,28 +19,32 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
-/// The longest player name, in characters.
-pub const PLAYER_CHARS: usize = 32;
-
 /// Entries a leaderboard answers when `limit` is absent.
 pub const DEFAULT_LIMIT: usize = 10;
 
-/// A board's best games, best first: the least play time, then the
-/// highest score, then the earliest id.
+/// A board's best players, best first: each player's best game, by the
+/// least play time, then the highest score, then the earliest id.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Leaderboard {
     /// The board's name, as games and daily deals give it.
     pub leaderboard: String,
     pub entries: Vec<LeaderboardEntry>,
+    /// Where the next page starts: send it back as `after`. Absent on the
+    /// last page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub next: Option<String>,
 }
 
-/// A won game on a leaderboard.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
+/// A player's best won game on a leaderboard.
+#[derive(Debug, Serialize, ToSchema)]
 pub struct LeaderboardEntry {
     /// 1 for the best.
-    #[serde(default)]
-    pub rank: usize,
+    pub rank: u64,
+    /// The player's name now.
     pub player: String,
+    /// The player's id (`GET /v1/players/{id}/games`).
+    pub player_id: String,
     /// The game's id: its replay checks the win.
     pub game: String,
     /// Play time on the server's clock, paused time left out.
@@ -48,6 +52,17 @@ pub struct LeaderboardEntry {
     pub score: u64,
     /// RFC 3339, UTC.
     pub won_at: String,
+}
+
+/// An entry as the store keeps it: the player's name is read when the
+/// board is, so that a new name shows, and an erased player's entries
+/// are gone with it.
+#[derive(Debug, Serialize, Deserialize)]
+struct Kept {
+    game: String,
+    elapsed_ms: u64,
+    score: u64,
+    won_at_ms: u64,
 }
 
 /// The settings that name a board, absent ones filled in, serialised in
@@ -121,32 +136,6 @@ pub fn read_board(name: &str) -> Result<&str, ApiError> {
     .at("leaderboard"))
 }
 
-/// Checks a player's name: 1 to 32 letters, digits, spaces, `-`, `_` or
-/// `.`, not starting or ending with a space.
-pub fn check_player(name: &str) -> Result<(), ApiError> {
-    let chars = name.chars().count();
-    let allowed = |c: char| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.');
-    let problem = if chars == 0 || chars > PLAYER_CHARS {
-        Some(format!("{chars} characters"))
-    } else if let Some(c) = name.chars().find(|&c| !allowed(c)) {
-        Some(format!("the character {c:?}"))
-    } else if name.starts_with(' ') || name.ends_with(' ') {
-        Some("a space at an end".to_owned())
-    } else {
-        None
-    };
-    match problem {
-        None => Ok(()),
-        Some(problem) => Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!(
-                "`player` has {problem}, expected 1 to {PLAYER_CHARS} letters, digits, spaces, `-`, `_` or `.`, with no space at either end"
-            ),
-        )
-        .at("player")),
-    }
-}
-
 /// A query parameter a route does not take; `expected` lists those it
 /// does.
 pub(super) fn unknown_parameter(name: &str, expected: &str) -> ApiError {
@@ -160,89 +149,193 @@ pub(super) fn unknown_parameter(name: &str, expected: &str) -> ApiError {
     .at(name.to_owned())
 }
 
-/// How many entries a leaderboard request asks for: `limit` in its query,
-/// 1 to `most`.
-pub fn read_limit(query: Option<&str>, most: usize) -> Result<usize, ApiError> {
+/// What a leaderboard request asks for: how many entries, and from
+/// where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardQuery {
+    pub limit: usize,
+    pub from: BoardFrom,
+}
+
+/// Where a page of a leaderboard starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BoardFrom {
+    /// The best entry.
+    Top,
+    /// The entry after the rank a cursor names (`after`).
+    After(String),
+    /// Around the signed-in player's entry (`around=me`): the page holds
+    /// it in its middle, or starts at the top if the player has none.
+    Me,
+}
+
+/// A leaderboard request's query: `limit` (1 to `most`), and at most one
+/// of `after` (a page's `next`) and `around=me`.
+pub fn read_board_query(query: Option<&str>, most: usize) -> Result<BoardQuery, ApiError> {
     let mut limit = None;
+    let mut from = None;
     for (name, value) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
-        if name != "limit" {
-            return Err(unknown_parameter(&name, "only `limit`"));
-        }
-        let read = value
-            .parse::<usize>()
-            .ok()
-            .filter(|n| (1..=most).contains(n));
-        match (read, limit) {
-            (Some(n), None) => limit = Some(n),
-            _ => {
+        let read = match &*name {
+            "limit" => {
+                let read = value
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|n| (1..=most).contains(n));
+                match (read, limit) {
+                    (Some(n), None) => limit = Some(n),
+                    _ => {
+                        return Err(ApiError::new(
+                            ErrorCode::InvalidRequest,
+                            format!(
+                                "`limit` is {:?}, expected one whole number from 1 to {most}",
+                                crate::excerpt(&value)
+                            ),
+                        )
+                        .at("limit"));
+                    }
+                }
+                continue;
+            }
+            "after" => BoardFrom::After(read_cursor(&value)?),
+            "around" if value == "me" => BoardFrom::Me,
+            "around" => {
                 return Err(ApiError::new(
                     ErrorCode::InvalidRequest,
                     format!(
-                        "`limit` is {:?}, expected one whole number from 1 to {most}",
+                        "`around` is {:?}, expected `me` (with a player's token)",
                         crate::excerpt(&value)
                     ),
                 )
-                .at("limit"));
+                .at("around"));
             }
+            _ => return Err(unknown_parameter(&name, "`limit`, `after` or `around`")),
+        };
+        if from.replace(read).is_some() {
+            return Err(ApiError::new(
+                ErrorCode::InvalidRequest,
+                "`after` and `around` are given together or twice, expected at most one of them",
+            )
+            .at(name.into_owned()));
         }
     }
-    Ok(limit.unwrap_or(DEFAULT_LIMIT.min(most)))
+    Ok(BoardQuery {
+        limit: limit.unwrap_or(DEFAULT_LIMIT.min(most)),
+        from: from.unwrap_or(BoardFrom::Top),
+    })
 }
 
-/// What a win enters on a leaderboard: the board, the entry's rank (the
-/// store lists ranks in byte order) and the entry.
+/// What a win enters on a leaderboard: the board, the player, the
+/// entry's rank (the store lists ranks in byte order) and the entry.
 pub struct Earned {
     pub board: String,
+    pub player: String,
     pub rank: String,
     pub body: Vec<u8>,
 }
 
 impl Game {
     /// The entry this game earns, if it is won, ranked (no assists), on a
-    /// board and played under a player's name.
+    /// board and played by a signed-in player.
     pub fn earned(&self) -> Option<Earned> {
         if self.status != Status::Won || !self.ranked() {
             return None;
         }
         let board = self.leaderboard.clone()?;
-        let player = self.player.clone()?;
+        let player = self.owner.clone()?;
         let elapsed_ms = self.clock.elapsed_ms;
         // Least time first, then most score, then the id: fixed widths, so
         // byte order is that order.
         let rank = format!("{elapsed_ms:020}{:020}{}", u64::MAX - self.score, self.id);
-        let entry = LeaderboardEntry {
-            rank: 0,
-            player,
+        let kept = Kept {
             game: self.id.clone(),
             elapsed_ms,
             score: self.score,
-            won_at: rfc3339(self.updated_at_ms),
+            won_at_ms: self.updated_at_ms,
         };
-        let body = serde_json::to_vec(&entry).ok()?;
-        Some(Earned { board, rank, body })
+        let body = serde_json::to_vec(&kept).ok()?;
+        Some(Earned {
+            board,
+            player,
+            rank,
+            body,
+        })
     }
 }
 
-/// A board's entries as the store lists them, best first, answered.
-pub fn leaderboard(name: &str, stored: &[Vec<u8>]) -> Result<Leaderboard, ApiError> {
-    let entries = stored
-        .iter()
-        .enumerate()
-        .map(|(i, body)| {
-            let mut entry: LeaderboardEntry = serde_json::from_slice(body).map_err(|e| {
-                ApiError::new(
-                    ErrorCode::StoreUnavailable,
-                    format!("an entry of this leaderboard does not read: {e}"),
-                )
-            })?;
-            entry.rank = i + 1;
-            Ok(entry)
-        })
-        .collect::<Result<_, ApiError>>()?;
+/// One entry of a board as the store lists it: its place (0 for the
+/// best), its rank, its player's id and the bytes [`Game::earned`] made.
+pub struct Listed<'a> {
+    pub place: u64,
+    pub rank: &'a str,
+    pub player: &'a str,
+    pub body: &'a [u8],
+}
+
+/// A page of the board `name` answered: `listed` in order, each with its
+/// player's name now from `name_of` (an entry whose player is gone, erased
+/// while the page was read, is left out); `more` if entries follow.
+pub fn leaderboard<'a>(
+    name: &str,
+    listed: impl IntoIterator<Item = Listed<'a>>,
+    name_of: impl Fn(&str) -> Option<String>,
+    more: bool,
+) -> Result<Leaderboard, ApiError> {
+    let mut entries = Vec::new();
+    let mut last_rank = None;
+    for entry in listed {
+        last_rank = Some(entry.rank.to_owned());
+        let Some(player) = name_of(entry.player) else {
+            continue;
+        };
+        let kept: Kept = serde_json::from_slice(entry.body).map_err(|e| {
+            ApiError::new(
+                ErrorCode::StoreUnavailable,
+                format!("an entry of this leaderboard does not read: {e}"),
+            )
+        })?;
+        entries.push(LeaderboardEntry {
+            rank: entry.place + 1,
+            player,
+            player_id: entry.player.to_owned(),
+            game: kept.game,
+            elapsed_ms: kept.elapsed_ms,
+            score: kept.score,
+            won_at: rfc3339(kept.won_at_ms),
+        });
+    }
     Ok(Leaderboard {
         leaderboard: name.to_owned(),
         entries,
+        next: last_rank.filter(|_| more).map(|rank| cursor(&rank)),
     })
+}
+
+/// A rank as a page's cursor: opaque to clients, so that how ranks are
+/// made may change.
+fn cursor(rank: &str) -> String {
+    rank.bytes().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The rank a cursor names back; what is not a cursor says so.
+pub fn read_cursor(cursor: &str) -> Result<String, ApiError> {
+    let bad = || {
+        ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!(
+                "`after` is {:?}, expected the `next` of a page of this leaderboard",
+                crate::excerpt(cursor)
+            ),
+        )
+        .at("after")
+    };
+    if cursor.len() % 2 != 0 || cursor.len() > 256 {
+        return Err(bad());
+    }
+    let bytes = (0..cursor.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&cursor[i..i + 2], 16).map_err(|_| bad()))
+        .collect::<Result<Vec<u8>, _>>()?;
+    String::from_utf8(bytes).map_err(|_| bad())
 }
 
 #[cfg(test)]
@@ -250,31 +343,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn players_are_checked() {
-        for good in ["Ann", "li ming", "Zoë_2", "a.b-c", &"x".repeat(32), "東風"] {
-            assert_eq!(check_player(good), Ok(()), "{good}");
-        }
-        let message = |name: &str| check_player(name).unwrap_err().message;
-        assert!(message("").starts_with("`player` has 0 characters"));
-        assert!(message(&"x".repeat(33)).starts_with("`player` has 33 characters"));
-        assert!(message("a<b").starts_with("`player` has the character '<'"));
-        assert!(message(" ann").starts_with("`player` has a space at an end"));
-        assert!(message("a\nb").starts_with("`player` has the character '\\n'"));
-    }
-
-    #[test]
-    fn limits_are_read() {
-        assert_eq!(read_limit(None, 100), Ok(10));
-        assert_eq!(read_limit(Some(""), 5), Ok(5));
-        assert_eq!(read_limit(Some("limit=3"), 100), Ok(3));
+    fn queries_are_read() {
+        let read = |query: &str, most| read_board_query(Some(query), most);
+        let page = |limit, from| Ok(BoardQuery { limit, from });
+        assert_eq!(read_board_query(None, 100), page(10, BoardFrom::Top));
+        assert_eq!(read("", 5), page(5, BoardFrom::Top));
+        assert_eq!(read("limit=3", 100), page(3, BoardFrom::Top));
+        assert_eq!(read("around=me&limit=3", 100), page(3, BoardFrom::Me));
+        let after = cursor("00000000000000001234x");
+        assert_eq!(
+            read(&format!("after={after}"), 100),
+            page(10, BoardFrom::After("00000000000000001234x".into()))
+        );
         for bad in [
             "limit=0",
             "limit=101",
             "limit=x",
             "limit=1&limit=2",
             "top=3",
+            "around=you",
+            "around=me&around=me",
+            "after=0",
+            "after=zz",
+            "around=me&after=00",
         ] {
-            assert!(read_limit(Some(bad), 100).is_err(), "{bad}");
+            assert!(read(bad, 100).is_err(), "{bad}");
         }
     }
 

@@ -191,6 +191,7 @@ fn upgrade(v1: FormatOne) -> Result<Loaded, String> {
         updated_at_ms: v1.updated_at_ms,
         last: v1.last,
         player: v1.player,
+        owner: None,
         leaderboard: v1.leaderboard,
     };
     Ok(Loaded { game, unsaved: log })

@@ -11,11 +11,12 @@ use linkpath_api::ApiError;
 use linkpath_api::games::{Game, Logged, stored};
 use linkpath_store::{Expected, Kept, Outcome, Store, StoredGame, Write};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The games as the store keeps them.
 pub(crate) struct Records {
-    pub store: Store,
+    pub store: Arc<Store>,
     /// The server's downtime, given back to every game read.
     pub downtime: Downtime,
     /// How long a game nobody changes is kept.
@@ -114,6 +115,7 @@ impl Records {
         // won game is none (it is finished).
         let entry = game.earned().map(|earned| linkpath_store::Entry {
             board: earned.board,
+            player: earned.player,
             rank: earned.rank,
             body: earned.body,
             expires_at_ms: now + self.board_ttl.as_millis() as u64,
@@ -130,6 +132,11 @@ impl Records {
             },
             key,
             entry,
+            // The store lists a game under its player from its creation.
+            owner: match expected {
+                Expected::Absent => game.owner.clone(),
+                Expected::Version(_) => None,
+            },
             log: log.iter().map(stored::encode_entry).collect(),
         };
         let started = Instant::now();

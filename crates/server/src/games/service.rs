@@ -28,12 +28,12 @@ use crate::config::GameSettings;
 use crate::metrics;
 use crate::solvers::Solvers;
 use linkpath_api::games::{
-    Action, ActionKind, DailyDeal, Game, GameLimits, GameView, Leaderboard, Logged, Replay,
-    ReplayCheck, Status, stored,
+    Action, ActionKind, BoardFrom, BoardQuery, DailyDeal, Game, GameLimits, GameSummary,
+    GameView, GamesQuery, Logged, PlayerGames, Replay, ReplayCheck, Status, games_cursor, stored,
 };
 use linkpath_api::{ApiError, ErrorCode, Work};
 use linkpath_engine::Stop;
-use linkpath_store::{Expected, Kept, Outcome, Store};
+use linkpath_store::{BoardPage, BoardStart, Expected, GameCursor, Kept, Outcome, Store};
 use std::collections::BTreeMap;
 use std::ops::Deref;
 use std::sync::Arc;
@@ -49,6 +49,8 @@ pub(crate) struct Games {
     pub key_ttl: Duration,
     /// The entries a leaderboard keeps: the most a request may ask for.
     pub board_size: usize,
+    /// Whether a player's games are read by the player alone.
+    pub private_games: bool,
     /// The request limits with a board's cells capped for games: a game's
     /// record, its board with it, is written on every change.
     pub request_limits: linkpath_api::Limits,
@@ -102,8 +104,9 @@ impl Games {
     /// `request_limits` are the server's, which a game's board is held to
     /// as well.
     pub fn new(
-        store: Store,
+        store: Arc<Store>,
         g: &GameSettings,
+        private_games: bool,
         request_limits: linkpath_api::Limits,
         solvers: Solvers,
         clock: Arc<dyn Clock>,
@@ -126,6 +129,7 @@ impl Games {
             },
             key_ttl: Duration::from_millis(g.idempotency_ttl_ms),
             board_size: usize::from(g.leaderboard_size),
+            private_games,
             locks: (0..LOCKS).map(|_| tokio::sync::Mutex::new(())).collect(),
             following: std::sync::Once::new(),
             solvers,
@@ -148,6 +152,7 @@ impl Games {
         &self,
         request: B,
         key: Option<Key>,
+        owner: Option<String>,
         now: u64,
     ) -> Result<Answer, ApiError>
     where
@@ -158,12 +163,12 @@ impl Games {
         {
             return Ok(answer);
         }
-        let id = new_id()?;
+        let id = crate::random::id("a game id")?;
         let permit = self.solvers.slot()?;
         let limits = self.request_limits.clone();
         let (game, created) = (self.solvers)
             .run_blocking(permit, Work::Deal, move |stop| {
-                linkpath_api::games::create(&request, id, now, &limits, stop)
+                linkpath_api::games::create(&request, id, owner, now, &limits, stop)
             })
             .await?;
         let view = GameView::new(&game, now, now + self.records.idle.as_millis() as u64);
@@ -190,6 +195,13 @@ impl Games {
                 "the server holds as many games as it allows; retry once idle games expire",
             )
             .retry_after(60)),
+            Outcome::PlayerFull => {
+                metrics::record_player_refusal("quota");
+                Err(ApiError::new(
+                    ErrorCode::QuotaExceeded,
+                    "the player holds as many games as one player may; finish or resign one and retry once it expires",
+                ))
+            }
             // A fresh 128-bit id is never taken.
             Outcome::Stale { .. } => Err(ApiError::new(
                 ErrorCode::StoreUnavailable,
@@ -197,6 +209,22 @@ impl Games {
             )
             .retry_after(1)),
         }
+    }
+
+    /// The game `id` at `now` as [`Games::current`] reads it, for `player`
+    /// to read: where games are private, a player's game is its player's
+    /// alone.
+    pub async fn read(
+        &self,
+        id: &str,
+        player: Option<&str>,
+        now: u64,
+    ) -> Result<(Game, u64), ApiError> {
+        let (game, expires) = self.current(id, now).await?;
+        if self.private_games {
+            owned_by(&game, player)?;
+        }
+        Ok((game, expires))
     }
 
     /// The game at `now`, its time limit applied (and written) if it
@@ -234,6 +262,7 @@ impl Games {
         action: Action,
         pin: &Pin,
         key: Option<Key>,
+        player: Option<&str>,
         now: u64,
     ) -> Result<Answer, ApiError> {
         let kind = action.kind();
@@ -241,7 +270,10 @@ impl Games {
         // The key is read after the game: a change and its key's answer are
         // written together, so a game that shows a first try's change comes
         // with that try's answer, and a retry racing it is answered that.
-        let mut loaded = Some(self.records.load(id, now).await);
+        // Only the game's player may act on it, nor read what a key kept.
+        let first = self.records.load(id, now).await?;
+        owned_by(&first.0.game, player)?;
+        let mut loaded = Some(Ok(first));
         if let Some(key) = &key
             && let Some(answer) = self.kept(key, now).await?
         {
@@ -294,14 +326,14 @@ impl Games {
                 (Outcome::Replayed(kept), _) => return raced(key.as_ref(), &kept),
                 (Outcome::TooManyKeys(bound), _) => return Err(too_many_keys(bound)),
                 (Outcome::Stale { current: None }, _) => return Err(not_found()),
-                (Outcome::Stale { .. } | Outcome::Full, _) if pin.pinned() => {
+                (Outcome::Stale { .. } | Outcome::Full | Outcome::PlayerFull, _) if pin.pinned() => {
                     let refused = ApiError::new(
                         ErrorCode::VersionMismatch,
                         "the game changed while this action was judged: read it again",
                     );
                     return self.refuse(id, key.as_ref(), refused, now).await;
                 }
-                (Outcome::Stale { .. } | Outcome::Full, _) => continue,
+                (Outcome::Stale { .. } | Outcome::Full | Outcome::PlayerFull, _) => continue,
             }
         }
         Err(busy())
@@ -398,8 +430,13 @@ impl Games {
     /// The dealt board, the settings and every action of the game `id`,
     /// with the game's version. A paused game's replay is hidden as its
     /// board is: it would show the board the pause hides.
-    pub async fn replay(&self, id: &str, now: u64) -> Result<(Replay, u64), ApiError> {
-        let (game, _) = self.current(id, now).await?;
+    pub async fn replay(
+        &self,
+        id: &str,
+        player: Option<&str>,
+        now: u64,
+    ) -> Result<(Replay, u64), ApiError> {
+        let (game, _) = self.read(id, player, now).await?;
         if game.status == Status::Paused {
             return Err(ApiError::new(
                 ErrorCode::ActionRefused,
@@ -443,19 +480,104 @@ impl Games {
             .await
     }
 
-    /// The `limit` best entries of `board`.
+    /// A page of `board` as `query` asks, for `player` (needed to read
+    /// around oneself): the entries in order with the place of the first,
+    /// and whether more follow. Names are the players'; the caller reads
+    /// them.
     pub async fn leaderboard(
         &self,
         board: &str,
-        limit: usize,
+        query: BoardQuery,
+        player: Option<&str>,
         now: u64,
-    ) -> Result<Leaderboard, ApiError> {
+    ) -> Result<(BoardPage, bool), ApiError> {
+        let start = match query.from {
+            BoardFrom::Top => BoardStart::After(None),
+            BoardFrom::After(rank) => BoardStart::After(Some(rank)),
+            BoardFrom::Me => {
+                let player = player.ok_or_else(|| {
+                    ApiError::new(
+                        ErrorCode::Unauthorized,
+                        "`around=me` reads around a player: send the player's token as Authorization: Bearer <token>",
+                    )
+                })?;
+                BoardStart::Around {
+                    player: player.to_owned(),
+                    before: query.limit / 2,
+                }
+            }
+        };
         let started = Instant::now();
-        let stored = self.records.store.leaderboard(board, limit, now).await;
+        // One more than asked, to tell whether a page follows.
+        let page = self
+            .records
+            .store
+            .leaderboard(board, start, query.limit + 1, now)
+            .await;
         metrics::record_store("read", started);
-        linkpath_api::games::leaderboard(board, &stored.map_err(unavailable)?)
+        let mut page = page.map_err(unavailable)?;
+        let more = page.entries.len() > query.limit;
+        page.entries.truncate(query.limit);
+        Ok((page, more))
+    }
+
+    /// A page of the games of `player` that `query` asks for, newest
+    /// first, each as it stands at `now`. A page looks at most [`SCAN`]
+    /// games, so that a filter few games pass costs a bounded read.
+    pub async fn player_games(
+        &self,
+        player: &str,
+        query: &GamesQuery,
+        now: u64,
+    ) -> Result<PlayerGames, ApiError> {
+        let page = |games, after: Option<&GameCursor>| PlayerGames {
+            games,
+            next: after.map(|c| games_cursor(c.created_ms, &c.id)),
+        };
+        let mut after = (query.after.clone()).map(|(created_ms, id)| GameCursor { created_ms, id });
+        let mut games = Vec::new();
+        let mut looked = 0;
+        while looked < SCAN {
+            let asked = (SCAN - looked).min(2 * query.limit);
+            let started = Instant::now();
+            let batch = (self.records.store)
+                .player_games(player, after.as_ref(), asked, now)
+                .await;
+            metrics::record_store("read", started);
+            let batch = batch.map_err(unavailable)?;
+            let last_batch = batch.len() < asked;
+            for (cursor, id) in batch {
+                looked += 1;
+                if query.since_ms.is_some_and(|since| cursor.created_ms < since) {
+                    // Newest first: every game after this one is older.
+                    return Ok(page(games, None));
+                }
+                match self.records.load(&id, now).await {
+                    Ok((stored::Loaded { mut game, .. }, _)) => {
+                        game.expire(now);
+                        if query.wants(&game) {
+                            games.push(GameSummary::new(&game, now));
+                        }
+                    }
+                    // Expired since it was listed.
+                    Err(e) if e.code == ErrorCode::GameNotFound => {}
+                    Err(e) => return Err(e),
+                }
+                after = Some(cursor);
+                if games.len() == query.limit {
+                    return Ok(page(games, after.as_ref()));
+                }
+            }
+            if last_batch {
+                return Ok(page(games, None));
+            }
+        }
+        Ok(page(games, after.as_ref()))
     }
 }
+
+/// The most games one page of a player's games looks at.
+const SCAN: usize = 200;
 
 /// The answer a write found under its key: another try of the request
 /// was answered first.
@@ -467,18 +589,27 @@ fn raced(key: Option<&Key>, kept: &Kept) -> Result<Answer, ApiError> {
     }
 }
 
-/// A new id: 128 random bits, as 32 hex digits.
-fn new_id() -> Result<String, ApiError> {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).map_err(|e| {
-        tracing::error!(error = %e, "no random bytes for a game id");
-        ApiError::new(
-            ErrorCode::StoreUnavailable,
-            "no game id could be made, retry shortly",
-        )
-        .retry_after(1)
-    })?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+/// Refuses `player` (none for a request without a player's token) an
+/// action on `game` unless the game is theirs, or nobody's.
+fn owned_by(game: &Game, player: Option<&str>) -> Result<(), ApiError> {
+    match (&game.owner, player) {
+        (None, _) => Ok(()),
+        (Some(owner), Some(player)) if owner == player => Ok(()),
+        (Some(_), None) => {
+            metrics::record_player_refusal("not_your_game");
+            Err(ApiError::new(
+                ErrorCode::Unauthorized,
+                "this game is a player's: send its player's token as Authorization: Bearer <token>",
+            ))
+        }
+        (Some(_), Some(_)) => {
+            metrics::record_player_refusal("not_your_game");
+            Err(ApiError::new(
+                ErrorCode::NotYourGame,
+                "this game is another player's: only its player may act on it",
+            ))
+        }
+    }
 }
 
 /// Spreads ids over the per-game locks.

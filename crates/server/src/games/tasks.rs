@@ -23,14 +23,19 @@ pub async fn purge_loop(games: Arc<Games>) {
                 "the game store does not answer; game routes answer 503 until it does"
             ),
         }
+        if let Ok(players) = games.records.store.player_count().await {
+            metrics::record_players_stored(players);
+        }
         tokio::time::sleep(EVERY).await;
         match games.records.store.purge_expired(games.now()).await {
             Ok(purged) => {
-                if purged.games > 0 || purged.keys > 0 || purged.boards > 0 {
+                if purged.games > 0 || purged.keys > 0 || purged.boards > 0 || purged.players > 0
+                {
                     tracing::info!(
                         games = purged.games,
                         keys = purged.keys,
                         leaderboards = purged.boards,
+                        players = purged.players,
                         "purged expired games"
                     );
                 }

@@ -200,11 +200,22 @@ async fn a_win_on_one_replica_is_on_the_board_read_on_another() {
     let (a, b, _redis) = two_replicas();
     let deal = crate::leaderboards::daily(&a, "2026-12-02", "width=6&height=4&types=6").await;
     let deal = deal.json();
-    let mut body = deal["game"].clone();
-    body["player"] = json!("Ann");
-    let game = crate::leaderboards::win(&a, &body, None).await;
+    // Signed up on one replica, known on the other.
+    let ann = sign_up(&a, "Ann").await;
+    let me = get_as(&b, "/v1/players/me", Some(&ann)).await;
+    assert_eq!(me.json()["id"], json!(ann.id));
+    let game = crate::leaderboards::win(&a, &deal["game"], Some(&ann), None).await;
     let name = deal["leaderboard"].as_str().expect("a board");
     let board = crate::leaderboards::leaderboard(&b, name, "").await.json();
     assert_eq!(board["entries"][0]["game"], game["id"]);
+    assert_eq!(board["entries"][0]["player"], "Ann");
     assert_eq!(board["entries"].as_array().map(Vec::len), Some(1));
+    // Its games are listed on the other, and another player's token
+    // cannot move on them there.
+    let listed = get_as(&b, &format!("/v1/players/{}/games", ann.id), None).await;
+    assert_eq!(listed.json()["games"][0]["id"], game["id"]);
+    let bo = sign_up(&b, "Bo").await;
+    let id = game["id"].as_str().unwrap();
+    let refused = post_as(&b, &format!("/v1/games/{id}/undo"), &json!({}), Some(&bo)).await;
+    assert_eq!(refused.status, 403, "{}", refused.text());
 }

@@ -1,11 +1,14 @@
 //! The day's deal and the leaderboards through the router: the deal is
 //! the one its documented seed deals, a game made from it is on its
-//! board, only a player's win without assists is entered, best first,
-//! and bad dates, settings, names and limits are 422s that name them.
+//! board, only a signed-in player's win without assists is entered, each
+//! player once with their best, read a page at a time or around oneself,
+//! and bad dates, settings, names, limits and cursors are 422s that name
+//! them.
 
 use crate::support::*;
 use axum::Router;
 use serde_json::{Value, json};
+use std::time::Duration;
 use sha2::{Digest, Sha256};
 
 const DAY: &str = "2026-12-02";
@@ -20,16 +23,33 @@ pub async fn leaderboard(router: &Router, name: &str, query: &str) -> Reply {
     call(router, get(&format!("/v1/leaderboards/{name}?{query}"))).await
 }
 
-/// Creates a game from `body` and plays it to `won` along the sequence
-/// `/v1/clear` finds, after `assist` (an action path such as `hint`, or
-/// none); the game as the winning move answered it.
-pub async fn win(router: &Router, body: &Value, assist: Option<&str>) -> Value {
-    let made = post(router, "/v1/games", body).await;
+/// Creates a game from `body` as `player` (none: nobody) and plays it
+/// to `won` along the sequence `/v1/clear` finds, after `assist` (an
+/// action path such as `hint`, or none); the game as the winning move
+/// answered it.
+pub async fn win(
+    router: &Router,
+    body: &Value,
+    player: Option<&Signed>,
+    assist: Option<&str>,
+) -> Value {
+    win_on(router, body, player, assist, None).await
+}
+
+/// As [`win`], on a held clock moved on by `think` before each move.
+pub async fn win_on(
+    router: &Router,
+    body: &Value,
+    player: Option<&Signed>,
+    assist: Option<&str>,
+    think: Option<(&HeldClock, Duration)>,
+) -> Value {
+    let made = post_as(router, "/v1/games", body, player).await;
     assert_eq!(made.status, 201, "{}", made.text());
     let mut game = made.json();
     let id = game["id"].as_str().expect("an id").to_owned();
     if let Some(assist) = assist {
-        let helped = post(router, &format!("/v1/games/{id}/{assist}"), &json!({})).await;
+        let helped = post_as(router, &format!("/v1/games/{id}/{assist}"), &json!({}), player).await;
         assert_eq!(helped.status, 200, "{}", helped.text());
     }
     let rules = body["rules"].clone();
@@ -43,10 +63,14 @@ pub async fn win(router: &Router, body: &Value, assist: Option<&str>) -> Value {
         .as_array()
         .expect("a clearing sequence")
     {
-        let moved = post(
+        if let Some((clock, by)) = think {
+            clock.advance(by);
+        }
+        let moved = post_as(
             router,
             &format!("/v1/games/{id}/moves"),
             &json!({"from": step["from"], "to": step["to"]}),
+            player,
         )
         .await;
         assert_eq!(moved.status, 200, "{}", moved.text());
@@ -54,6 +78,23 @@ pub async fn win(router: &Router, body: &Value, assist: Option<&str>) -> Value {
     }
     assert_eq!(game["status"], "won");
     game
+}
+
+/// The entry `game`, won by `player` named `name`, makes at `rank`.
+fn entry(rank: usize, name: &str, player: &Signed, game: &Value) -> Value {
+    json!({"rank": rank, "player": name, "player_id": player.id, "game": game["id"],
+           "elapsed_ms": game["elapsed_ms"], "score": game["score"], "won_at": game["updated_at"]})
+}
+
+/// The games by least time, then most score, then id: a board's order.
+fn best_first(games: &mut [(usize, Value)]) {
+    games.sort_by_key(|(_, game)| {
+        (
+            game["elapsed_ms"].as_u64(),
+            std::cmp::Reverse(game["score"].as_u64()),
+            game["id"].as_str().map(str::to_owned),
+        )
+    });
 }
 
 #[tokio::test]
@@ -92,55 +133,54 @@ async fn the_days_deal_is_dealt_from_its_documented_seed() {
 }
 
 #[tokio::test]
-async fn only_a_players_wins_without_assists_are_ranked_best_first() {
+async fn only_signed_in_players_wins_without_assists_are_ranked_best_first() {
     let router = router(config());
     let deal = daily(&router, DAY, SMALL).await.json();
     let name = deal["leaderboard"].as_str().unwrap().to_owned();
-    let as_player = |player: &str| {
-        let mut body = deal["game"].clone();
-        body["player"] = json!(player);
-        body
-    };
+    let names = ["Ann", "Bo", "Zoë 3"];
+    let mut players = Vec::new();
     let mut ranked = Vec::new();
-    for player in ["Ann", "Bo", "Zoë 3"] {
-        let game = win(&router, &as_player(player), None).await;
+    for (i, player_name) in names.iter().enumerate() {
+        let player = sign_up(&router, player_name).await;
+        let game = win(&router, &deal["game"], Some(&player), None).await;
         assert_eq!(
-            (game["player"].as_str(), game["ranked"].as_bool()),
-            (Some(player), Some(true))
+            (game["owner"].as_str(), game["ranked"].as_bool()),
+            (Some(player.id.as_str()), Some(true))
         );
-        ranked.push(game);
+        ranked.push((i, game));
+        players.push(player);
     }
-    // Not entered: no player; a hint; a board sent, which is on no board.
-    let unnamed = win(&router, &deal["game"], None).await;
-    let hinted = win(&router, &as_player("Hint"), Some("hint")).await;
+    // Not entered: a game without a player, whatever name it was given; a
+    // player's game with a hint; a board sent, which is on no board.
+    let mut named = deal["game"].clone();
+    named["player"] = json!("Ann");
+    let anonymous = win(&router, &named, None, None).await;
+    let hinter = sign_up(&router, "Hint").await;
+    let hinted = win(&router, &deal["game"], Some(&hinter), Some("hint")).await;
     assert_eq!(
-        (unnamed["leaderboard"].as_str(), hinted["ranked"].as_bool()),
-        (Some(name.as_str()), Some(false))
+        (
+            anonymous["leaderboard"].as_str(),
+            anonymous["player"].as_str(),
+            anonymous.get("owner"),
+            hinted["ranked"].as_bool()
+        ),
+        (Some(name.as_str()), Some("Ann"), None, Some(false))
     );
-    let sent = post(
+    let sent = post_as(
         &router,
         "/v1/games",
-        &json!({"board": ["A.A"], "rules": "lianliankan", "player": "Ann"}),
+        &json!({"board": ["A.A"], "rules": "lianliankan"}),
+        Some(&players[0]),
     )
     .await
     .json();
     assert_eq!(sent.get("leaderboard"), None);
 
-    // Least time first, then most score, then the game's id.
-    ranked.sort_by_key(|game| {
-        (
-            game["elapsed_ms"].as_u64(),
-            std::cmp::Reverse(game["score"].as_u64()),
-            game["id"].as_str().map(str::to_owned),
-        )
-    });
+    best_first(&mut ranked);
     let entries: Vec<Value> = ranked
         .iter()
         .enumerate()
-        .map(|(i, game)| {
-            json!({"rank": i + 1, "player": game["player"], "game": game["id"],
-                   "elapsed_ms": game["elapsed_ms"], "score": game["score"], "won_at": game["updated_at"]})
-        })
+        .map(|(rank, (i, game))| entry(rank + 1, names[*i], &players[*i], game))
         .collect();
     let board = leaderboard(&router, &name, "").await;
     assert_eq!(board.status, 200, "{}", board.text());
@@ -150,12 +190,92 @@ async fn only_a_players_wins_without_assists_are_ranked_best_first() {
     );
     let first = leaderboard(&router, &name, "limit=1").await.json();
     assert_eq!(first["entries"], json!([entries[0]]));
+    assert!(first["next"].is_string(), "{first}");
     // A board nobody has won on yet is empty.
     let empty = leaderboard(&router, "0123456789abcdef0123456789abcdef", "").await;
     assert_eq!(
-        (empty.status, empty.json()["entries"].clone()),
-        (200, json!([]))
+        (empty.status, empty.json()),
+        (200, json!({"leaderboard": "0123456789abcdef0123456789abcdef", "entries": []}))
     );
+}
+
+#[tokio::test]
+async fn a_player_is_on_a_board_once_with_their_best() {
+    let clock = HeldClock::now();
+    let router = router_on(config(), clock.clone());
+    let deal = daily(&router, DAY, SMALL).await.json();
+    let name = deal["leaderboard"].as_str().unwrap().to_owned();
+    let ann = sign_up(&router, "Ann").await;
+    let think = |ms| Some((&*clock, Duration::from_millis(ms)));
+    let slow = win_on(&router, &deal["game"], Some(&ann), None, think(500)).await;
+    let fast = win_on(&router, &deal["game"], Some(&ann), None, think(100)).await;
+    let slower = win_on(&router, &deal["game"], Some(&ann), None, think(900)).await;
+    assert!(slow["elapsed_ms"].as_u64() > fast["elapsed_ms"].as_u64());
+    let board = leaderboard(&router, &name, "").await.json();
+    assert_eq!(board["entries"], json!([entry(1, "Ann", &ann, &fast)]));
+    assert_ne!(slower["id"], fast["id"]);
+}
+
+#[tokio::test]
+async fn pages_follow_each_other_and_around_me_centres_the_player() {
+    let clock = HeldClock::now();
+    let router = router_on(config(), clock.clone());
+    let deal = daily(&router, DAY, SMALL).await.json();
+    let name = deal["leaderboard"].as_str().unwrap().to_owned();
+    let mut entries = Vec::new();
+    let mut players = Vec::new();
+    // Five players, each slower than the one before: the board's order.
+    for i in 0..5u64 {
+        let player = sign_up(&router, &format!("P{i}")).await;
+        let think = Some((&*clock, Duration::from_millis(100 * (i + 1))));
+        let game = win_on(&router, &deal["game"], Some(&player), None, think).await;
+        entries.push(entry(i as usize + 1, &format!("P{i}"), &player, &game));
+        players.push(player);
+    }
+    let mut read = Vec::new();
+    let mut query = "limit=2".to_owned();
+    loop {
+        let page = leaderboard(&router, &name, &query).await.json();
+        read.extend(page["entries"].as_array().unwrap().iter().cloned());
+        match page["next"].as_str() {
+            Some(next) => query = format!("limit=2&after={next}"),
+            None => break,
+        }
+    }
+    assert_eq!(read, entries);
+
+    let around = |player: &Signed| {
+        let path = format!("/v1/leaderboards/{name}?around=me&limit=3");
+        get_as(&router, &path, Some(player))
+    };
+    let middle = around(&players[2]).await.json();
+    assert_eq!(middle["entries"], json!(entries[1..4]));
+    let top = around(&players[0]).await.json();
+    assert_eq!(top["entries"], json!(entries[0..3]));
+    let last = around(&players[4]).await.json();
+    assert_eq!(last["entries"], json!(entries[3..5]));
+    // A player with no entry reads from the top; nobody gets 401.
+    let newcomer = sign_up(&router, "New").await;
+    assert_eq!(around(&newcomer).await.json()["entries"], json!(entries[0..3]));
+    let nobody = leaderboard(&router, &name, "around=me").await;
+    assert_eq!(nobody.status, 401, "{}", nobody.text());
+
+    // A new name shows at once; an erased player's entry goes.
+    let renamed = call(
+        &router,
+        request("PATCH", "/v1/players/me", Some(&json!({"name": "Renamed"})), Some(&players[0].bearer())),
+    )
+    .await;
+    assert_eq!(renamed.status, 200, "{}", renamed.text());
+    let erased = call(&router, request("DELETE", "/v1/players/me", None, Some(&players[1].bearer()))).await;
+    assert_eq!(erased.status, 204, "{}", erased.text());
+    let board = leaderboard(&router, &name, "").await.json();
+    let mut expected = vec![entries[0].clone(), entries[2].clone(), entries[3].clone(), entries[4].clone()];
+    expected[0]["player"] = json!("Renamed");
+    for (i, entry) in expected.iter_mut().enumerate() {
+        entry["rank"] = json!(i + 1);
+    }
+    assert_eq!(board["entries"], json!(expected));
 }
 
 #[tokio::test]
@@ -166,10 +286,9 @@ async fn a_board_keeps_its_best_and_no_more_than_its_size() {
     let deal = daily(&router, DAY, SMALL).await.json();
     let name = deal["leaderboard"].as_str().unwrap();
     let mut games = Vec::new();
-    for player in ["A", "B", "C"] {
-        let mut body = deal["game"].clone();
-        body["player"] = json!(player);
-        games.push(win(&router, &body, None).await);
+    for (i, player) in ["A", "B", "C"].into_iter().enumerate() {
+        let player = sign_up(&router, player).await;
+        games.push((i, win(&router, &deal["game"], Some(&player), None).await));
     }
     let board = leaderboard(&router, name, "").await.json();
     let kept: Vec<&Value> = board["entries"]
@@ -178,15 +297,8 @@ async fn a_board_keeps_its_best_and_no_more_than_its_size() {
         .iter()
         .map(|e| &e["game"])
         .collect();
-    assert_eq!(kept.len(), 2);
-    games.sort_by_key(|g| {
-        (
-            g["elapsed_ms"].as_u64(),
-            std::cmp::Reverse(g["score"].as_u64()),
-            g["id"].as_str().map(str::to_owned),
-        )
-    });
-    assert_eq!(kept, vec![&games[0]["id"], &games[1]["id"]]);
+    best_first(&mut games);
+    assert_eq!(kept, vec![&games[0].1["id"], &games[1].1["id"]]);
     let past = leaderboard(&router, name, "limit=3").await;
     assert_eq!(
         (past.status, past.json()["error"]["field"].clone()),
@@ -218,6 +330,8 @@ async fn bad_dates_settings_names_limits_and_players_are_422() {
         ("ABC", "", "leaderboard"),
         ("0123456789abcdef0123456789abcdef", "limit=0", "limit"),
         ("0123456789abcdef0123456789abcdef", "top=3", "top"),
+        ("0123456789abcdef0123456789abcdef", "around=you", "around"),
+        ("0123456789abcdef0123456789abcdef", "after=zz", "after"),
     ] {
         let reply = leaderboard(&router, name, query).await;
         assert_eq!(reply.status, 422, "{name}?{query}: {}", reply.text());

@@ -15,6 +15,7 @@ mod leaderboards;
 mod mechanics;
 mod metrics;
 mod openapi;
+mod players;
 mod reliability;
 mod serve;
 mod solve;

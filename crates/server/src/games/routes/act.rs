@@ -9,6 +9,7 @@ use crate::error::HttpError;
 use crate::games::pin::Pin;
 use crate::games::service::Games;
 use crate::path::PathParam;
+use crate::players::Caller;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
@@ -19,6 +20,7 @@ use std::sync::Arc;
 /// Applies `action` to the game `id` and answers the game.
 async fn act(
     games: &Games,
+    caller: &Caller,
     id: &str,
     headers: &HeaderMap,
     path: &'static str,
@@ -29,7 +31,9 @@ async fn act(
     let scope = format!("{path}:{id}");
     let key = keys::read(headers, "POST", &scope, body, StatusCode::OK)?;
     let pin = if_match(headers)?;
-    let answer = games.apply(id, action, &pin, key, now).await?;
+    let answer = games
+        .apply(id, action, &pin, key, caller.player_id(), now)
+        .await?;
     Ok(keys::send(answer, StatusCode::OK)?)
 }
 
@@ -79,17 +83,21 @@ fn if_match(headers: &HeaderMap) -> Result<Pin, ApiError> {
     request_body(content = MoveRequest, example = json!({"from": [0, 0], "to": [3, 0]})),
     responses(
         (status = 200, description = "The game after the move", body = GameView),
+        (status = 401, description = "A player's game, and no token sent", body = linkpath_api::ErrorBody),
+        (status = 403, description = "Another player's game (`not_your_game`)", body = linkpath_api::ErrorBody),
         (status = 404, description = "No such game, or it expired", body = linkpath_api::ErrorBody),
         (status = 409, description = "An illegal move (`reason` says why), or a finished game", body = linkpath_api::ErrorBody),
         (status = 412, description = "`If-Match` names another version", body = linkpath_api::ErrorBody)))]
 pub(crate) async fn make_move(
     State(games): State<Arc<Games>>,
     PathParam(id): PathParam<String>,
+    caller: Caller,
     headers: HeaderMap,
     body: JsonBody,
 ) -> Result<Response, HttpError> {
     let action = Action::read_move(&body, &games.request_limits)?;
-    act(&games, &id, &headers, "/v1/games/{id}/moves", &body, action).await
+    let path = "/v1/games/{id}/moves";
+    act(&games, &caller, &id, &headers, path, &body, action).await
 }
 
 macro_rules! plain_action {
@@ -101,15 +109,18 @@ macro_rules! plain_action {
                 ("Idempotency-Key" = Option<String>, Header, description = "Answers a retry with the first answer")),
             responses(
                 (status = 200, description = $ok, body = GameView),
+                (status = 401, description = "A player's game, and no token sent", body = linkpath_api::ErrorBody),
+                (status = 403, description = "Another player's game (`not_your_game`)", body = linkpath_api::ErrorBody),
                 (status = 404, description = "No such game, or it expired", body = linkpath_api::ErrorBody),
                 (status = 409, description = "The action does not apply now, or the game is finished", body = linkpath_api::ErrorBody),
                 (status = 412, description = "`If-Match` names another version", body = linkpath_api::ErrorBody)))]
         pub(crate) async fn $name(
             State(games): State<Arc<Games>>,
             PathParam(id): PathParam<String>,
+            caller: Caller,
             headers: HeaderMap,
         ) -> Result<Response, HttpError> {
-            act(&games, &id, &headers, $path, b"", $action).await
+            act(&games, &caller, &id, &headers, $path, b"", $action).await
         }
     };
 }

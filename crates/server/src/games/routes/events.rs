@@ -12,6 +12,7 @@ use crate::games::follow;
 use crate::games::service::Games;
 use crate::games::streams::{Change, Reader};
 use crate::path::PathParam;
+use crate::players::Caller;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -60,18 +61,21 @@ pub(crate) struct GameEvent {
     responses(
         (status = 200, description = "`text/event-stream`: the game (unless `Last-Event-ID` is its version), then one event per change; it ends with the game", content_type = "text/event-stream", body = EventStream),
         (status = 204, description = "The game is finished and `Last-Event-ID` is its last version: nothing is left to send, and an `EventSource` stops reconnecting"),
+        (status = 401, description = "Where games are private, a player's game and no token sent", body = linkpath_api::ErrorBody),
+        (status = 403, description = "Where games are private, another player's game (`not_your_game`)", body = linkpath_api::ErrorBody),
         (status = 404, description = "No such game, or it expired", body = linkpath_api::ErrorBody),
         (status = 422, description = "An id that is not UTF-8 once percent-decoded", body = linkpath_api::ErrorBody),
         (status = 503, description = "Too many streams open", body = linkpath_api::ErrorBody)))]
 pub(crate) async fn stream(
     State(games): State<Arc<Games>>,
     PathParam(id): PathParam<String>,
+    caller: Caller,
     headers: HeaderMap,
 ) -> Result<Response, HttpError> {
     // Subscribed before reading, so no change falls between the two.
     let reader = follow::watch(&games, &id)?;
     let now = games.now();
-    let (game, expires) = games.current(&id, now).await?;
+    let (game, expires) = games.read(&id, caller.player_id(), now).await?;
     let seen = headers
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())

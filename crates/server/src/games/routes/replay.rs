@@ -3,6 +3,7 @@
 use crate::error::HttpError;
 use crate::games::service::Games;
 use crate::path::PathParam;
+use crate::players::Caller;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -16,15 +17,18 @@ use std::sync::Arc;
     params(("id" = String, Path, description = "The game's id")),
     responses(
         (status = 200, description = "The game's replay", body = Replay),
+        (status = 401, description = "Where games are private, a player's game and no token sent", body = linkpath_api::ErrorBody),
+        (status = 403, description = "Where games are private, another player's game (`not_your_game`)", body = linkpath_api::ErrorBody),
         (status = 404, description = "No such game, or it expired", body = linkpath_api::ErrorBody),
         (status = 409, description = "The game is paused: its replay is hidden until `resume`", body = linkpath_api::ErrorBody),
         (status = 422, description = "An id that is not UTF-8 once percent-decoded", body = linkpath_api::ErrorBody)))]
 pub(crate) async fn replay(
     State(games): State<Arc<Games>>,
     PathParam(id): PathParam<String>,
+    caller: Caller,
 ) -> Result<Response, HttpError> {
     let now = games.now();
-    let (replay, version) = games.replay(&id, now).await?;
+    let (replay, version) = games.replay(&id, caller.player_id(), now).await?;
     let json = linkpath_api::encode(&replay)?;
     Ok(super::respond(StatusCode::OK, Some(version), None, json))
 }

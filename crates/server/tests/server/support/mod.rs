@@ -5,8 +5,10 @@
 
 pub mod client;
 pub mod mutate;
+pub mod players;
 
 pub use client::*;
+pub use players::*;
 pub use linkpath_engine::SplitMix64 as Rng;
 pub use linkpath_testkit::samples::*;
 

@@ -1,0 +1,55 @@
+//! `GET /v1/players/{id}/games`: a player's games, newest first, a page
+//! at a time, each with its replay's link. Open to anyone, as the games
+//! are, unless games are private: then to the player alone.
+
+use crate::error::{ErrorCode, HttpError};
+use crate::games::Games;
+use crate::path::PathParam;
+use crate::players::Caller;
+use crate::players::service::Players;
+use axum::extract::{RawQuery, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use linkpath_api::ApiError;
+use linkpath_api::games::PlayerGames;
+use std::sync::Arc;
+
+/// A player's games, newest first.
+#[utoipa::path(get, path = "/v1/players/{id}/games", operation_id = "getPlayerGames", tag = "players",
+    params(
+        ("id" = String, Path, description = "The player's id, or `me` for the signed-in player"),
+        ("limit" = Option<u32>, Query, description = "Games answered, 1 to 100; 20 when absent", minimum = 1, maximum = 100),
+        ("after" = Option<String>, Query, description = "The `next` of the page before: the page after it"),
+        ("status" = Option<linkpath_api::games::Status>, Query, description = "Only games that stand so"),
+        ("leaderboard" = Option<String>, Query, description = "Only games on this leaderboard", pattern = r"^[0-9a-f]{32}$"),
+        ("since" = Option<String>, Query, description = "Only games created at or after this time (RFC 3339)"),
+        ("until" = Option<String>, Query, description = "Only games created before this time (RFC 3339)")),
+    responses(
+        (status = 200, description = "A page of the player's games; none for a player who has none, or is not known", body = PlayerGames),
+        (status = 401, description = "`me` without a player's token", body = linkpath_api::ErrorBody),
+        (status = 403, description = "Games are private here, and these are another player's", body = linkpath_api::ErrorBody),
+        (status = 422, description = "An id or a query parameter that is not one, named in `field`", body = linkpath_api::ErrorBody),
+        (status = 503, description = "The store is unavailable", body = linkpath_api::ErrorBody)))]
+pub(crate) async fn games(
+    State(games): State<Arc<Games>>,
+    State(players): State<Arc<Players>>,
+    PathParam(id): PathParam<String>,
+    RawQuery(query): RawQuery,
+    caller: Caller,
+) -> Result<Response, HttpError> {
+    let player = match id.as_str() {
+        "me" => caller.signed_in()?.id(),
+        id => linkpath_api::players::read_id(id)?,
+    };
+    if players.private_games && caller.player_id() != Some(player) {
+        return Err(ApiError::new(
+            ErrorCode::NotYourGame,
+            "games are private here: a player's games are listed to the player alone",
+        )
+        .into());
+    }
+    let query = linkpath_api::games::read_games_query(query.as_deref())?;
+    let page = games.player_games(player, &query, games.now()).await?;
+    let json = linkpath_api::encode(&page)?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
+}

@@ -1,0 +1,57 @@
+//! `/v1/players`: signing up, a player's own account (`me`), and a
+//! player's games; one route a file. The middleware (`caller.rs`) has
+//! told who sent the request before any of them runs.
+
+pub(crate) mod erase;
+pub(crate) mod games;
+pub(crate) mod me;
+pub(crate) mod new_token;
+pub(crate) mod rename;
+pub(crate) mod sign_up;
+
+use super::service::Players;
+use crate::body::BodyLimits;
+use crate::games::Games;
+use crate::solvers::Solvers;
+use axum::Router;
+use axum::extract::FromRef;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use linkpath_api::Limits;
+use std::sync::Arc;
+
+/// The routes; they take the players, the games for a player's games,
+/// and their bodies the body limits.
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<Players>: FromRef<S>,
+    Arc<Games>: FromRef<S>,
+    Limits: FromRef<S>,
+    Solvers: FromRef<S>,
+    BodyLimits: FromRef<S>,
+{
+    Router::new()
+        .route("/v1/players", post(sign_up::sign_up))
+        .route(
+            "/v1/players/me",
+            get(me::me).patch(rename::rename).delete(erase::erase),
+        )
+        .route("/v1/players/me/token", post(new_token::new_token))
+        .route("/v1/players/{id}/games", get(games::games))
+}
+
+/// A JSON answer that holds a secret or a player's own account: never
+/// kept by a cache on the way.
+fn private_json(status: StatusCode, json: Vec<u8>) -> Response {
+    (
+        status,
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        json,
+    )
+        .into_response()
+}
