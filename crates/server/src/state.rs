@@ -133,6 +133,10 @@ fn store_limits(config: &Config) -> linkpath_store::StoreLimits {
         max_kept_bytes: config.games.max_kept_bytes,
         max_boards: config.games.max_leaderboards,
         board_size: usize::from(config.games.leaderboard_size),
+        // Players are bounded by the games' bound: no more of them than
+        // games, and one may own as many games as the store holds.
+        max_players: config.games.max_games,
+        max_games_per_player: config.games.max_games,
         timeout: Duration::from_millis(config.games.store_timeout_ms),
     }
 }

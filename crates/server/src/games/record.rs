@@ -112,8 +112,11 @@ impl Records {
     ) -> Result<(Outcome, u64), ApiError> {
         // Only the move that wins changes a game to won: the next write of a
         // won game is none (it is finished).
+        // Each game enters as a player of its own, so that the store's
+        // one entry a player keeps every won game listed.
         let entry = game.earned().map(|earned| linkpath_store::Entry {
             board: earned.board,
+            player: game.id.clone(),
             rank: earned.rank,
             body: earned.body,
             expires_at_ms: now + self.board_ttl.as_millis() as u64,
@@ -130,6 +133,7 @@ impl Records {
             },
             key,
             entry,
+            owner: None,
             log: log.iter().map(stored::encode_entry).collect(),
         };
         let started = Instant::now();

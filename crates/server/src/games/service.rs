@@ -185,6 +185,12 @@ impl Games {
             }
             Outcome::Replayed(kept) => raced(key.as_ref(), &kept),
             Outcome::TooManyKeys(bound) => Err(too_many_keys(bound)),
+            // Only a create with an owner meets it.
+            Outcome::PlayerFull => Err(ApiError::new(
+                ErrorCode::StoreFull,
+                "this player holds as many games as a player may; retry once one expires",
+            )
+            .retry_after(60)),
             Outcome::Full => Err(ApiError::new(
                 ErrorCode::StoreFull,
                 "the server holds as many games as it allows; retry once idle games expire",
@@ -294,14 +300,16 @@ impl Games {
                 (Outcome::Replayed(kept), _) => return raced(key.as_ref(), &kept),
                 (Outcome::TooManyKeys(bound), _) => return Err(too_many_keys(bound)),
                 (Outcome::Stale { current: None }, _) => return Err(not_found()),
-                (Outcome::Stale { .. } | Outcome::Full, _) if pin.pinned() => {
+                (Outcome::Stale { .. } | Outcome::Full | Outcome::PlayerFull, _)
+                    if pin.pinned() =>
+                {
                     let refused = ApiError::new(
                         ErrorCode::VersionMismatch,
                         "the game changed while this action was judged: read it again",
                     );
                     return self.refuse(id, key.as_ref(), refused, now).await;
                 }
-                (Outcome::Stale { .. } | Outcome::Full, _) => continue,
+                (Outcome::Stale { .. } | Outcome::Full | Outcome::PlayerFull, _) => continue,
             }
         }
         Err(busy())
@@ -451,9 +459,14 @@ impl Games {
         now: u64,
     ) -> Result<Leaderboard, ApiError> {
         let started = Instant::now();
-        let stored = self.records.store.leaderboard(board, limit, now).await;
+        let top = linkpath_store::BoardStart::After(None);
+        let stored = self.records.store.leaderboard(board, top, limit, now).await;
         metrics::record_store("read", started);
-        linkpath_api::games::leaderboard(board, &stored.map_err(unavailable)?)
+        let bodies: Vec<Vec<u8>> = (stored.map_err(unavailable)?.entries)
+            .into_iter()
+            .map(|entry| entry.body)
+            .collect();
+        linkpath_api::games::leaderboard(board, &bodies)
     }
 }
 
