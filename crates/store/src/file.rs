@@ -411,4 +411,94 @@ mod tests {
         assert_eq!(store.game("g", 1).await, Ok(Some(game)));
         assert!(store.available().await);
     }
+
+    // A file written before players were stored has none of their tables,
+    // and entries with no player: it opens, its entries read with an
+    // empty player, and players are stored beside them.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_file_from_before_players_opens_and_takes_them() {
+        use crate::{BoardStart, PlayerOutcome, PlayerWrite, Ranked, StoredPlayer};
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.redb");
+        {
+            let db = builder().create(&path).unwrap();
+            let txn = db.begin_write().unwrap();
+            txn.open_table(BOARDS).unwrap().insert("daily", 10).unwrap();
+            txn.open_table(ENTRIES)
+                .unwrap()
+                .insert(("daily", "5g"), b"old".as_slice())
+                .unwrap();
+            txn.commit().unwrap();
+        }
+        let limits = StoreLimits {
+            max_games: 10,
+            max_keys_per_game: 10,
+            max_kept_bytes: 1 << 20,
+            max_boards: 10,
+            board_size: 3,
+            max_players: 10,
+            max_games_per_player: 10,
+            timeout: Duration::from_secs(30),
+        };
+        let store = FileStore::open(&path, limits).unwrap();
+        let top = BoardStart::After(None);
+        let page = store
+            .leaderboard("daily", top.clone(), 10, 1)
+            .await
+            .unwrap();
+        let old = Ranked {
+            rank: "5g".into(),
+            player: String::new(),
+            body: b"old".to_vec(),
+        };
+        assert_eq!(page.entries, [old.clone()]);
+
+        let player = StoredPlayer {
+            version: 0,
+            expires_at_ms: 10,
+            token: Some(vec![1; 32]),
+            body: b"Ada".to_vec(),
+        };
+        let join = PlayerWrite {
+            id: "p".into(),
+            expected: Expected::Absent,
+            player: player.clone(),
+        };
+        assert_eq!(
+            store.write_player(join, 1).await,
+            Ok(PlayerOutcome::Written)
+        );
+        assert_eq!(store.player("p", 1).await, Ok(Some(player)));
+        assert_eq!(store.player_count().await, Ok(1));
+        let won = Write {
+            id: "h".into(),
+            expected: Expected::Absent,
+            game: StoredGame {
+                version: 0,
+                expires_at_ms: 10,
+                body: b"won".to_vec(),
+            },
+            key: None,
+            entry: Some(crate::Entry {
+                board: "daily".into(),
+                player: "p".into(),
+                rank: "4h".into(),
+                body: b"new".to_vec(),
+                expires_at_ms: 10,
+            }),
+            owner: Some("p".into()),
+            log: Vec::new(),
+        };
+        assert_eq!(store.write(won, 1).await, Ok(Outcome::Written));
+        let page = store.leaderboard("daily", top, 10, 1).await.unwrap();
+        let new = Ranked {
+            rank: "4h".into(),
+            player: "p".into(),
+            body: b"new".to_vec(),
+        };
+        assert_eq!(page.entries, [new, old]);
+        let games = store.player_games("p", None, 10, 1).await.unwrap();
+        assert_eq!(games.len(), 1);
+    }
 }
