@@ -452,7 +452,7 @@ mod tests {
             player: String::new(),
             body: b"old".to_vec(),
         };
-        assert_eq!(page.entries, [old.clone()]);
+        assert_eq!(page.entries, std::slice::from_ref(&old));
 
         let player = StoredPlayer {
             version: 0,
