@@ -45,6 +45,8 @@ async fn main() {
             max_kept_bytes: 1,
             max_boards: 1,
             board_size: 1,
+            max_players: 1,
+            max_games_per_player: 1,
             timeout: Duration::from_secs(10),
         };
         let store = Arc::new(Store::open(&spec, limits).expect("the store opens"));
@@ -80,6 +82,7 @@ async fn write_for(store: Arc<Store>, writer: usize, deadline: Instant) -> u64 {
             },
             key: None,
             entry: None,
+            owner: None,
             log: Vec::new(),
         };
         let now_ms = 0;

@@ -41,4 +41,7 @@ pub enum StoreError {
     /// The caller asked for a write that breaks the store's rules.
     #[error("invalid write: {0}")]
     InvalidWrite(String),
+    /// The caller asked for more than one read may take.
+    #[error("invalid read: {0}")]
+    InvalidRead(String),
 }

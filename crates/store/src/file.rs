@@ -18,6 +18,7 @@ mod check;
 mod disk;
 mod handle;
 mod heartbeat;
+mod players;
 mod tables;
 mod writer;
 
@@ -36,10 +37,12 @@ use disk::{Disk, Shared};
 use handle::Handle;
 
 use crate::rules::{self, live};
-use crate::{Keep, Kept, Outcome, Purged, StoreError, StoreLimits, StoredGame, Write};
+use crate::{
+    BoardPage, BoardStart, Keep, Kept, Outcome, Purged, StoreError, StoreLimits, StoredGame, Write,
+};
 use tables::{
-    BOARDS, ENTRIES, FileTables, GAMES, KEPT, LOG, failed, open_failed, read_entries, read_game,
-    read_kept, read_log,
+    BOARDS, ENTRIES, ENTRY_PLAYERS, FileTables, GAMES, KEPT, LOG, failed, open_failed,
+    read_entries, read_game, read_kept, read_log,
 };
 
 /// redb's page cache: its default (1 GiB) is past the memory a replica
@@ -136,15 +139,22 @@ impl FileStore {
     }
 
     pub(crate) async fn write(&self, write: Write, now_ms: u64) -> Result<Outcome, StoreError> {
-        self.commit(writer::Change::Write(write), now_ms).await
+        game_done(
+            self.commit(writer::Change::Write(Box::new(write)), now_ms)
+                .await?,
+        )
     }
 
     pub(crate) async fn keep(&self, keep: Keep, now_ms: u64) -> Result<Outcome, StoreError> {
-        self.commit(writer::Change::Keep(keep), now_ms).await
+        game_done(self.commit(writer::Change::Keep(keep), now_ms).await?)
     }
 
     /// Hands `change` to the writer thread and waits for its commit.
-    async fn commit(&self, change: writer::Change, now_ms: u64) -> Result<Outcome, StoreError> {
+    async fn commit(
+        &self,
+        change: writer::Change,
+        now_ms: u64,
+    ) -> Result<writer::Done, StoreError> {
         let (reply, answer) = oneshot::channel();
         let job = writer::Job {
             change,
@@ -182,9 +192,10 @@ impl FileStore {
     pub(crate) async fn leaderboard(
         &self,
         board: &str,
+        start: BoardStart,
         limit: usize,
         now_ms: u64,
-    ) -> Result<Vec<Vec<u8>>, StoreError> {
+    ) -> Result<BoardPage, StoreError> {
         let board = board.to_owned();
         self.blocking(move |db| {
             let txn = db.begin_read().map_err(failed)?;
@@ -194,9 +205,14 @@ impl FileStore {
                 .map_err(failed)?
                 .is_some_and(|expires_at_ms| live(expires_at_ms.value(), now_ms));
             if !live_board {
-                return Ok(Vec::new());
+                return Ok(BoardPage::default());
             }
-            read_entries(&txn.open_table(ENTRIES).map_err(failed)?, &board, limit)
+            let ranked = read_entries(
+                &txn.open_table(ENTRIES).map_err(failed)?,
+                &txn.open_table(ENTRY_PLAYERS).map_err(failed)?,
+                &board,
+            )?;
+            Ok(BoardPage::of(ranked, &start, limit))
         })
         .await
     }
@@ -318,6 +334,16 @@ fn in_write<T>(
     Ok(done)
 }
 
+/// A game's write or keep answers a game's outcome.
+fn game_done(done: writer::Done) -> Result<Outcome, StoreError> {
+    match done {
+        writer::Done::Game(outcome) => Ok(outcome),
+        writer::Done::Player(_) => Err(StoreError::Unavailable(
+            "the store's writer answered a game's write with a player's outcome".into(),
+        )),
+    }
+}
+
 fn stopped() -> StoreError {
     StoreError::Unavailable("the store's writer thread has stopped".into())
 }
@@ -353,6 +379,8 @@ mod tests {
             max_kept_bytes: 1 << 20,
             max_boards: 10,
             board_size: 3,
+            max_players: 10,
+            max_games_per_player: 10,
             timeout: Duration::from_secs(30),
         };
         let store = FileStore::open(&dir.path().join("games.redb"), limits).unwrap();
@@ -375,11 +403,102 @@ mod tests {
             game: game.clone(),
             key: None,
             entry: None,
+            owner: None,
             log: Vec::new(),
         };
         assert_eq!(store.write(write, 1).await, Ok(Outcome::Written));
         assert!(!store.writer.lock().unwrap().stopped());
         assert_eq!(store.game("g", 1).await, Ok(Some(game)));
         assert!(store.available().await);
+    }
+
+    // A file written before players were stored has none of their tables,
+    // and entries with no player: it opens, its entries read with an
+    // empty player, and players are stored beside them.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_file_from_before_players_opens_and_takes_them() {
+        use crate::{BoardStart, PlayerOutcome, PlayerWrite, Ranked, StoredPlayer};
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.redb");
+        {
+            let db = builder().create(&path).unwrap();
+            let txn = db.begin_write().unwrap();
+            txn.open_table(BOARDS).unwrap().insert("daily", 10).unwrap();
+            txn.open_table(ENTRIES)
+                .unwrap()
+                .insert(("daily", "5g"), b"old".as_slice())
+                .unwrap();
+            txn.commit().unwrap();
+        }
+        let limits = StoreLimits {
+            max_games: 10,
+            max_keys_per_game: 10,
+            max_kept_bytes: 1 << 20,
+            max_boards: 10,
+            board_size: 3,
+            max_players: 10,
+            max_games_per_player: 10,
+            timeout: Duration::from_secs(30),
+        };
+        let store = FileStore::open(&path, limits).unwrap();
+        let top = BoardStart::After(None);
+        let page = store
+            .leaderboard("daily", top.clone(), 10, 1)
+            .await
+            .unwrap();
+        let old = Ranked {
+            rank: "5g".into(),
+            player: String::new(),
+            body: b"old".to_vec(),
+        };
+        assert_eq!(page.entries, std::slice::from_ref(&old));
+
+        let player = StoredPlayer {
+            version: 0,
+            expires_at_ms: 10,
+            token: Some(vec![1; 32]),
+            body: b"Ada".to_vec(),
+        };
+        let join = PlayerWrite {
+            id: "p".into(),
+            expected: Expected::Absent,
+            player: player.clone(),
+        };
+        assert_eq!(
+            store.write_player(join, 1).await,
+            Ok(PlayerOutcome::Written)
+        );
+        assert_eq!(store.player("p", 1).await, Ok(Some(player)));
+        assert_eq!(store.player_count().await, Ok(1));
+        let won = Write {
+            id: "h".into(),
+            expected: Expected::Absent,
+            game: StoredGame {
+                version: 0,
+                expires_at_ms: 10,
+                body: b"won".to_vec(),
+            },
+            key: None,
+            entry: Some(crate::Entry {
+                board: "daily".into(),
+                player: "p".into(),
+                rank: "4h".into(),
+                body: b"new".to_vec(),
+                expires_at_ms: 10,
+            }),
+            owner: Some("p".into()),
+            log: Vec::new(),
+        };
+        assert_eq!(store.write(won, 1).await, Ok(Outcome::Written));
+        let page = store.leaderboard("daily", top, 10, 1).await.unwrap();
+        let new = Ranked {
+            rank: "4h".into(),
+            player: "p".into(),
+            body: b"new".to_vec(),
+        };
+        assert_eq!(page.entries, [new, old]);
+        let games = store.player_games("p", None, 10, 1).await.unwrap();
+        assert_eq!(games.len(), 1);
     }
 }

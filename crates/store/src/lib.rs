@@ -24,10 +24,12 @@
 //! from that millisecond on it is absent, and [`Store::purge`] may delete
 //! it.
 
+mod board;
 mod downtime;
 mod error;
 mod file;
 mod memory;
+mod player;
 mod redis_store;
 mod rules;
 mod spec;
@@ -36,8 +38,10 @@ use std::future::Future;
 use std::ops::Range;
 use std::time::Duration;
 
+pub use board::{BoardPage, BoardStart, Entry, Ranked};
 pub use downtime::MAX_OUTAGES;
 pub use error::StoreError;
+pub use player::{GameCursor, MAX_PLAYERS_READ, PlayerOutcome, PlayerWrite, StoredPlayer};
 pub use spec::{RedisSpec, SpecError, StoreSpec};
 
 use file::FileStore;
@@ -90,6 +94,11 @@ pub struct Write {
     pub key: Option<(String, Kept)>,
     /// The leaderboard entry this change earns (the game was won).
     pub entry: Option<Entry>,
+    /// The player whose game it is, read on a create alone: the game is
+    /// listed among the player's ([`Store::player_games`]) at
+    /// `(now_ms, id)` until it goes (expired, or replaced by a create) or
+    /// its player is erased.
+    pub owner: Option<String>,
     /// The entries this write appends to the game's log, one a version,
     /// the last at the new version: a change's one, or several for a game
     /// whose log is written for the first time. At most the new version
@@ -115,25 +124,6 @@ pub(crate) struct Keep {
     pub kept: Kept,
 }
 
-/// A won game on a leaderboard. A board keeps its best
-/// [`StoreLimits::board_size`] entries, best first by `rank`; it is made
-/// by its first entry (while fewer than [`StoreLimits::max_boards`] are
-/// stored; past that the entry is left out and the write goes on), and
-/// expires at the latest expiry of its entries.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
-    /// The leaderboard's name: opaque to the store, made by the caller.
-    pub board: String,
-    /// Where the entry stands: a board lists its entries in ascending byte
-    /// order of their ranks. Unique within a board (the caller ends it
-    /// with the game's id): an entry of the same rank replaces it.
-    pub rank: String,
-    /// The entry as the caller serialised it.
-    pub body: Vec<u8>,
-    /// The board lasts at least until then.
-    pub expires_at_ms: u64,
-}
-
 /// What became of a [`Write`]. Only `Written` stored anything. Any
 /// outcome may have deleted expired records on the way (an expired answer
 /// under the write's key, an expired game or answers to make room), as a
@@ -149,6 +139,10 @@ pub enum Outcome {
     Stale { current: Option<u64> },
     /// A create, while the store already holds `max_games` games.
     Full,
+    /// A create with an owner who already has
+    /// [`StoreLimits::max_games_per_player`] live games. Checked after
+    /// `Full`.
+    PlayerFull,
     /// The key already holds an answer (a retry raced the first request):
     /// here it is. Checked before the version.
     Replayed(Kept),
@@ -194,6 +188,14 @@ pub struct Purged {
     pub games: usize,
     pub keys: usize,
     pub boards: usize,
+    pub players: usize,
+}
+
+impl Purged {
+    /// The most records of one kind this purge deleted.
+    fn most(&self) -> usize {
+        self.games.max(self.keys).max(self.boards).max(self.players)
+    }
 }
 
 /// The bounds a store keeps to.
@@ -211,6 +213,11 @@ pub struct StoreLimits {
     pub max_boards: u64,
     /// How many entries a leaderboard keeps, its best; at least 1.
     pub board_size: usize,
+    /// How many live players may be stored, as `max_games` counts games.
+    pub max_players: u64,
+    /// How many live games one player may own: a create with an owner
+    /// past it is [`Outcome::PlayerFull`].
+    pub max_games_per_player: u64,
     /// How long any one call may take; past it the call answers
     /// [`StoreError::TimedOut`].
     pub timeout: Duration,
@@ -347,26 +354,28 @@ impl Store {
         .await
     }
 
-    /// The best `limit` entries of the leaderboard `board`, best first;
-    /// none for a board never made, or expired.
+    /// At most `limit` entries of the leaderboard `board`, best first,
+    /// from `start`; an empty page for a board never made, or expired.
     pub async fn leaderboard(
         &self,
         board: &str,
+        start: BoardStart,
         limit: usize,
         now_ms: u64,
-    ) -> Result<Vec<Vec<u8>>, StoreError> {
+    ) -> Result<BoardPage, StoreError> {
         self.bounded(async {
             match &self.backend {
-                Backend::Memory(store) => store.leaderboard(board, limit, now_ms),
-                Backend::File(store) => store.leaderboard(board, limit, now_ms).await,
-                Backend::Redis(store) => store.leaderboard(board, limit, now_ms).await,
+                Backend::Memory(store) => store.leaderboard(board, &start, limit, now_ms),
+                Backend::File(store) => store.leaderboard(board, start, limit, now_ms).await,
+                Backend::Redis(store) => store.leaderboard(board, &start, limit, now_ms).await,
             }
         })
         .await
     }
 
-    /// Deletes the games, keys and leaderboards expired at `now_ms`, those
-    /// that expired first first, at most `at_most` of each.
+    /// Deletes the games, keys, leaderboards and players expired at
+    /// `now_ms`, those that expired first first, at most `at_most` of
+    /// each. A player goes as [`Store::erase_player`] erases one.
     pub async fn purge(&self, now_ms: u64, at_most: usize) -> Result<Purged, StoreError> {
         self.bounded(async {
             match &self.backend {
@@ -388,13 +397,15 @@ impl Store {
             games: 0,
             keys: 0,
             boards: 0,
+            players: 0,
         };
         for _ in 0..PURGE_BATCHES {
             let batch = self.purge(now_ms, PURGE_BATCH).await?;
             total.games += batch.games;
             total.keys += batch.keys;
             total.boards += batch.boards;
-            if batch.games.max(batch.keys).max(batch.boards) < PURGE_BATCH {
+            total.players += batch.players;
+            if batch.most() < PURGE_BATCH {
                 break;
             }
         }
@@ -515,6 +526,8 @@ mod tests {
             max_kept_bytes: 1,
             max_boards: 1,
             board_size: 1,
+            max_players: 1,
+            max_games_per_player: 1,
             timeout,
         };
         let store = Store::open(&StoreSpec::Memory, limits).unwrap();

@@ -2,16 +2,20 @@
 //! need not keep games across restarts. One mutex around the maps and
 //! their expiry indexes makes every call one transaction; calls are short
 //! (a lookup, a write, a purge bounded by its caller), so they run on the
-//! async thread that makes them.
+//! async thread that makes them. Players are in `memory/players.rs`.
 
 mod heartbeat;
+mod players;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
 use std::sync::{Mutex, MutexGuard};
 
 use crate::rules::{self, BoardHead, Head, Kind, Tables};
-use crate::{Entry, Keep, Kept, Outcome, Purged, StoreError, StoreLimits, StoredGame, Write};
+use crate::{
+    BoardPage, BoardStart, Entry, Keep, Kept, Outcome, Purged, Ranked, StoreError, StoreLimits,
+    StoredGame, StoredPlayer, Write,
+};
 
 pub(crate) struct MemoryStore {
     maps: Mutex<Maps>,
@@ -29,10 +33,22 @@ struct Maps {
     /// The charges of every kept answer.
     kept_bytes: u64,
     boards: HashMap<String, Board>,
+    /// The boards each player has an entry on; a player with none is
+    /// absent.
+    player_boards: HashMap<String, BTreeSet<String>>,
+    players: HashMap<String, StoredPlayer>,
+    /// The player of each token's hash.
+    tokens: HashMap<Vec<u8>, String>,
+    /// Each owner's games by `(created_ms, id)`; an owner with none is
+    /// absent.
+    owned: HashMap<String, BTreeSet<(u64, String)>>,
+    /// Each owned game's owner and creation.
+    owner_of: HashMap<String, (String, u64)>,
     // (expires_at_ms, name), so the first entry is the first to expire.
     game_expiry: BTreeSet<(u64, String)>,
     key_expiry: BTreeSet<(u64, String)>,
     board_expiry: BTreeSet<(u64, String)>,
+    player_expiry: BTreeSet<(u64, String)>,
     // The heartbeat, and the outages by their end (`heartbeat.rs`).
     last_beat: Option<u64>,
     outages: BTreeMap<u64, u64>,
@@ -45,10 +61,12 @@ struct Owned {
     charge: u64,
 }
 
-/// A leaderboard: its entries by rank, best first.
+/// A leaderboard: its entries by rank, best first, each with its player
+/// and body, and the rank of each player's entry.
 struct Board {
     expires_at_ms: u64,
-    entries: BTreeMap<String, Vec<u8>>,
+    entries: BTreeMap<String, (String, Vec<u8>)>,
+    ranks: HashMap<String, String>,
 }
 
 impl MemoryStore {
@@ -109,16 +127,28 @@ impl MemoryStore {
     pub(crate) fn leaderboard(
         &self,
         board: &str,
+        start: &BoardStart,
         limit: usize,
         now_ms: u64,
-    ) -> Result<Vec<Vec<u8>>, StoreError> {
+    ) -> Result<BoardPage, StoreError> {
         let maps = self.lock()?;
-        Ok(maps
+        let Some(board) = maps
             .boards
             .get(board)
             .filter(|board| rules::live(board.expires_at_ms, now_ms))
-            .map(|board| board.entries.values().take(limit).cloned().collect())
-            .unwrap_or_default())
+        else {
+            return Ok(BoardPage::default());
+        };
+        let ranked = board
+            .entries
+            .iter()
+            .map(|(rank, (player, body))| Ranked {
+                rank: rank.clone(),
+                player: player.clone(),
+                body: body.clone(),
+            })
+            .collect();
+        Ok(BoardPage::of(ranked, start, limit))
     }
 
     pub(crate) fn purge(&self, now_ms: u64, at_most: usize) -> Result<Purged, StoreError> {
@@ -144,6 +174,17 @@ impl Maps {
             Kind::Game => &mut self.game_expiry,
             Kind::Key => &mut self.key_expiry,
             Kind::Board => &mut self.board_expiry,
+            Kind::Player => &mut self.player_expiry,
+        }
+    }
+
+    /// Takes `board` off `player`'s boards.
+    fn unlink(&mut self, player: &str, board: &str) {
+        if let Some(boards) = self.player_boards.get_mut(player) {
+            boards.remove(board);
+            if boards.is_empty() {
+                self.player_boards.remove(player);
+            }
         }
     }
 
@@ -234,12 +275,35 @@ impl Tables for Maps {
         Ok(self.boards.len() as u64)
     }
 
+    fn entry_of(&self, board: &str, player: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .boards
+            .get(board)
+            .and_then(|board| board.ranks.get(player))
+            .cloned())
+    }
+
+    fn holds(&self, board: &str, rank: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .boards
+            .get(board)
+            .is_some_and(|board| board.entries.contains_key(rank)))
+    }
+
+    fn boards_of(&self, player: &str) -> Result<Vec<String>, StoreError> {
+        Ok(self
+            .player_boards
+            .get(player)
+            .map(|boards| boards.iter().cloned().collect())
+            .unwrap_or_default())
+    }
+
     fn put_entry(
         &mut self,
         entry: &Entry,
         expires_at_ms: u64,
         replaces: Option<u64>,
-    ) -> Result<bool, StoreError> {
+    ) -> Result<(), StoreError> {
         self.reindex(Kind::Board, &entry.board, replaces, expires_at_ms);
         let board = self
             .boards
@@ -247,19 +311,102 @@ impl Tables for Maps {
             .or_insert_with(|| Board {
                 expires_at_ms,
                 entries: BTreeMap::new(),
+                ranks: HashMap::new(),
             });
         board.expires_at_ms = expires_at_ms;
-        Ok(board
-            .entries
-            .insert(entry.rank.clone(), entry.body.clone())
-            .is_none())
+        board.entries.insert(
+            entry.rank.clone(),
+            (entry.player.clone(), entry.body.clone()),
+        );
+        board.ranks.insert(entry.player.clone(), entry.rank.clone());
+        self.player_boards
+            .entry(entry.player.clone())
+            .or_default()
+            .insert(entry.board.clone());
+        Ok(())
     }
 
-    fn remove_worst(&mut self, board: &str) -> Result<(), StoreError> {
-        if let Some(board) = self.boards.get_mut(board) {
-            board.entries.pop_last();
+    fn worst(&self, board: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .boards
+            .get(board)
+            .and_then(|board| board.entries.last_key_value())
+            .map(|(rank, _)| rank.clone()))
+    }
+
+    fn remove_entry(&mut self, board: &str, rank: &str) -> Result<(), StoreError> {
+        let Some(held) = self.boards.get_mut(board) else {
+            return Ok(());
+        };
+        if let Some((player, _)) = held.entries.remove(rank) {
+            held.ranks.remove(&player);
+            self.unlink(&player, board);
         }
         Ok(())
+    }
+
+    fn player(&self, id: &str) -> Result<Option<StoredPlayer>, StoreError> {
+        Ok(self.players.get(id).cloned())
+    }
+
+    fn players(&self) -> Result<u64, StoreError> {
+        Ok(self.players.len() as u64)
+    }
+
+    fn token_owner(&self, token: &[u8]) -> Result<Option<String>, StoreError> {
+        Ok(self.tokens.get(token).cloned())
+    }
+
+    fn put_player(
+        &mut self,
+        id: &str,
+        player: &StoredPlayer,
+        replaces: Option<u64>,
+    ) -> Result<(), StoreError> {
+        self.reindex(Kind::Player, id, replaces, player.expires_at_ms);
+        self.players.insert(id.to_owned(), player.clone());
+        Ok(())
+    }
+
+    fn put_token(&mut self, token: &[u8], id: &str) -> Result<(), StoreError> {
+        self.tokens.insert(token.to_vec(), id.to_owned());
+        Ok(())
+    }
+
+    fn remove_token(&mut self, token: &[u8]) -> Result<(), StoreError> {
+        self.tokens.remove(token);
+        Ok(())
+    }
+
+    fn own(&mut self, owner: &str, created_ms: u64, id: &str) -> Result<(), StoreError> {
+        self.owned
+            .entry(owner.to_owned())
+            .or_default()
+            .insert((created_ms, id.to_owned()));
+        self.owner_of
+            .insert(id.to_owned(), (owner.to_owned(), created_ms));
+        Ok(())
+    }
+
+    fn unown(&mut self, id: &str) -> Result<(), StoreError> {
+        let Some((owner, created_ms)) = self.owner_of.remove(id) else {
+            return Ok(());
+        };
+        if let Some(games) = self.owned.get_mut(&owner) {
+            games.remove(&(created_ms, id.to_owned()));
+            if games.is_empty() {
+                self.owned.remove(&owner);
+            }
+        }
+        Ok(())
+    }
+
+    fn owned(&self, owner: &str) -> Result<Vec<(u64, String)>, StoreError> {
+        Ok(self
+            .owned
+            .get(owner)
+            .map(|games| games.iter().cloned().collect())
+            .unwrap_or_default())
     }
 
     fn first_to_expire(&self, kind: Kind) -> Result<Option<(u64, String)>, StoreError> {
@@ -267,6 +414,7 @@ impl Tables for Maps {
             Kind::Game => &self.game_expiry,
             Kind::Key => &self.key_expiry,
             Kind::Board => &self.board_expiry,
+            Kind::Player => &self.player_expiry,
         };
         Ok(index.first().cloned())
     }
@@ -290,7 +438,14 @@ impl Tables for Maps {
                 }
             }
             Kind::Board => {
-                self.boards.remove(name);
+                if let Some(board) = self.boards.remove(name) {
+                    for player in board.ranks.keys() {
+                        self.unlink(player, name);
+                    }
+                }
+            }
+            Kind::Player => {
+                self.players.remove(name);
             }
         }
         Ok(())

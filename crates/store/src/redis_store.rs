@@ -50,6 +50,7 @@
 //! keeps the names.
 
 mod heartbeat;
+mod players;
 
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -104,7 +105,6 @@ pub(crate) struct RedisStore {
     write_script: Script,
     keep_script: Script,
     purge_script: Script,
-    leaderboard_script: Script,
     log_script: Script,
     /// The changes heard on the channel, once a caller asks for them.
     feed: OnceLock<Listening>,
@@ -140,7 +140,6 @@ impl RedisStore {
             write_script: with_common(include_str!("redis_store/write.lua")),
             keep_script: with_common(include_str!("redis_store/keep.lua")),
             purge_script: with_common(include_str!("redis_store/purge.lua")),
-            leaderboard_script: Script::new(include_str!("redis_store/leaderboard.lua")),
             log_script: Script::new(include_str!("redis_store/log.lua")),
             feed: OnceLock::new(),
         })
@@ -302,41 +301,12 @@ impl RedisStore {
             .arg("charge", kept_charge(key, kept));
     }
 
-    pub(crate) async fn leaderboard(
-        &self,
-        board: &str,
-        limit: usize,
-        now_ms: u64,
-    ) -> Result<Vec<Vec<u8>>, StoreError> {
-        if limit == 0 {
-            return Ok(Vec::new());
-        }
-        let bodies: Vec<Option<Vec<u8>>> = self
-            .leaderboard_script
-            .key(self.names.board(board))
-            .key(self.names.ranks(board))
-            .key(self.names.entries(board))
-            .arg(padded(now_ms))
-            // Redis takes indexes up to i64::MAX; a board holds far fewer.
-            .arg(i64::try_from(limit - 1).unwrap_or(i64::MAX))
-            .invoke_async(&mut self.connection().await?)
-            .await
-            .map_err(failed)?;
-        bodies
-            .into_iter()
-            .map(|body| {
-                body.ok_or_else(|| {
-                    StoreError::Corrupted(format!("board `{board}` ranks an entry it lacks"))
-                })
-            })
-            .collect()
-    }
-
     pub(crate) async fn purge(&self, now_ms: u64, at_most: usize) -> Result<Purged, StoreError> {
         Ok(Purged {
             games: self.purge_index("game", now_ms, at_most).await?,
             keys: self.purge_index("kept", now_ms, at_most).await?,
             boards: self.purge_index("board", now_ms, at_most).await?,
+            players: 0,
         })
     }
 

@@ -1,15 +1,22 @@
 //! The store's rules, written once for every backend that can run them
 //! inside its own transaction: what a write checks and in which order,
-//! what expiry means, and how a purge walks the expiry indexes. A backend
-//! gives [`Tables`], the few reads and writes the rules need, over its
-//! maps or its open transaction. Redis holds no transaction open across
-//! calls, so it runs the same rules as one Lua script,
-//! `redis_store/write.lua`: a change to [`apply`] is made there too, and
-//! the cases of `tests/store/` run on every backend.
+//! what expiry means, what goes with a record that goes, and how a purge
+//! walks the expiry indexes. A backend gives [`Tables`], the few reads and
+//! writes the rules need, over its maps or its open transaction. Redis
+//! holds no transaction open across calls, so it runs the same rules as
+//! Lua scripts (`redis_store/write.lua`, `player_write.lua`,
+//! `player_erase.lua`, `purge.lua`, with `common.lua`): a change here is
+//! made there too, and the cases of `tests/store/` run on every backend.
+//!
+//! What goes with a record ([`remove`]): a game takes its log and its
+//! entry in its owner's index; a board its entries; a player its token's
+//! hash, its entries on every board and the index of its games (the games
+//! stay).
 
+use crate::player::TOKEN_BYTES;
 use crate::{
-    Entry, Expected, Keep, Kept, KeyBound, Outcome, Purged, StoreError, StoreLimits, StoredGame,
-    Write, kept_charge,
+    Entry, Expected, Keep, Kept, KeyBound, Outcome, PlayerOutcome, PlayerWrite, Purged, StoreError,
+    StoreLimits, StoredGame, StoredPlayer, Write, kept_charge,
 };
 
 /// The most expired records a write deletes to make room under a bound:
@@ -43,6 +50,7 @@ pub(crate) enum Kind {
     Key,
     /// A leaderboard with its entries.
     Board,
+    Player,
 }
 
 /// A backend's records, expired or not, within one transaction.
@@ -86,23 +94,53 @@ pub(crate) trait Tables {
     fn board(&self, board: &str) -> Result<Option<BoardHead>, StoreError>;
     /// How many leaderboards are stored, kept exact as `count` is.
     fn boards(&self) -> Result<u64, StoreError>;
-    /// Stores `entry` on its board, which now expires at `expires_at_ms`;
-    /// `replaces` is the board's expiry before, as in `put_game`. Answers
-    /// whether the board holds one more entry (not if one of the same rank
-    /// was replaced).
+    /// The rank of `player`'s entry on `board`, if it has one.
+    fn entry_of(&self, board: &str, player: &str) -> Result<Option<String>, StoreError>;
+    /// Whether `board` holds an entry of `rank`.
+    fn holds(&self, board: &str, rank: &str) -> Result<bool, StoreError>;
+    /// The boards on which `player` has an entry.
+    fn boards_of(&self, player: &str) -> Result<Vec<String>, StoreError>;
+    /// Stores `entry`, of a rank and a player the board does not hold,
+    /// on its board, which now expires at `expires_at_ms`; `replaces` is
+    /// the board's expiry before, as in `put_game`.
     fn put_entry(
         &mut self,
         entry: &Entry,
         expires_at_ms: u64,
         replaces: Option<u64>,
-    ) -> Result<bool, StoreError>;
-    /// Removes the last entry of `board`, the worst.
-    fn remove_worst(&mut self, board: &str) -> Result<(), StoreError>;
+    ) -> Result<(), StoreError>;
+    /// The rank of the last entry of `board`, the worst.
+    fn worst(&self, board: &str) -> Result<Option<String>, StoreError>;
+    /// Removes the entry of `rank` from `board`, and its player's link
+    /// to it.
+    fn remove_entry(&mut self, board: &str, rank: &str) -> Result<(), StoreError>;
+    fn player(&self, id: &str) -> Result<Option<StoredPlayer>, StoreError>;
+    /// How many players are stored, kept exact as `count` is.
+    fn players(&self) -> Result<u64, StoreError>;
+    /// The player whose token hashes to `token`, as indexed.
+    fn token_owner(&self, token: &[u8]) -> Result<Option<String>, StoreError>;
+    /// Stores `player` under `id`; `replaces` as in `put_game`.
+    fn put_player(
+        &mut self,
+        id: &str,
+        player: &StoredPlayer,
+        replaces: Option<u64>,
+    ) -> Result<(), StoreError>;
+    fn put_token(&mut self, token: &[u8], id: &str) -> Result<(), StoreError>;
+    fn remove_token(&mut self, token: &[u8]) -> Result<(), StoreError>;
+    /// Lists the game `id`, created at `created_ms`, among `owner`'s.
+    fn own(&mut self, owner: &str, created_ms: u64, id: &str) -> Result<(), StoreError>;
+    /// Takes the game `id` out of its owner's list, if it is in one.
+    fn unown(&mut self, id: &str) -> Result<(), StoreError>;
+    /// The games listed as `owner`'s, each with its creation, expired or
+    /// not: at most the games stored.
+    fn owned(&self, owner: &str) -> Result<Vec<(u64, String)>, StoreError>;
     /// The entry of `kind`'s expiry index that expires first.
     fn first_to_expire(&self, kind: Kind) -> Result<Option<(u64, String)>, StoreError>;
     /// Removes the index entry `(expires_at_ms, name)` of `kind`, and the
     /// record it points to (a game with its log; a board with all its
-    /// entries; a kept answer with its counts).
+    /// entries and their players' links; a kept answer with its counts; a
+    /// player alone). What else goes with it is [`remove`]'s.
     fn remove(&mut self, kind: Kind, expires_at_ms: u64, name: &str) -> Result<(), StoreError>;
 }
 
@@ -134,9 +172,40 @@ pub(crate) fn check(write: &Write) -> Result<(), StoreError> {
     }
 }
 
+/// Refuses a player's write whose new version does not follow the
+/// expected one, or whose token's hash is not SHA-256's length.
+pub(crate) fn check_player(write: &PlayerWrite) -> Result<(), StoreError> {
+    let follows = match write.expected {
+        Expected::Absent => Some(0),
+        Expected::Version(version) => version.checked_add(1),
+    };
+    if let Some(token) = &write.player.token
+        && token.len() != TOKEN_BYTES
+    {
+        return Err(StoreError::InvalidWrite(format!(
+            "player `{}`: a token's hash of {} bytes, not SHA-256's {TOKEN_BYTES}",
+            write.id,
+            token.len()
+        )));
+    }
+    match follows {
+        Some(version) if version == write.player.version => Ok(()),
+        Some(version) => Err(StoreError::InvalidWrite(format!(
+            "player `{}`: a write expecting {:?} stores version {version}, not {}",
+            write.id, write.expected, write.player.version
+        ))),
+        None => Err(StoreError::InvalidWrite(format!(
+            "player `{}`: version {} is the last a player can have",
+            write.id,
+            u64::MAX
+        ))),
+    }
+}
+
 /// Applies one write: the key first (a kept answer is replayed whatever
-/// the version), then the version, then the bounds on games and keys;
-/// the game, the key and the entry are stored only when all pass.
+/// the version), then the version, then the bounds on games, on the
+/// owner's games and on keys; the game, its place in its owner's list,
+/// the key and the entry are stored only when all pass.
 pub(crate) fn apply(
     tables: &mut impl Tables,
     write: &Write,
@@ -169,6 +238,15 @@ pub(crate) fn apply(
     {
         return Ok(Outcome::Full);
     }
+    let owner = match write.expected {
+        Expected::Absent => write.owner.as_deref(),
+        Expected::Version(_) => None,
+    };
+    if let Some(owner) = owner
+        && live_owned(tables, owner, now_ms)? >= limits.max_games_per_player
+    {
+        return Ok(Outcome::PlayerFull);
+    }
     if let Some((key, kept)) = &write.key
         && let Some(bound) = over_bound(tables, &write.id, key, kept, now_ms, limits)?
     {
@@ -178,12 +256,15 @@ pub(crate) fn apply(
     // with it.
     let replaces = match (write.expected, stored) {
         (Expected::Absent, Some(expired)) => {
-            tables.remove(Kind::Game, expired.expires_at_ms, &write.id)?;
+            remove(tables, Kind::Game, expired.expires_at_ms, &write.id)?;
             None
         }
         (_, stored) => stored.map(|head| head.expires_at_ms),
     };
     tables.put_game(&write.id, &write.game, replaces)?;
+    if let Some(owner) = owner {
+        tables.own(owner, now_ms, &write.id)?;
+    }
     if !write.log.is_empty() {
         tables.put_log(&write.id, write.log_versions(), &write.log)?;
     }
@@ -221,7 +302,7 @@ fn live_kept(tables: &mut impl Tables, key: &str, now_ms: u64) -> Result<Option<
     match tables.kept(key)? {
         Some(kept) if live(kept.expires_at_ms, now_ms) => Ok(Some(kept)),
         Some(expired) => {
-            tables.remove(Kind::Key, expired.expires_at_ms, key)?;
+            remove(tables, Kind::Key, expired.expires_at_ms, key)?;
             Ok(None)
         }
         None => Ok(None),
@@ -263,7 +344,7 @@ fn make_room<T: Tables>(
     for _ in 0..MAKE_ROOM {
         match tables.first_to_expire(kind)? {
             Some((expires_at_ms, name)) if !live(expires_at_ms, now_ms) => {
-                tables.remove(kind, expires_at_ms, &name)?;
+                remove(tables, kind, expires_at_ms, &name)?;
                 if enough(tables)? {
                     return Ok(true);
                 }
@@ -274,9 +355,11 @@ fn make_room<T: Tables>(
     Ok(false)
 }
 
-/// Puts `entry` on its board, keeping the board's best `board_size`. An
-/// expired board still stored is emptied first; a new board past
-/// `max_boards` is not made, and the entry left out.
+/// Puts `entry` on its board, keeping the board's best `board_size`,
+/// one a player. An expired board still stored is emptied first; a new
+/// board past `max_boards` is not made, and the entry left out. A player's
+/// entry is replaced by a better one only; an entry of the same rank goes,
+/// whoever its player.
 fn enter(
     tables: &mut impl Tables,
     entry: &Entry,
@@ -285,25 +368,176 @@ fn enter(
 ) -> Result<(), StoreError> {
     let mut head = tables.board(&entry.board)?;
     if let Some(expired) = head.filter(|head| !live(head.expires_at_ms, now_ms)) {
-        tables.remove(Kind::Board, expired.expires_at_ms, &entry.board)?;
+        remove(tables, Kind::Board, expired.expires_at_ms, &entry.board)?;
         head = None;
     }
     if head.is_none() && tables.boards()? >= limits.max_boards {
         return Ok(());
     }
+    let mut entries = head.map_or(0, |head| head.entries);
+    if let Some(rank) = tables.entry_of(&entry.board, &entry.player)? {
+        if entry.rank >= rank {
+            return Ok(());
+        }
+        tables.remove_entry(&entry.board, &rank)?;
+        entries -= 1;
+    }
+    if tables.holds(&entry.board, &entry.rank)? {
+        tables.remove_entry(&entry.board, &entry.rank)?;
+        entries -= 1;
+    }
     let expires_at_ms = head.map_or(entry.expires_at_ms, |head| {
         head.expires_at_ms.max(entry.expires_at_ms)
     });
-    let added = tables.put_entry(entry, expires_at_ms, head.map(|head| head.expires_at_ms))?;
-    let entries = head.map_or(0, |head| head.entries) + usize::from(added);
-    if entries > limits.board_size {
-        tables.remove_worst(&entry.board)?;
+    tables.put_entry(entry, expires_at_ms, head.map(|head| head.expires_at_ms))?;
+    if entries + 1 > limits.board_size
+        && let Some(worst) = tables.worst(&entry.board)?
+    {
+        tables.remove_entry(&entry.board, &worst)?;
     }
     Ok(())
 }
 
+/// How many of the games listed as `owner`'s are live.
+fn live_owned(tables: &impl Tables, owner: &str, now_ms: u64) -> Result<u64, StoreError> {
+    let mut count = 0;
+    for (_, id) in tables.owned(owner)? {
+        if tables
+            .head(&id)?
+            .is_some_and(|head| live(head.expires_at_ms, now_ms))
+        {
+            count += 1;
+        }
+    }
+    Ok(count)
+}
+
+/// Applies one player's write: the version first, then the bound on
+/// players, then the token's hash; the player and its hash are stored
+/// only when all pass. A hash indexed for an expired player erases that
+/// player, as a purge would; for a live one it is [`PlayerOutcome::TokenTaken`].
+pub(crate) fn apply_player(
+    tables: &mut impl Tables,
+    write: &PlayerWrite,
+    now_ms: u64,
+    limits: &StoreLimits,
+) -> Result<PlayerOutcome, StoreError> {
+    let stored = tables.player(&write.id)?;
+    let current = stored
+        .as_ref()
+        .filter(|player| live(player.expires_at_ms, now_ms))
+        .map(|player| player.version);
+    let expected = match write.expected {
+        Expected::Absent => None,
+        Expected::Version(version) => Some(version),
+    };
+    if current != expected {
+        return Ok(PlayerOutcome::Stale { current });
+    }
+    if stored.is_none()
+        && tables.players()? >= limits.max_players
+        && !make_room(tables, Kind::Player, now_ms, |tables| {
+            Ok(tables.players()? < limits.max_players)
+        })?
+    {
+        return Ok(PlayerOutcome::Full);
+    }
+    if let Some(token) = &write.player.token
+        && let Some(holder) = tables.token_owner(token)?
+        && holder != write.id
+        && let Some(other) = tables.player(&holder)?
+    {
+        if live(other.expires_at_ms, now_ms) {
+            return Ok(PlayerOutcome::TokenTaken);
+        }
+        remove(tables, Kind::Player, other.expires_at_ms, &holder)?;
+    }
+    let replaces = match (write.expected, stored) {
+        (Expected::Absent, Some(expired)) => {
+            remove(tables, Kind::Player, expired.expires_at_ms, &write.id)?;
+            None
+        }
+        (_, Some(stored)) => {
+            if let Some(old) = stored
+                .token
+                .filter(|old| write.player.token.as_ref() != Some(old))
+            {
+                untoken(tables, &old, &write.id)?;
+            }
+            Some(stored.expires_at_ms)
+        }
+        (_, None) => None,
+    };
+    tables.put_player(&write.id, &write.player, replaces)?;
+    if let Some(token) = &write.player.token {
+        tables.put_token(token, &write.id)?;
+    }
+    Ok(PlayerOutcome::Written)
+}
+
+/// Erases the live player `id` at version `expected`, with all that goes
+/// with it.
+pub(crate) fn erase_player(
+    tables: &mut impl Tables,
+    id: &str,
+    expected: u64,
+    now_ms: u64,
+) -> Result<PlayerOutcome, StoreError> {
+    let stored = tables.player(id)?;
+    let live_player = stored
+        .as_ref()
+        .filter(|player| live(player.expires_at_ms, now_ms));
+    match live_player {
+        Some(player) if player.version == expected => {
+            remove(tables, Kind::Player, player.expires_at_ms, id)?;
+            Ok(PlayerOutcome::Written)
+        }
+        _ => Ok(PlayerOutcome::Stale {
+            current: live_player.map(|player| player.version),
+        }),
+    }
+}
+
+/// Removes `token`'s entry in the index if it is `id`'s: an entry
+/// another player took over stays.
+fn untoken(tables: &mut impl Tables, token: &[u8], id: &str) -> Result<(), StoreError> {
+    if tables.token_owner(token)?.as_deref() == Some(id) {
+        tables.remove_token(token)?;
+    }
+    Ok(())
+}
+
+/// Removes the record `name` of `kind`, its index entry, and what goes
+/// with it (see the module's documentation).
+fn remove(
+    tables: &mut impl Tables,
+    kind: Kind,
+    expires_at_ms: u64,
+    name: &str,
+) -> Result<(), StoreError> {
+    match kind {
+        Kind::Game => tables.unown(name)?,
+        Kind::Player => {
+            if let Some(token) = tables.player(name)?.and_then(|player| player.token) {
+                untoken(tables, &token, name)?;
+            }
+            for board in tables.boards_of(name)? {
+                if let Some(rank) = tables.entry_of(&board, name)? {
+                    tables.remove_entry(&board, &rank)?;
+                }
+            }
+            for (_, game) in tables.owned(name)? {
+                tables.unown(&game)?;
+            }
+        }
+        Kind::Key | Kind::Board => {}
+    }
+    tables.remove(kind, expires_at_ms, name)
+}
+
 /// Deletes what expired by `now_ms`, those that expired first first, at
-/// most `at_most` games, `at_most` keys and `at_most` boards.
+/// most `at_most` games, `at_most` keys, `at_most` boards and `at_most`
+/// players.
 pub(crate) fn purge(
     tables: &mut impl Tables,
     now_ms: u64,
@@ -313,6 +547,7 @@ pub(crate) fn purge(
         games: purge_kind(tables, Kind::Game, now_ms, at_most)?,
         keys: purge_kind(tables, Kind::Key, now_ms, at_most)?,
         boards: purge_kind(tables, Kind::Board, now_ms, at_most)?,
+        players: purge_kind(tables, Kind::Player, now_ms, at_most)?,
     })
 }
 
@@ -326,7 +561,7 @@ fn purge_kind(
     while purged < at_most {
         match tables.first_to_expire(kind)? {
             Some((expires_at_ms, name)) if !live(expires_at_ms, now_ms) => {
-                tables.remove(kind, expires_at_ms, &name)?;
+                remove(tables, kind, expires_at_ms, &name)?;
                 purged += 1;
             }
             _ => break,

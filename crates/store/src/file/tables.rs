@@ -11,7 +11,16 @@
 //! A leaderboard is its expiry under its name in `boards` and its entries
 //! in `entries`, keyed `(board, rank)`, so that a board's entries are
 //! one range, best first; `board_expiry` indexes boards as the games'
-//! index does.
+//! index does. Each entry's player is in `entry_players`, keyed as
+//! `entries`, and each player's entries in `player_entries`, keyed
+//! `(player, board)` to the rank, so that a player's entries are one
+//! range. An entry stored before these tables were added has no player.
+//!
+//! A player is stored in `players` by id, indexed by expiry in
+//! `player_expiry` and by its token's hash in `tokens`. A game created
+//! with an owner is listed in `owned`, keyed `(owner, created_ms, id)`, so
+//! that an owner's games are one range in creation order, and its owner
+//! and creation are in `game_owners`, so that the listing goes with it.
 //!
 //! Each kept answer has its game and charge in `key_owners`; `game_keys`
 //! counts a game's answers and `totals` holds the charges of all, each
@@ -21,8 +30,10 @@
 //! A game's log is `log`, keyed `(id, version)`, so that a game's
 //! entries are one range in version order, removed with the game.
 //!
-//! A game is stored as `version | expires_at_ms | body` and a kept answer
-//! as `expires_at_ms | fingerprint length | fingerprint | answer`, numbers
+//! A game is stored as `version | expires_at_ms | body`, a player as
+//! `version | expires_at_ms | token length | token | body` (the length a
+//! byte, 0 for none) and a kept answer as
+//! `expires_at_ms | fingerprint length | fingerprint | answer`, numbers
 //! little-endian (u64, the length u32). Decoding checks every length: a
 //! record that does not decode is [`StoreError::Corrupted`], never a panic.
 
@@ -32,7 +43,7 @@ use std::path::Path;
 use redb::{ReadableTable, ReadableTableMetadata, Table, TableDefinition, WriteTransaction};
 
 use crate::rules::{BoardHead, Head, Kind, Tables};
-use crate::{Entry, Kept, StoreError, StoredGame};
+use crate::{Entry, Kept, Ranked, StoreError, StoredGame, StoredPlayer};
 
 pub(super) const GAMES: TableDefinition<&str, &[u8]> = TableDefinition::new("games");
 pub(super) const KEPT: TableDefinition<&str, &[u8]> = TableDefinition::new("kept");
@@ -45,6 +56,14 @@ pub(super) const LOG: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new
 const KEY_OWNERS: TableDefinition<&str, (u64, &str)> = TableDefinition::new("key_owners");
 const GAME_KEYS: TableDefinition<&str, u64> = TableDefinition::new("game_keys");
 const TOTALS: TableDefinition<&str, u64> = TableDefinition::new("totals");
+pub(super) const ENTRY_PLAYERS: TableDefinition<(&str, &str), &str> =
+    TableDefinition::new("entry_players");
+const PLAYER_ENTRIES: TableDefinition<(&str, &str), &str> = TableDefinition::new("player_entries");
+pub(super) const PLAYERS: TableDefinition<&str, &[u8]> = TableDefinition::new("players");
+const PLAYER_EXPIRY: TableDefinition<(u64, &str), ()> = TableDefinition::new("player_expiry");
+pub(super) const TOKENS: TableDefinition<&[u8], &str> = TableDefinition::new("tokens");
+pub(super) const OWNED: TableDefinition<(&str, u64, &str), ()> = TableDefinition::new("owned");
+const GAME_OWNERS: TableDefinition<&str, (u64, &str)> = TableDefinition::new("game_owners");
 
 /// The row of `totals` that holds the charges of every kept answer.
 const KEPT_BYTES: &str = "kept_bytes";
@@ -62,6 +81,13 @@ pub(super) struct FileTables<'txn> {
     key_owners: Table<'txn, &'static str, (u64, &'static str)>,
     game_keys: Table<'txn, &'static str, u64>,
     totals: Table<'txn, &'static str, u64>,
+    entry_players: Table<'txn, (&'static str, &'static str), &'static str>,
+    player_entries: Table<'txn, (&'static str, &'static str), &'static str>,
+    players: Table<'txn, &'static str, &'static [u8]>,
+    player_expiry: Table<'txn, (u64, &'static str), ()>,
+    tokens: Table<'txn, &'static [u8], &'static str>,
+    owned: Table<'txn, (&'static str, u64, &'static str), ()>,
+    game_owners: Table<'txn, &'static str, (u64, &'static str)>,
     /// Whether any table was changed: a batch of stale writes changed
     /// none, and is not synced.
     changed: bool,
@@ -82,6 +108,13 @@ impl<'txn> FileTables<'txn> {
             key_owners: txn.open_table(KEY_OWNERS)?,
             game_keys: txn.open_table(GAME_KEYS)?,
             totals: txn.open_table(TOTALS)?,
+            entry_players: txn.open_table(ENTRY_PLAYERS)?,
+            player_entries: txn.open_table(PLAYER_ENTRIES)?,
+            players: txn.open_table(PLAYERS)?,
+            player_expiry: txn.open_table(PLAYER_EXPIRY)?,
+            tokens: txn.open_table(TOKENS)?,
+            owned: txn.open_table(OWNED)?,
+            game_owners: txn.open_table(GAME_OWNERS)?,
             changed: false,
         })
     }
@@ -96,6 +129,7 @@ impl<'txn> FileTables<'txn> {
             Kind::Game => &mut self.game_expiry,
             Kind::Key => &mut self.key_expiry,
             Kind::Board => &mut self.board_expiry,
+            Kind::Player => &mut self.player_expiry,
         }
     }
 
@@ -236,35 +270,146 @@ impl Tables for FileTables<'_> {
         self.boards.len().map_err(failed)
     }
 
+    fn entry_of(&self, board: &str, player: &str) -> Result<Option<String>, StoreError> {
+        let rank = self.player_entries.get((player, board)).map_err(failed)?;
+        Ok(rank.map(|rank| rank.value().to_owned()))
+    }
+
+    fn holds(&self, board: &str, rank: &str) -> Result<bool, StoreError> {
+        Ok(self.entries.get((board, rank)).map_err(failed)?.is_some())
+    }
+
+    fn boards_of(&self, player: &str) -> Result<Vec<String>, StoreError> {
+        let mut boards = Vec::new();
+        for entry in self.player_entries.range((player, "")..).map_err(failed)? {
+            let (key, _) = entry.map_err(failed)?;
+            let (of, board) = key.value();
+            if of != player {
+                break;
+            }
+            boards.push(board.to_owned());
+        }
+        Ok(boards)
+    }
+
     fn put_entry(
         &mut self,
         entry: &Entry,
         expires_at_ms: u64,
         replaces: Option<u64>,
-    ) -> Result<bool, StoreError> {
+    ) -> Result<(), StoreError> {
         self.changed = true;
-        self.boards
-            .insert(entry.board.as_str(), expires_at_ms)
+        let (board, rank, player) = (
+            entry.board.as_str(),
+            entry.rank.as_str(),
+            entry.player.as_str(),
+        );
+        self.boards.insert(board, expires_at_ms).map_err(failed)?;
+        self.reindex(Kind::Board, board, replaces, expires_at_ms)?;
+        self.entries
+            .insert((board, rank), entry.body.as_slice())
             .map_err(failed)?;
-        self.reindex(Kind::Board, &entry.board, replaces, expires_at_ms)?;
-        let replaced = self
-            .entries
-            .insert(
-                (entry.board.as_str(), entry.rank.as_str()),
-                entry.body.as_slice(),
-            )
+        self.entry_players
+            .insert((board, rank), player)
             .map_err(failed)?;
-        Ok(replaced.is_none())
+        self.player_entries
+            .insert((player, board), rank)
+            .map_err(failed)?;
+        Ok(())
     }
 
-    fn remove_worst(&mut self, board: &str) -> Result<(), StoreError> {
+    fn worst(&self, board: &str) -> Result<Option<String>, StoreError> {
+        Ok(self.ranks(board)?.pop())
+    }
+
+    fn remove_entry(&mut self, board: &str, rank: &str) -> Result<(), StoreError> {
         self.changed = true;
-        if let Some(worst) = self.ranks(board)?.pop() {
-            self.entries
-                .remove((board, worst.as_str()))
+        self.entries.remove((board, rank)).map_err(failed)?;
+        let player = self.entry_players.remove((board, rank)).map_err(failed)?;
+        if let Some(player) = player.map(|player| player.value().to_owned()) {
+            self.player_entries
+                .remove((player.as_str(), board))
                 .map_err(failed)?;
         }
         Ok(())
+    }
+
+    fn player(&self, id: &str) -> Result<Option<StoredPlayer>, StoreError> {
+        read_player(&self.players, id)
+    }
+
+    fn players(&self) -> Result<u64, StoreError> {
+        self.players.len().map_err(failed)
+    }
+
+    fn token_owner(&self, token: &[u8]) -> Result<Option<String>, StoreError> {
+        let owner = self.tokens.get(token).map_err(failed)?;
+        Ok(owner.map(|owner| owner.value().to_owned()))
+    }
+
+    fn put_player(
+        &mut self,
+        id: &str,
+        player: &StoredPlayer,
+        replaces: Option<u64>,
+    ) -> Result<(), StoreError> {
+        self.changed = true;
+        let token = player.token.as_deref().unwrap_or_default();
+        let token_len = u8::try_from(token.len()).map_err(|_| {
+            StoreError::InvalidWrite(format!(
+                "player `{id}`: a token's hash of {} bytes",
+                token.len()
+            ))
+        })?;
+        let mut record = Vec::with_capacity(17 + token.len() + player.body.len());
+        record.extend_from_slice(&player.version.to_le_bytes());
+        record.extend_from_slice(&player.expires_at_ms.to_le_bytes());
+        record.push(token_len);
+        record.extend_from_slice(token);
+        record.extend_from_slice(&player.body);
+        self.players.insert(id, record.as_slice()).map_err(failed)?;
+        self.reindex(Kind::Player, id, replaces, player.expires_at_ms)
+    }
+
+    fn put_token(&mut self, token: &[u8], id: &str) -> Result<(), StoreError> {
+        self.changed = true;
+        self.tokens.insert(token, id).map_err(failed)?;
+        Ok(())
+    }
+
+    fn remove_token(&mut self, token: &[u8]) -> Result<(), StoreError> {
+        self.changed = true;
+        self.tokens.remove(token).map_err(failed)?;
+        Ok(())
+    }
+
+    fn own(&mut self, owner: &str, created_ms: u64, id: &str) -> Result<(), StoreError> {
+        self.changed = true;
+        self.owned
+            .insert((owner, created_ms, id), ())
+            .map_err(failed)?;
+        self.game_owners
+            .insert(id, (created_ms, owner))
+            .map_err(failed)?;
+        Ok(())
+    }
+
+    fn unown(&mut self, id: &str) -> Result<(), StoreError> {
+        let owner = self.game_owners.remove(id).map_err(failed)?.map(|owner| {
+            let (created_ms, owner) = owner.value();
+            (created_ms, owner.to_owned())
+        });
+        if let Some((created_ms, owner)) = owner {
+            self.changed = true;
+            self.owned
+                .remove((owner.as_str(), created_ms, id))
+                .map_err(failed)?;
+        }
+        Ok(())
+    }
+
+    fn owned(&self, owner: &str) -> Result<Vec<(u64, String)>, StoreError> {
+        read_owned(&self.owned, owner)
     }
 
     fn first_to_expire(&self, kind: Kind) -> Result<Option<(u64, String)>, StoreError> {
@@ -272,6 +417,7 @@ impl Tables for FileTables<'_> {
             Kind::Game => &self.game_expiry,
             Kind::Key => &self.key_expiry,
             Kind::Board => &self.board_expiry,
+            Kind::Player => &self.player_expiry,
         };
         let first = index.first().map_err(failed)?;
         Ok(first.map(|(entry, _)| {
@@ -314,29 +460,85 @@ impl Tables for FileTables<'_> {
             Kind::Board => {
                 self.boards.remove(name).map_err(failed)?;
                 for rank in self.ranks(name)? {
-                    self.entries.remove((name, rank.as_str())).map_err(failed)?;
+                    self.remove_entry(name, &rank)?;
                 }
+            }
+            Kind::Player => {
+                self.players.remove(name).map_err(failed)?;
             }
         }
         Ok(())
     }
 }
 
-/// The first `limit` entries of `board` in `entries`, best first.
+/// The entries of `board`, best first, each with its player: at most
+/// the board size.
 pub(super) fn read_entries(
     entries: &impl ReadableTable<(&'static str, &'static str), &'static [u8]>,
+    players: &impl ReadableTable<(&'static str, &'static str), &'static str>,
     board: &str,
-    limit: usize,
-) -> Result<Vec<Vec<u8>>, StoreError> {
-    let mut bodies = Vec::new();
+) -> Result<Vec<Ranked>, StoreError> {
+    let mut ranked = Vec::new();
     for entry in entries.range((board, "")..).map_err(failed)? {
         let (key, body) = entry.map_err(failed)?;
-        if key.value().0 != board || bodies.len() == limit {
+        let (on, rank) = key.value();
+        if on != board {
             break;
         }
-        bodies.push(body.value().to_vec());
+        let player = players.get((board, rank)).map_err(failed)?;
+        ranked.push(Ranked {
+            rank: rank.to_owned(),
+            player: player.map_or_else(String::new, |player| player.value().to_owned()),
+            body: body.value().to_vec(),
+        });
     }
-    Ok(bodies)
+    Ok(ranked)
+}
+
+/// The games listed as `owner`'s in `owned`, oldest first.
+pub(super) fn read_owned(
+    owned: &impl ReadableTable<(&'static str, u64, &'static str), ()>,
+    owner: &str,
+) -> Result<Vec<(u64, String)>, StoreError> {
+    let mut games = Vec::new();
+    for entry in owned.range((owner, 0, "")..).map_err(failed)? {
+        let (key, _) = entry.map_err(failed)?;
+        let (of, created_ms, id) = key.value();
+        if of != owner {
+            break;
+        }
+        games.push((created_ms, id.to_owned()));
+    }
+    Ok(games)
+}
+
+/// The player stored under `id` in `players`, expired or not.
+pub(super) fn read_player(
+    players: &impl ReadableTable<&'static str, &'static [u8]>,
+    id: &str,
+) -> Result<Option<StoredPlayer>, StoreError> {
+    let Some(record) = players.get(id).map_err(failed)? else {
+        return Ok(None);
+    };
+    let bytes = record.value();
+    let corrupted = || {
+        StoreError::Corrupted(format!(
+            "player `{id}` is {} bytes, short of what its head says",
+            bytes.len()
+        ))
+    };
+    let (version, rest) = take_u64(bytes).ok_or_else(corrupted)?;
+    let (expires_at_ms, rest) = take_u64(rest).ok_or_else(corrupted)?;
+    let (length, rest) = rest.split_first().ok_or_else(corrupted)?;
+    let (token, body) = rest
+        .split_at_checked(usize::from(*length))
+        .ok_or_else(corrupted)?;
+    Ok(Some(StoredPlayer {
+        version,
+        expires_at_ms,
+        token: (*length > 0).then(|| token.to_vec()),
+        body: body.to_vec(),
+    }))
 }
 
 /// The entries of `id`'s log at `versions`, in order.

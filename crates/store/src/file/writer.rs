@@ -14,7 +14,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::handle::Handle;
 use super::in_write;
 use crate::rules;
-use crate::{Keep, Outcome, StoreError, StoreLimits, Write};
+use crate::{Keep, Outcome, PlayerOutcome, PlayerWrite, StoreError, StoreLimits, Write};
 
 /// The most writes one transaction applies.
 const BATCH: usize = 256;
@@ -22,16 +22,25 @@ const BATCH: usize = 256;
 /// timeout).
 const QUEUE: usize = 4 * BATCH;
 
-/// What a job changes: a game (and its key), or a key alone.
+/// What a job changes: a game (and its key), a key alone, or a player.
 pub(super) enum Change {
-    Write(Write),
+    // Boxed: a game's write is several times the size of the others.
+    Write(Box<Write>),
     Keep(Keep),
+    Player(PlayerWrite),
+    Erase { id: String, expected: u64 },
+}
+
+/// What became of a job's change.
+pub(super) enum Done {
+    Game(Outcome),
+    Player(PlayerOutcome),
 }
 
 pub(super) struct Job {
     pub change: Change,
     pub now_ms: u64,
-    pub reply: oneshot::Sender<Result<Outcome, StoreError>>,
+    pub reply: oneshot::Sender<Result<Done, StoreError>>,
 }
 
 /// Starts the writer thread; it stops once every sender is dropped.
@@ -81,13 +90,26 @@ fn commit(db: &Handle, mut jobs: Vec<Job>, limits: &StoreLimits) {
 
 /// An I/O error fails the whole batch, none of it committed; the file is
 /// opened again before the next batch (see `handle.rs`).
-fn apply(db: &Handle, jobs: &[Job], limits: &StoreLimits) -> Result<Vec<Outcome>, StoreError> {
+fn apply(db: &Handle, jobs: &[Job], limits: &StoreLimits) -> Result<Vec<Done>, StoreError> {
     db.with(|db| {
         in_write(db, |tables| {
             jobs.iter()
-                .map(|job| match &job.change {
-                    Change::Write(write) => rules::apply(tables, write, job.now_ms, limits),
-                    Change::Keep(keep) => rules::keep(tables, keep, job.now_ms, limits),
+                .map(|job| {
+                    let now_ms = job.now_ms;
+                    Ok(match &job.change {
+                        Change::Write(write) => {
+                            Done::Game(rules::apply(tables, write, now_ms, limits)?)
+                        }
+                        Change::Keep(keep) => {
+                            Done::Game(rules::keep(tables, keep, now_ms, limits)?)
+                        }
+                        Change::Player(write) => {
+                            Done::Player(rules::apply_player(tables, write, now_ms, limits)?)
+                        }
+                        Change::Erase { id, expected } => {
+                            Done::Player(rules::erase_player(tables, id, *expected, now_ms)?)
+                        }
+                    })
                 })
                 .collect()
         })

@@ -50,7 +50,8 @@ async fn expired_is_absent(backend: Backend) {
         Ok(Purged {
             games: 0,
             keys: 0,
-            boards: 0
+            boards: 0,
+            players: 0,
         })
     );
 }
@@ -85,7 +86,8 @@ async fn an_expired_game_never_counts_against_the_bound(backend: Backend) {
         Ok(Purged {
             games: 0,
             keys: 0,
-            boards: 0
+            boards: 0,
+            players: 0,
         })
     );
 }
@@ -124,7 +126,8 @@ async fn what_a_refused_write_deleted_stays_deleted(backend: Backend) {
         Ok(Purged {
             games: 0,
             keys: 0,
-            boards: 0
+            boards: 0,
+            players: 0,
         })
     );
 }
@@ -152,7 +155,8 @@ async fn a_purge_keeps_pace_with_10_000_expiring_games(backend: Backend) {
         Ok(Purged {
             games: 10_000,
             keys: 10_000,
-            boards: 0
+            boards: 0,
+            players: 0,
         })
     );
     assert_eq!(store.games().await, Ok(0));
@@ -179,7 +183,8 @@ async fn purge_takes_the_first_to_expire_first(backend: Backend) {
         Ok(Purged {
             games: 2,
             keys: 2,
-            boards: 0
+            boards: 0,
+            players: 0,
         })
     );
     assert_eq!(stored("g2").await, None);
@@ -194,7 +199,8 @@ async fn purge_takes_the_first_to_expire_first(backend: Backend) {
         Ok(Purged {
             games: 2,
             keys: 2,
-            boards: 0
+            boards: 0,
+            players: 0,
         })
     );
     assert_eq!(
@@ -202,7 +208,8 @@ async fn purge_takes_the_first_to_expire_first(backend: Backend) {
         Ok(Purged {
             games: 0,
             keys: 0,
-            boards: 0
+            boards: 0,
+            players: 0,
         })
     );
     assert_eq!(stored("g3").await, None);
@@ -224,7 +231,8 @@ async fn a_new_expiry_moves_in_the_index(backend: Backend) {
         Ok(Purged {
             games: 0,
             keys: 0,
-            boards: 0
+            boards: 0,
+            players: 0,
         })
     );
     assert_eq!(
@@ -245,7 +253,8 @@ async fn a_new_expiry_moves_in_the_index(backend: Backend) {
         Ok(Purged {
             games: 1,
             keys: 0,
-            boards: 0
+            boards: 0,
+            players: 0,
         })
     );
     assert_eq!(store.games().await, Ok(0));

@@ -24,8 +24,8 @@ use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
 use linkpath_store::{
-    Entry, Expected, Kept, KeyBound, Outcome, Purged, Store, StoreError, StoreLimits, StoredGame,
-    Write, kept_charge,
+    BoardPage, BoardStart, Entry, Expected, Kept, KeyBound, Outcome, Purged, Ranked, Store,
+    StoreError, StoreLimits, StoredGame, Write, kept_charge,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
@@ -222,6 +222,8 @@ fn bounds() -> impl Strategy<Value = StoreLimits> {
             max_kept_bytes: answers * kept_charge("k0", &answer(0, 0, 1, 0)) + slack,
             max_boards: 2,
             board_size: 2,
+            max_players: 3,
+            max_games_per_player: 2,
             timeout: Duration::from_secs(30),
         },
     )
@@ -279,7 +281,8 @@ fn answer(step: usize, request: u8, padding: usize, expires_at_ms: u64) -> Kept 
 /// One call on a store, with everything it takes.
 #[derive(Debug, Clone)]
 enum Call {
-    Write(Write),
+    // Boxed: a write is several times the size of the other calls.
+    Write(Box<Write>),
     Keep {
         game: String,
         key: String,
@@ -299,7 +302,7 @@ enum Answer {
     Outcome(Result<Outcome, StoreError>),
     Game(Result<Option<StoredGame>, StoreError>),
     Kept(Result<Option<Kept>, StoreError>),
-    Leaderboard(Result<Vec<Vec<u8>>, StoreError>),
+    Leaderboard(Result<BoardPage, StoreError>),
     Games(Result<u64, StoreError>),
     Purged(Result<Purged, StoreError>),
 }
@@ -315,7 +318,7 @@ struct Shown {
     game: Vec<Result<Option<StoredGame>, StoreError>>,
     log: Vec<Result<LogEntries, StoreError>>,
     kept: Vec<Result<Option<Kept>, StoreError>>,
-    boards: Vec<Result<Vec<Vec<u8>>, StoreError>>,
+    boards: Vec<Result<BoardPage, StoreError>>,
 }
 
 /// Runs `ops` on each backend and on the model, step by step; answers
@@ -438,13 +441,15 @@ fn readable(value: &impl Debug) -> String {
 
 async fn answer_of(store: &Store, call: &Call, now: u64) -> Answer {
     match call.clone() {
-        Call::Write(write) => Answer::Outcome(store.write(write, now).await),
+        Call::Write(write) => Answer::Outcome(store.write(*write, now).await),
         Call::Keep { game, key, kept } => Answer::Outcome(store.keep(&game, &key, kept, now).await),
         Call::Game(id) => Answer::Game(store.game(&id, now).await),
         Call::Kept(key) => Answer::Kept(store.kept(&key, now).await),
-        Call::Leaderboard(board, limit) => {
-            Answer::Leaderboard(store.leaderboard(&board, limit, now).await)
-        }
+        Call::Leaderboard(board, limit) => Answer::Leaderboard(
+            store
+                .leaderboard(&board, BoardStart::After(None), limit, now)
+                .await,
+        ),
         Call::Games => Answer::Games(store.games().await),
         Call::Purge(at_most) => Answer::Purged(store.purge(now, at_most).await),
         Call::PurgeExpired => Answer::Purged(store.purge_expired(now).await),
@@ -458,11 +463,12 @@ async fn shown_by(store: &Store, now: u64) -> Shown {
         join_all(IDS.iter().map(|id| store.game(id, now))),
         join_all(IDS.iter().map(|id| store.log(id, 0..u64::MAX, now))),
         join_all(KEYS.iter().map(|key| store.kept(key, now))),
-        join_all(
-            BOARDS
-                .iter()
-                .map(|board| store.leaderboard(board, usize::MAX, now))
-        ),
+        join_all(BOARDS.iter().map(|board| store.leaderboard(
+            board,
+            BoardStart::After(None),
+            usize::MAX,
+            now
+        ))),
     );
     Shown {
         games,
@@ -499,7 +505,7 @@ struct Owned {
 struct Board {
     expires_at_ms: u64,
     /// Body by rank: best first.
-    entries: BTreeMap<String, Vec<u8>>,
+    entries: BTreeMap<String, (String, Vec<u8>)>,
 }
 
 /// Live until its expiry: from that millisecond on, absent.
@@ -568,22 +574,28 @@ impl Model {
                     let rank = format!("{}{id}", win.score);
                     Entry {
                         board: BOARDS[win.board].to_owned(),
+                        player: id.to_owned(),
                         body: format!("{rank} v{version}").into_bytes(),
                         rank,
                         expires_at_ms: now + win.life,
                     }
                 }),
+                owner: None,
             }
         };
         match op {
-            Op::Create { id, life, key, win } => {
-                Call::Write(write(*id, Expected::Absent, *life, keyed(key), win))
-            }
+            Op::Create { id, life, key, win } => Call::Write(Box::new(write(
+                *id,
+                Expected::Absent,
+                *life,
+                keyed(key),
+                win,
+            ))),
             Op::Next { id, life, key, win } => {
                 let expected = self
                     .version(IDS[*id], now)
                     .map_or(Expected::Absent, Expected::Version);
-                Call::Write(write(*id, expected, *life, keyed(key), win))
+                Call::Write(Box::new(write(*id, expected, *life, keyed(key), win)))
             }
             Op::Stale { id, ahead, key } => {
                 let expected = match self.version(IDS[*id], now) {
@@ -591,13 +603,13 @@ impl Model {
                     Some(version) => version + (*ahead).max(1),
                     None => *ahead,
                 };
-                Call::Write(write(
+                Call::Write(Box::new(write(
                     *id,
                     Expected::Version(expected),
                     5,
                     keyed(key),
                     &None,
-                ))
+                )))
             }
             Op::Keep { id, key } => {
                 let (key, kept) = keyed(&Some(key.clone())).unwrap();
@@ -659,6 +671,7 @@ impl Model {
             Outcome::Written => "written",
             Outcome::Stale { .. } => "stale",
             Outcome::Full => "full",
+            Outcome::PlayerFull => "the owner's games full",
             Outcome::Replayed(_) => "replayed",
             Outcome::TooManyKeys(KeyBound::Game) => "too many keys for the game",
             Outcome::TooManyKeys(KeyBound::Store) => "too many kept bytes",
@@ -703,12 +716,25 @@ impl Model {
             .cloned()
     }
 
-    fn leaderboard(&self, board: &str, limit: usize, now: u64) -> Vec<Vec<u8>> {
-        self.boards
+    fn leaderboard(&self, board: &str, limit: usize, now: u64) -> BoardPage {
+        let entries = self
+            .boards
             .get(board)
             .filter(|board| live(board.expires_at_ms, now))
-            .map(|board| board.entries.values().take(limit).cloned().collect())
-            .unwrap_or_default()
+            .map(|board| {
+                let ranked = board.entries.iter().map(|(rank, (player, body))| Ranked {
+                    rank: rank.clone(),
+                    player: player.clone(),
+                    body: body.clone(),
+                });
+                ranked.take(limit).collect()
+            })
+            .unwrap_or_default();
+        BoardPage {
+            position: 0,
+            entries,
+            found: None,
+        }
     }
 
     /// A write: the key first (a live answer is replayed, whatever the
@@ -857,8 +883,22 @@ impl Model {
                 expires_at_ms: entry.expires_at_ms,
                 entries: BTreeMap::new(),
             });
+        let held = board
+            .entries
+            .iter()
+            .find(|(_, (player, _))| *player == entry.player)
+            .map(|(rank, _)| rank.clone());
+        if let Some(held) = held {
+            if entry.rank >= held {
+                return;
+            }
+            board.entries.remove(&held);
+        }
         board.expires_at_ms = board.expires_at_ms.max(entry.expires_at_ms);
-        board.entries.insert(entry.rank.clone(), entry.body.clone());
+        board.entries.insert(
+            entry.rank.clone(),
+            (entry.player.clone(), entry.body.clone()),
+        );
         if board.entries.len() > self.limits.board_size {
             board.entries.pop_last();
             self.meet("a board's worst entry dropped");
@@ -884,6 +924,7 @@ impl Model {
             games,
             keys,
             boards,
+            players: 0,
         }
     }
 }

@@ -6,7 +6,10 @@
 use std::path::Path;
 use std::time::Duration;
 
-use linkpath_store::{Entry, Expected, Kept, Store, StoreError, StoreLimits, StoredGame, Write};
+use linkpath_store::{
+    Entry, Expected, Kept, PlayerWrite, Store, StoreError, StoreLimits, StoredGame, StoredPlayer,
+    Write,
+};
 use tempfile::TempDir;
 
 pub use linkpath_testkit::redis::RedisPrefix;
@@ -97,6 +100,8 @@ pub fn limits(max_games: u64) -> StoreLimits {
         max_kept_bytes: 1 << 30,
         max_boards: max_games,
         board_size: 3,
+        max_players: max_games,
+        max_games_per_player: max_games,
         timeout: Duration::from_secs(30),
     }
 }
@@ -136,6 +141,7 @@ pub fn create(id: &str, body: &str) -> Write {
         game: game(0, body),
         key: None,
         entry: None,
+        owner: None,
         log: vec![entry(0, body)],
     }
 }
@@ -148,6 +154,7 @@ pub fn next(id: &str, from: u64, body: &str) -> Write {
         game: game(from + 1, body),
         key: None,
         entry: None,
+        owner: None,
         log: vec![entry(from + 1, body)],
     }
 }
@@ -170,16 +177,66 @@ pub fn expiring(mut write: Write, expires_at_ms: u64) -> Write {
 }
 
 /// `write`, entering its game on `board` at `rank` (the entry's body is
-/// `rank` too), the board lasting until `expires_at_ms`.
+/// `rank` too), the board lasting until `expires_at_ms`; the entry's
+/// player is the game, so that each game has an entry of its own.
 pub fn won(write: Write, board: &str, rank: &str, expires_at_ms: u64) -> Write {
+    let player = write.id.clone();
+    won_by(write, &player, board, rank, expires_at_ms)
+}
+
+/// [`won`], the entry `player`'s.
+pub fn won_by(write: Write, player: &str, board: &str, rank: &str, expires_at_ms: u64) -> Write {
     Write {
         entry: Some(Entry {
             board: board.to_owned(),
+            player: player.to_owned(),
             rank: rank.to_owned(),
             body: rank.as_bytes().to_vec(),
             expires_at_ms,
         }),
         ..write
+    }
+}
+
+/// `write`, a create, listing its game among `owner`'s.
+pub fn owned_by(write: Write, owner: &str) -> Write {
+    Write {
+        owner: Some(owner.to_owned()),
+        ..write
+    }
+}
+
+/// The hash of token number `n`: 32 bytes, as SHA-256's.
+pub fn token(n: u8) -> Vec<u8> {
+    vec![n; 32]
+}
+
+/// A player at `version` with this body and token number, expiring
+/// [`LATER`].
+pub fn player(version: u64, body: &str, token_number: Option<u8>) -> StoredPlayer {
+    StoredPlayer {
+        version,
+        expires_at_ms: LATER,
+        token: token_number.map(token),
+        body: body.as_bytes().to_vec(),
+    }
+}
+
+/// Creates the player `id`.
+pub fn join(id: &str, body: &str, token_number: Option<u8>) -> PlayerWrite {
+    PlayerWrite {
+        id: id.to_owned(),
+        expected: Expected::Absent,
+        player: player(0, body, token_number),
+    }
+}
+
+/// Changes the player `id` from version `from` to the next.
+pub fn change(id: &str, from: u64, body: &str, token_number: Option<u8>) -> PlayerWrite {
+    PlayerWrite {
+        id: id.to_owned(),
+        expected: Expected::Version(from),
+        player: player(from + 1, body, token_number),
     }
 }
 
