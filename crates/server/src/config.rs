@@ -236,6 +236,43 @@ pub struct Config {
 
     #[command(flatten)]
     pub games: GameSettings,
+
+    #[command(flatten)]
+    pub player_jwt: PlayerJwtSettings,
+}
+
+/// How players signed in by a studio's own login are checked: the studio
+/// signs a JWT naming the player (`sub`), linkpath verifies it.
+#[derive(Clone, Debug, clap::Args)]
+pub struct PlayerJwtSettings {
+    /// A file holding the key studio tokens are signed with: a PEM public
+    /// key (RSA: RS256; Ed25519: EdDSA) or a JWKS (`{"keys": [...]}`, each
+    /// key picked by the token's `kid`, RSA or OKP Ed25519, its algorithm
+    /// the key's). At most one of this and `--player-jwt-secret`; none:
+    /// no studio tokens.
+    #[arg(long, env = "LINKPATH_PLAYER_JWT_KEY", value_name = "PATH")]
+    pub player_jwt_key: Option<std::path::PathBuf>,
+
+    /// A shared secret studio tokens are signed with (HS256), at least 32
+    /// bytes. At most one of this and `--player-jwt-key`; none: no studio
+    /// tokens.
+    #[arg(long, env = "LINKPATH_PLAYER_JWT_SECRET", hide_env_values = true)]
+    pub player_jwt_secret: Option<String>,
+
+    /// The issuer (`iss`) studio tokens must carry; required with a key or
+    /// secret, and only with one.
+    #[arg(long, env = "LINKPATH_PLAYER_JWT_ISSUER", value_parser = parse_claim)]
+    pub player_jwt_issuer: Option<String>,
+
+    /// The audience (`aud`) studio tokens must name; required with a key
+    /// or secret, and only with one.
+    #[arg(long, env = "LINKPATH_PLAYER_JWT_AUDIENCE", value_parser = parse_claim)]
+    pub player_jwt_audience: Option<String>,
+
+    /// Clock difference allowed between the studio and linkpath when
+    /// checking a token's `exp` and `nbf`, in milliseconds.
+    #[arg(long, env = "LINKPATH_PLAYER_JWT_LEEWAY_MS", default_value_t = 30_000)]
+    pub player_jwt_leeway_ms: u64,
 }
 
 /// Where games are kept and what each may hold.
@@ -373,6 +410,14 @@ pub(crate) fn parse_api_key(text: &str) -> Result<String, String> {
     Ok(key.to_owned())
 }
 
+/// An expected claim value: not empty, spaces around it dropped.
+pub(crate) fn parse_claim(text: &str) -> Result<String, String> {
+    match text.trim() {
+        "" => Err("expected a value that is not empty".into()),
+        claim => Ok(claim.to_owned()),
+    }
+}
+
 /// Checks a configured CORS origin: `*` or `scheme://host[:port]`.
 pub(crate) fn parse_origin(origin: &str) -> Result<String, String> {
     let origin = origin.trim();
@@ -498,6 +543,8 @@ impl Config {
                 self.listen
             ));
         }
+        // The key file is read, and each key checked, here as at start.
+        crate::jwt::JwtVerifier::from_config(self)?;
         Ok(())
     }
 

@@ -1,9 +1,9 @@
 //! What the server holds while it serves, built once from the
 //! [`Config`]: the games and their store, the solver pool, the body
-//! limits, the access gates and the probes. Each handler takes only the
-//! part it needs, as an axum sub-state ([`FromRef`]): a route module
-//! names those parts, never [`AppState`], so no module below the router
-//! depends on the whole.
+//! limits, the access gates, the studio-token verifier and the probes.
+//! Each handler takes only the part it needs, as an axum sub-state
+//! ([`FromRef`]): a route module names those parts, never [`AppState`], so
+//! no module below the router depends on the whole.
 
 use crate::access::{ApiKeys, ClientLimiter, RateLimit};
 use crate::body::BodyLimits;
@@ -11,6 +11,7 @@ use crate::budget::MemoryBudget;
 use crate::config::{self, Config};
 use crate::games::{Clock, Games, SystemClock};
 use crate::health::Probes;
+use crate::jwt::{JwtVerifier, PlayerJwt};
 use crate::metrics;
 use crate::solvers::Solvers;
 use axum::extract::FromRef;
@@ -30,6 +31,7 @@ pub struct AppState {
     body: BodyLimits,
     api_keys: ApiKeys,
     rate: RateLimit,
+    player_jwt: PlayerJwt,
     probes: Probes,
 }
 
@@ -94,6 +96,7 @@ impl AppState {
                 }),
                 body_timeout,
             },
+            player_jwt: player_jwt(&config),
             probes: Probes {
                 ready: Arc::new(AtomicBool::new(true)),
                 games: Arc::new(games),
@@ -123,6 +126,19 @@ impl AppState {
 
     pub(crate) fn limiter(&self) -> Option<&ClientLimiter> {
         self.rate.limiter.as_ref()
+    }
+}
+
+/// The studio-token verifier. `Config::validate` refuses to start with
+/// settings it cannot build from; a server embedded without that check
+/// and such settings takes no studio token, and says why.
+fn player_jwt(config: &Config) -> PlayerJwt {
+    match JwtVerifier::from_config(config) {
+        Ok(verifier) => PlayerJwt(verifier),
+        Err(message) => {
+            tracing::error!(%message, "studio tokens are refused");
+            PlayerJwt(None)
+        }
     }
 }
 
@@ -162,5 +178,6 @@ parts! {
     BodyLimits => |state| state.body;
     ApiKeys => |state| state.api_keys;
     RateLimit => |state| state.rate;
+    PlayerJwt => |state| state.player_jwt;
     Probes => |state| state.probes;
 }
