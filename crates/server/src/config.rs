@@ -217,6 +217,14 @@ pub struct Config {
     #[arg(long, env = "LINKPATH_RATE_LIMIT_BURST", value_parser = at_least_one::<u32>)]
     pub rate_limit_burst: Option<u32>,
 
+    /// Proxies (comma-separated CIDRs or addresses) whose `Forwarded` or
+    /// `X-Forwarded-For` header names the client: a request from one of
+    /// them is counted against the client that header names, the nearest
+    /// address not itself a trusted proxy, rather than the proxy's; none:
+    /// every client is its TCP peer.
+    #[arg(long, env = "LINKPATH_TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_cidr)]
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+
     /// Log format: text or json.
     #[arg(long, env = "LINKPATH_LOG_FORMAT", default_value = "text", value_parser = ["text", "json"])]
     pub log_format: String,
@@ -408,6 +416,15 @@ pub(crate) fn parse_api_key(text: &str) -> Result<String, String> {
         return Err("an API key has a character other than visible ASCII (! to ~)".into());
     }
     Ok(key.to_owned())
+}
+
+/// A trusted proxy's network, `ADDRESS/PREFIX`, or one address.
+pub(crate) fn parse_cidr(text: &str) -> Result<ipnet::IpNet, String> {
+    let text = text.trim();
+    text.parse::<ipnet::IpNet>()
+        .or_else(|_| text.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map(|net| net.trunc())
+        .map_err(|_| "expected a CIDR such as 10.0.0.0/8 or fd00::/8, or an IP address".into())
 }
 
 /// An expected claim value: not empty, spaces around it dropped.

@@ -14,6 +14,7 @@ mod app;
 mod body;
 mod budget;
 mod cached;
+mod client;
 mod compress;
 mod config;
 mod connection;

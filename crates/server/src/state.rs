@@ -8,6 +8,7 @@
 use crate::access::{ApiKeys, ClientLimiter, RateLimit};
 use crate::body::BodyLimits;
 use crate::budget::MemoryBudget;
+use crate::client::TrustedProxies;
 use crate::config::{self, Config};
 use crate::games::{Clock, Games, SystemClock};
 use crate::health::Probes;
@@ -95,6 +96,7 @@ impl AppState {
                     ClientLimiter::new(rate, burst)
                 }),
                 body_timeout,
+                trusted: TrustedProxies::new(&config.trusted_proxies),
             },
             player_jwt: player_jwt(&config),
             probes: Probes {
