@@ -101,6 +101,45 @@ const REFUSED: &[(Given, &str)] = &[
         "--rate-limit-burst (LINKPATH_RATE_LIMIT_BURST) is set without a rate: expected --rate-limit-per-second (LINKPATH_RATE_LIMIT_PER_SECOND) above 0, or no burst",
     ),
     (
+        Given::Env(&[("LINKPATH_TRUSTED_PROXIES", "10.0.0.0/8,10.0.0.0/33")]),
+        "--trusted-proxies (LINKPATH_TRUSTED_PROXIES) is \"10.0.0.0/33\": expected a CIDR such as 10.0.0.0/8 or fd00::/8, or an IP address",
+    ),
+    (
+        Given::Flags(&["--trusted-proxies", "nginx"]),
+        "--trusted-proxies (LINKPATH_TRUSTED_PROXIES) is \"nginx\": expected a CIDR such as 10.0.0.0/8 or fd00::/8, or an IP address",
+    ),
+    (
+        Given::Env(&[
+            (
+                "LINKPATH_PLAYER_JWT_SECRET",
+                "a studio secret of 31 bytes, no",
+            ),
+            ("LINKPATH_PLAYER_JWT_ISSUER", "https://login.studio.example"),
+            ("LINKPATH_PLAYER_JWT_AUDIENCE", "linkpath"),
+        ]),
+        "--player-jwt-secret (LINKPATH_PLAYER_JWT_SECRET) is too short: expected at least 32 bytes",
+    ),
+    (
+        Given::Flags(&[
+            "--player-jwt-secret",
+            "a studio secret of at least 32 bytes",
+            "--player-jwt-issuer",
+            "https://login.studio.example",
+        ]),
+        "--player-jwt-audience (LINKPATH_PLAYER_JWT_AUDIENCE) is not set: expected the audience (aud) of the studio's tokens, required with --player-jwt-key or --player-jwt-secret",
+    ),
+    (
+        Given::Flags(&[
+            "--player-jwt-key",
+            "crates/server/tests/data/jwt/rsa-private.pem",
+            "--player-jwt-issuer",
+            "https://login.studio.example",
+            "--player-jwt-audience",
+            "linkpath",
+        ]),
+        "--player-jwt-key (LINKPATH_PLAYER_JWT_KEY) is crates/server/tests/data/jwt/rsa-private.pem: expected a public key, found a private one: give linkpath the public half (openssl pkey -pubout)",
+    ),
+    (
         Given::Flags(&["--log-format", "xml"]),
         "--log-format (LINKPATH_LOG_FORMAT) is \"xml\": expected one of text, json",
     ),

@@ -1,7 +1,14 @@
+<<<<<<< HEAD
 //! Who may call `/v1/*`, and how often: optional API keys (checked with
 //! players' tokens by `players::caller`), a per-client rate limit, and the CORS allow-list for browser clients. All off unless
+=======
+//! Who may call `/v1/*`, and how often: optional API keys, a per-client
+//! rate limit (the client behind trusted proxies as `client.rs` finds
+//! it), and the CORS allow-list for browser clients. All off unless
+>>>>>>> jwt-proxy
 //! configured; `/healthz`, `/readyz` and `/metrics` are never gated.
 
+use crate::client::{TrustedProxies, client_address};
 use crate::error::{ErrorCode, HttpError};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderValue, Method, header};
@@ -79,6 +86,8 @@ impl ClientLimiter {
 pub(crate) struct RateLimit {
     pub limiter: Option<ClientLimiter>,
     pub body_timeout: Duration,
+    /// The proxies whose forwarding headers name the client.
+    pub trusted: TrustedProxies,
 }
 
 /// `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-11) of a
@@ -109,10 +118,11 @@ pub(crate) async fn rate_limit(
         return next.run(request).await;
     }
     // Without a peer address (in-process tests) every caller shares a bucket.
-    let client = request
+    let peer = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
+    let client = client_address(peer, request.headers(), &rate.trusted);
     match limiter.limiter.check_key(&client) {
         Ok(()) => next.run(request).await,
         Err(not_until) => {

@@ -217,6 +217,14 @@ pub struct Config {
     #[arg(long, env = "LINKPATH_RATE_LIMIT_BURST", value_parser = at_least_one::<u32>)]
     pub rate_limit_burst: Option<u32>,
 
+    /// Proxies (comma-separated CIDRs or addresses) whose `Forwarded` or
+    /// `X-Forwarded-For` header names the client: a request from one of
+    /// them is counted against the client that header names, the nearest
+    /// address not itself a trusted proxy, rather than the proxy's; none:
+    /// every client is its TCP peer.
+    #[arg(long, env = "LINKPATH_TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_cidr)]
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+
     /// Log format: text or json.
     #[arg(long, env = "LINKPATH_LOG_FORMAT", default_value = "text", value_parser = ["text", "json"])]
     pub log_format: String,
@@ -239,6 +247,43 @@ pub struct Config {
 
     #[command(flatten)]
     pub players: crate::players::PlayerSettings,
+
+    #[command(flatten)]
+    pub player_jwt: PlayerJwtSettings,
+}
+
+/// How players signed in by a studio's own login are checked: the studio
+/// signs a JWT naming the player (`sub`), linkpath verifies it.
+#[derive(Clone, Debug, clap::Args)]
+pub struct PlayerJwtSettings {
+    /// A file holding the key studio tokens are signed with: a PEM public
+    /// key (RSA: RS256; Ed25519: EdDSA) or a JWKS (`{"keys": [...]}`, each
+    /// key picked by the token's `kid`, RSA or OKP Ed25519, its algorithm
+    /// the key's). At most one of this and `--player-jwt-secret`; none:
+    /// no studio tokens.
+    #[arg(long, env = "LINKPATH_PLAYER_JWT_KEY", value_name = "PATH")]
+    pub player_jwt_key: Option<std::path::PathBuf>,
+
+    /// A shared secret studio tokens are signed with (HS256), at least 32
+    /// bytes. At most one of this and `--player-jwt-key`; none: no studio
+    /// tokens.
+    #[arg(long, env = "LINKPATH_PLAYER_JWT_SECRET", hide_env_values = true)]
+    pub player_jwt_secret: Option<String>,
+
+    /// The issuer (`iss`) studio tokens must carry; required with a key or
+    /// secret, and only with one.
+    #[arg(long, env = "LINKPATH_PLAYER_JWT_ISSUER", value_parser = parse_claim)]
+    pub player_jwt_issuer: Option<String>,
+
+    /// The audience (`aud`) studio tokens must name; required with a key
+    /// or secret, and only with one.
+    #[arg(long, env = "LINKPATH_PLAYER_JWT_AUDIENCE", value_parser = parse_claim)]
+    pub player_jwt_audience: Option<String>,
+
+    /// Clock difference allowed between the studio and linkpath when
+    /// checking a token's `exp` and `nbf`, in milliseconds.
+    #[arg(long, env = "LINKPATH_PLAYER_JWT_LEEWAY_MS", default_value_t = 30_000)]
+    pub player_jwt_leeway_ms: u64,
 }
 
 /// Where games are kept and what each may hold.
@@ -376,6 +421,23 @@ pub(crate) fn parse_api_key(text: &str) -> Result<String, String> {
     Ok(key.to_owned())
 }
 
+/// A trusted proxy's network, `ADDRESS/PREFIX`, or one address.
+pub(crate) fn parse_cidr(text: &str) -> Result<ipnet::IpNet, String> {
+    let text = text.trim();
+    text.parse::<ipnet::IpNet>()
+        .or_else(|_| text.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map(|net| net.trunc())
+        .map_err(|_| "expected a CIDR such as 10.0.0.0/8 or fd00::/8, or an IP address".into())
+}
+
+/// An expected claim value: not empty, spaces around it dropped.
+pub(crate) fn parse_claim(text: &str) -> Result<String, String> {
+    match text.trim() {
+        "" => Err("expected a value that is not empty".into()),
+        claim => Ok(claim.to_owned()),
+    }
+}
+
 /// Checks a configured CORS origin: `*` or `scheme://host[:port]`.
 pub(crate) fn parse_origin(origin: &str) -> Result<String, String> {
     let origin = origin.trim();
@@ -501,6 +563,8 @@ impl Config {
                 self.listen
             ));
         }
+        // The key file is read, and each key checked, here as at start.
+        crate::jwt::JwtVerifier::from_config(self)?;
         Ok(())
     }
 

@@ -14,6 +14,7 @@ mod app;
 mod body;
 mod budget;
 mod cached;
+mod client;
 mod compress;
 mod config;
 mod connection;
@@ -22,6 +23,7 @@ mod games;
 mod head;
 mod health;
 mod healthcheck;
+mod jwt;
 mod mechanics;
 mod metrics;
 mod openapi;
@@ -38,7 +40,9 @@ mod state;
 mod trace;
 
 pub use app::app;
-pub use config::{Config, NON_STREAM_CONNECTIONS, RequestLimits, at_least_one, invalid_setting};
+pub use config::{
+    Config, NON_STREAM_CONNECTIONS, PlayerJwtSettings, RequestLimits, at_least_one, invalid_setting,
+};
 pub use games::Clock;
 pub use healthcheck::{healthcheck, healthcheck_url};
 pub use players::PlayerSettings;

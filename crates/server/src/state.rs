@@ -1,17 +1,19 @@
 //! What the server holds while it serves, built once from the
 //! [`Config`]: the games and their store, the solver pool, the body
-//! limits, the access gates and the probes. Each handler takes only the
-//! part it needs, as an axum sub-state ([`FromRef`]): a route module
-//! names those parts, never [`AppState`], so no module below the router
-//! depends on the whole.
+//! limits, the access gates, the studio-token verifier and the probes.
+//! Each handler takes only the part it needs, as an axum sub-state
+//! ([`FromRef`]): a route module names those parts, never [`AppState`], so
+//! no module below the router depends on the whole.
 
 use crate::access::{ApiKeys, ClientLimiter, RateLimit};
 use crate::body::BodyLimits;
 use crate::budget::MemoryBudget;
+use crate::client::TrustedProxies;
 use crate::config::{self, Config};
 use crate::games::{Clock, Games, SystemClock};
 use crate::health::Probes;
 use crate::players::{Gate, Guessing, Players};
+use crate::jwt::JwtVerifier;
 use crate::metrics;
 use crate::solvers::Solvers;
 use axum::extract::FromRef;
@@ -93,7 +95,7 @@ impl AppState {
             gate: Gate {
                 keys: ApiKeys::new(&config.api_keys),
                 players: players.clone(),
-                jwt: None,
+                jwt: player_jwt(&config),
                 guessing: Guessing::new(config.players.token_failures_per_minute),
             },
             players,
@@ -104,6 +106,7 @@ impl AppState {
                     ClientLimiter::new(rate, burst)
                 }),
                 body_timeout,
+                trusted: TrustedProxies::new(&config.trusted_proxies),
             },
             probes: Probes {
                 ready: Arc::new(AtomicBool::new(true)),
@@ -134,6 +137,19 @@ impl AppState {
 
     pub(crate) fn limiter(&self) -> Option<&ClientLimiter> {
         self.rate.limiter.as_ref()
+    }
+}
+
+/// The studio-token verifier. `Config::validate` refuses to start with
+/// settings it cannot build from; a server embedded without that check
+/// and such settings takes no studio token, and says why.
+fn player_jwt(config: &Config) -> Option<JwtVerifier> {
+    match JwtVerifier::from_config(config) {
+        Ok(verifier) => verifier,
+        Err(message) => {
+            tracing::error!(%message, "studio tokens are refused");
+            None
+        }
     }
 }
 

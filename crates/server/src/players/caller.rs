@@ -181,7 +181,10 @@ pub(crate) async fn authenticate(
             player: None,
             service: !gate.keys.is_enabled(),
         },
-        Some(token) if is_token(&token) || gate.jwt.is_some() && looks_like_jwt(&token) => {
+        Some(token)
+            if is_token(&token)
+                || gate.jwt.is_some() && looks_like_jwt(std::str::from_utf8(&token).unwrap_or("")) =>
+        {
             match sign_in(&gate, &token, address).await {
                 Ok(player) => Caller {
                     player: Some(player),

@@ -1,8 +1,10 @@
-//! Access control: API keys, the per-client rate limit and CORS, each off
-//! by default and each answering with the documented status and headers.
+//! Access control: API keys, the per-client rate limit (the client behind
+//! a trusted proxy included) and CORS, each off by default and each
+//! answering with the documented status and headers.
 
 use crate::support::{
-    Reply, Server, bounded, config, connect, get_bytes, parse, read_to_end, request_bytes,
+    Reply, Server, bounded, config, connect, connect_from, get_bytes, parse, read_to_end,
+    request_bytes,
 };
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
@@ -221,6 +223,77 @@ async fn a_429_names_the_limit_and_keeps_the_connection() {
     let refused = parse(&read_to_end(&mut other).await);
     refused.error(429, "rate_limited");
     assert_eq!(refused.header("connection"), Some("close"));
+    server.stop().await.expect("run returns Ok");
+}
+
+/// `n` solves pipelined on one connection from `from`, each with the
+/// headers of its place in `forwarded`: their statuses.
+async fn solves_from(
+    from: std::net::Ipv4Addr,
+    server: &Server,
+    forwarded: &[&[(&str, &str)]],
+) -> Vec<u16> {
+    use tokio::io::AsyncWriteExt;
+    let requests: Vec<u8> = forwarded
+        .iter()
+        .flat_map(|headers| {
+            let mut all = vec![("Content-Type", "application/json")];
+            all.extend_from_slice(headers);
+            keep_alive(request_bytes("POST", "/v1/solve", &all, SAMPLE.as_bytes()))
+        })
+        .collect();
+    let mut stream = connect_from(from, server.addr).await;
+    // Sent together, so that each bucket's second request is over the
+    // limit however slow the machine: a bucket holds one and refills in a
+    // second.
+    stream.write_all(&requests).await.unwrap();
+    let replies = answers(&mut stream, forwarded.len()).await;
+    replies.iter().map(|reply| reply.status).collect()
+}
+
+/// Behind a trusted proxy each client has a bucket of its own, named by
+/// the proxy's `X-Forwarded-For` (or `Forwarded`); a client that is no
+/// trusted proxy cannot leave its bucket by sending that header itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_a_trusted_proxy_each_client_has_its_own_bucket() {
+    let proxy = std::net::Ipv4Addr::new(127, 0, 0, 2);
+    let server = Server::start(Config {
+        rate_limit_per_second: 1,
+        rate_limit_burst: Some(1),
+        trusted_proxies: vec!["127.0.0.2/32".parse().unwrap()],
+        ..config()
+    })
+    .await;
+    let first: &[(&str, &str)] = &[("X-Forwarded-For", "198.51.100.1")];
+    let second: &[(&str, &str)] = &[("X-Forwarded-For", "198.51.100.2")];
+    // The second client's own claim (a fresh address) is left of the
+    // address the proxy appended, and ignored.
+    let second_spoofing: &[(&str, &str)] = &[("X-Forwarded-For", "198.51.100.9, 198.51.100.2")];
+    let third: &[(&str, &str)] = &[("Forwarded", "for=\"[2001:db8::3]:4711\"")];
+    assert_eq!(
+        solves_from(
+            proxy,
+            &server,
+            &[first, first, second, second_spoofing, third]
+        )
+        .await,
+        [200, 429, 200, 429, 200],
+        "each client its own bucket of one"
+    );
+
+    // From an address that is no trusted proxy, the header is the
+    // client's own word: every request is the peer's.
+    let direct = std::net::Ipv4Addr::new(127, 0, 0, 1);
+    let claims: [&[(&str, &str)]; 3] = [
+        &[("X-Forwarded-For", "203.0.113.1")],
+        &[("X-Forwarded-For", "203.0.113.2")],
+        &[("Forwarded", "for=203.0.113.3")],
+    ];
+    assert_eq!(
+        solves_from(direct, &server, &claims).await,
+        [200, 429, 429],
+        "one bucket, the peer's"
+    );
     server.stop().await.expect("run returns Ok");
 }
 

@@ -17,13 +17,13 @@
 //! `cargo test -p linkpath-server --test server connections -- --nocapture`.
 
 use crate::support::{
-    LIMIT, Reply, Server, bounded, config, connect, exchange, get_bytes, http_get, parse,
-    post_bytes, read_to_end, request_bytes,
+    LIMIT, Reply, Server, bounded, config, connect, connect_from, exchange, get_bytes, http_get,
+    parse, post_bytes, read_to_end, request_bytes,
 };
 use linkpath_server::{Config, NON_STREAM_CONNECTIONS};
 use linkpath_testkit::is_uuid;
 use serde_json::json;
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{Ipv4Addr, SocketAddr};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
@@ -55,17 +55,6 @@ async fn write_all_then_read(addr: SocketAddr, head: &[u8], length: usize) -> Re
     .await
     .expect("the server reads the whole body instead of resetting");
     parse(&read_to_end(&mut stream).await)
-}
-
-/// A connection from `ip` (any 127.x.y.z works on Linux loopback).
-async fn connect_from(ip: Ipv4Addr, addr: SocketAddr) -> TcpStream {
-    let socket = TcpSocket::new_v4().expect("a socket");
-    socket
-        .bind(SocketAddr::new(IpAddr::V4(ip), 0))
-        .expect("binding a loopback address");
-    bounded("connecting", socket.connect(addr))
-        .await
-        .expect("the server accepts connections")
 }
 
 /// Whether the server closed `stream` (end of stream or reset) within

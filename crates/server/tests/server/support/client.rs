@@ -10,11 +10,11 @@ use http_body_util::BodyExt;
 use linkpath_server::{AppState, Clock, Config, app};
 pub use linkpath_testkit::http::*;
 use serde_json::Value;
-use std::net::SocketAddr;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpSocket, TcpStream};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tower::ServiceExt;
@@ -211,6 +211,17 @@ impl Server {
             .await
             .expect("the server task did not panic")
     }
+}
+
+/// A connection from `ip` (any 127.x.y.z works on Linux loopback).
+pub async fn connect_from(ip: Ipv4Addr, addr: SocketAddr) -> TcpStream {
+    let socket = TcpSocket::new_v4().expect("a socket");
+    socket
+        .bind(SocketAddr::new(IpAddr::V4(ip), 0))
+        .expect("binding a loopback address");
+    bounded("connecting", socket.connect(addr))
+        .await
+        .expect("the server accepts connections")
 }
 
 // ------------------------------------------------------------ the slots
