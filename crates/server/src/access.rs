@@ -1,11 +1,7 @@
-<<<<<<< HEAD
 //! Who may call `/v1/*`, and how often: optional API keys (checked with
-//! players' tokens by `players::caller`), a per-client rate limit, and the CORS allow-list for browser clients. All off unless
-=======
-//! Who may call `/v1/*`, and how often: optional API keys, a per-client
-//! rate limit (the client behind trusted proxies as `client.rs` finds
-//! it), and the CORS allow-list for browser clients. All off unless
->>>>>>> jwt-proxy
+//! players' tokens by `players::caller`), a per-client rate limit (the
+//! client behind trusted proxies as `client.rs` finds it), and the CORS
+//! allow-list for browser clients. All off unless
 //! configured; `/healthz`, `/readyz` and `/metrics` are never gated.
 
 use crate::client::{TrustedProxies, client_address};

@@ -77,7 +77,7 @@ pub(crate) const GAMES_STORED: &str = "linkpath_games_stored";
 pub(crate) const STORE_REOPENS: &str = "linkpath_store_reopens_total";
 pub(crate) const GAME_STREAMS: &str = "linkpath_game_streams_open";
 pub(crate) const PLAYERS_SIGNED_UP: &str = "linkpath_players_signed_up_total";
-pub(crate) const PLAYER_REFUSALS: &str = "linkpath_player_refusals_total";
+pub(crate) const PLAYER_REFUSED: &str = "linkpath_player_refusals_total";
 pub(crate) const PLAYERS_STORED: &str = "linkpath_players_stored";
 pub(crate) const BUILD_INFO: &str = "linkpath_build_info";
 
@@ -403,7 +403,7 @@ fn describe() {
     describe_gauge!(GAME_STREAMS, "Game event streams open");
     describe_counter!(PLAYERS_SIGNED_UP, "Players made, by how they signed up");
     describe_counter!(
-        PLAYER_REFUSALS,
+        PLAYER_REFUSED,
         "Requests refused for who sent them (tokens, players, ownership), by reason"
     );
     describe_gauge!(
@@ -470,7 +470,7 @@ fn register_zeros() {
         counter!(PLAYERS_SIGNED_UP, "via" => via).increment(0);
     }
     for reason in PLAYER_REFUSALS {
-        counter!(PLAYER_REFUSALS, "reason" => reason).increment(0);
+        counter!(PLAYER_REFUSED, "reason" => reason).increment(0);
     }
     gauge!(PLAYERS_STORED).set(0.0);
     gauge!(BUILD_INFO, "version" => env!("CARGO_PKG_VERSION"), "commit" => COMMIT).set(1.0);
@@ -523,7 +523,7 @@ pub(crate) fn record_sign_up(via: &'static str) {
 /// `reason` is one of [`PLAYER_REFUSALS`].
 pub(crate) fn record_player_refusal(reason: &'static str) {
     debug_assert!(PLAYER_REFUSALS.contains(&reason), "{reason}");
-    counter!(PLAYER_REFUSALS, "reason" => reason).increment(1);
+    counter!(PLAYER_REFUSED, "reason" => reason).increment(1);
 }
 
 pub(crate) fn record_players_stored(players: u64) {

@@ -29,6 +29,7 @@ pub fn router<S>() -> Router<S>
 where
     S: Clone + Send + Sync + 'static,
     Arc<Games>: FromRef<S>,
+    Arc<crate::players::Players>: FromRef<S>,
     Solvers: FromRef<S>,
     BodyLimits: FromRef<S>,
 {
