@@ -8,6 +8,13 @@
 //! heartbeat of the processes serving them, with the outages it tells
 //! (`downtime.rs`), so that the server's downtime is not a player's time.
 //!
+//! Players are kept beside games (`player.rs`): an opaque body with a
+//! version and an expiry, found by id or by the SHA-256 of the player's
+//! token, each on a leaderboard once (its best entry, `board.rs`), each
+//! with the list of the games created as its. Erasing a player takes its
+//! token's hash, its entries and its list in the same step; its games
+//! stay. The calls on players are in `player.rs`.
+//!
 //! One interface, [`Store`], over three backends chosen by a
 //! [`StoreSpec`]: a redb file (crash-safe, one fsync per group of writes),
 //! a Redis server that several replicas share, and memory. All follow the
@@ -20,7 +27,8 @@
 //! script that mirrors it.
 //!
 //! Time is the caller's: every call takes `now_ms`, milliseconds since the
-//! Unix epoch. A game, key or leaderboard expires at its `expires_at_ms`:
+//! Unix epoch. A game, key, leaderboard or player expires at its
+//! `expires_at_ms`:
 //! from that millisecond on it is absent, and [`Store::purge`] may delete
 //! it.
 

@@ -30,10 +30,25 @@
 //!
 //! A leaderboard is a hash `PREFIX:board:{NAME}` (`e`, its expiry), a
 //! sorted set `PREFIX:ranks:{NAME}` of its entries' ranks (all of score
-//! 0, so they sort by their bytes) and a hash `PREFIX:entries:{NAME}`
-//! from rank to entry; `PREFIX:board-expiry` indexes boards as games
+//! 0, so they sort by their bytes), a hash `PREFIX:entries:{NAME}`
+//! from rank to entry, and the hashes `PREFIX:entry-players:{NAME}` (rank
+//! to player) and `PREFIX:board-players:{NAME}` (player to rank), all
+//! expiring with the board; `PREFIX:board-expiry` indexes boards as games
 //! are. The write script enters a won game in the same step as the move
-//! that won it.
+//! that won it. A page of a board is read by `board.lua`.
+//!
+//! A player is a hash `PREFIX:player:{ID}` (`v`, `e`, `t` its token's
+//! hash if it has one, `b`), indexed by expiry in `PREFIX:player-expiry`
+//! and by its token's hash in `PREFIX:token-players` (hash to id), with
+//! `PREFIX:player-tokens` (id to hash) beside it, so that a player
+//! dropped by its TTL before a purge still takes its hash out. The boards
+//! a player has an entry on are the set `PREFIX:player-boards:{ID}`; its
+//! games the sorted set `PREFIX:player-games:{ID}` (`CREATED ID`, all of
+//! score 0), each owned game's owner and creation in the hash
+//! `PREFIX:game-owners`. A player's two sets live as long as the longest
+//! of the player and the boards or games they list; the four hashes of
+//! ids have no TTL, and lose each entry with what it names. Writes and
+//! erases of players are `player_write.lua` and `player_erase.lua`.
 //!
 //! The script also publishes each change (`VERSION ID`) on
 //! `PREFIX:changes`, in commit order: a process that follows the store
@@ -42,14 +57,15 @@
 //! again the feed says [`Feed::Resumed`], and its listener reads again what
 //! it follows.
 //!
-//! The script touches a game's record, its key's answer, a board and the
-//! indexes;
+//! The scripts touch a game's record, its key's answer, a board, a
+//! player's records and the indexes;
 //! Redis Cluster runs a script only on keys of one hash slot, so this
 //! store needs one Redis primary, not a Cluster. The braces around ids
 //! and keys are hash tags all the same, so that a later layout per slot
 //! keeps the names.
 
 mod heartbeat;
+mod names;
 mod players;
 
 use std::ops::Range;
@@ -67,6 +83,7 @@ use crate::{
     Expected, Feed, Keep, Kept, KeyBound, Outcome, Purged, StoreError, StoreLimits, StoredGame,
     Write, kept_charge,
 };
+use names::Names;
 
 /// How long Redis keeps a record past its expiry, unless a purge deletes
 /// it first: longer than any call takes, so a record the rules still see
@@ -106,6 +123,11 @@ pub(crate) struct RedisStore {
     keep_script: Script,
     purge_script: Script,
     log_script: Script,
+    player_write_script: Script,
+    player_erase_script: Script,
+    board_script: Script,
+    player_token_script: Script,
+    player_games_script: Script,
     /// The changes heard on the channel, once a caller asks for them.
     feed: OnceLock<Listening>,
 }
@@ -141,6 +163,11 @@ impl RedisStore {
             keep_script: with_common(include_str!("redis_store/keep.lua")),
             purge_script: with_common(include_str!("redis_store/purge.lua")),
             log_script: Script::new(include_str!("redis_store/log.lua")),
+            player_write_script: with_common(include_str!("redis_store/player_write.lua")),
+            player_erase_script: with_common(include_str!("redis_store/player_erase.lua")),
+            board_script: Script::new(include_str!("redis_store/board.lua")),
+            player_token_script: Script::new(include_str!("redis_store/player_token.lua")),
+            player_games_script: Script::new(include_str!("redis_store/player_games.lua")),
             feed: OnceLock::new(),
         })
     }
@@ -237,11 +264,15 @@ impl RedisStore {
             .arg("id", &write.id)
             .arg("expected", expected)
             .arg("max_games", self.limits.max_games)
+            .arg("max_games_per_player", self.limits.max_games_per_player)
             .arg("version", padded(game.version))
             .arg("expires", padded(game.expires_at_ms))
             .arg("score", game.expires_at_ms)
             .arg("ttl", ttl(game.expires_at_ms, now_ms))
             .arg("body", &game.body);
+        if let Some(owner) = &write.owner {
+            call.arg("owner", owner);
+        }
         for (version, entry) in write.log_versions().zip(&write.log) {
             call.arg("logged_version", version).arg("logged", entry);
         }
@@ -249,10 +280,8 @@ impl RedisStore {
             self.kept_args(&mut call, key, kept, now_ms);
         }
         if let Some(entry) = &write.entry {
-            call.key("board", self.names.board(&entry.board))
-                .key("ranks", self.names.ranks(&entry.board))
-                .key("entries", self.names.entries(&entry.board))
-                .arg("board_name", &entry.board)
+            call.arg("board_name", &entry.board)
+                .arg("player", &entry.player)
                 .arg("rank", &entry.rank)
                 .arg("entry", &entry.body)
                 .arg("board_expires", padded(entry.expires_at_ms))
@@ -283,6 +312,10 @@ impl RedisStore {
             .key("game_keys", self.names.game_keys())
             .key("kept_bytes", self.names.kept_bytes())
             .key("board_expiry", self.names.board_expiry())
+            .key("player_expiry", self.names.player_expiry())
+            .key("token_players", self.names.token_players())
+            .key("player_tokens", self.names.player_tokens())
+            .key("game_owners", self.names.game_owners())
             .arg("now", padded(now_ms))
             .arg("prefix", &self.names.prefix)
             .arg("max_keys_per_game", self.limits.max_keys_per_game)
@@ -306,7 +339,7 @@ impl RedisStore {
             games: self.purge_index("game", now_ms, at_most).await?,
             keys: self.purge_index("kept", now_ms, at_most).await?,
             boards: self.purge_index("board", now_ms, at_most).await?,
-            players: 0,
+            players: self.purge_index("player", now_ms, at_most).await?,
         })
     }
 
@@ -318,8 +351,8 @@ impl RedisStore {
             .map_err(failed)
     }
 
-    /// Deletes up to `at_most` records of `kind` (`game`, `kept` or
-    /// `board`) expired by `now_ms`, the first to expire first: lists
+    /// Deletes up to `at_most` records of `kind` (`game`, `kept`, `board`
+    /// or `player`) expired by `now_ms`, the first to expire first: lists
     /// them, then deletes in one script those still expired (a write may
     /// have moved one in between).
     async fn purge_index(
@@ -334,7 +367,8 @@ impl RedisStore {
         let index = match kind {
             "game" => self.names.game_expiry(),
             "kept" => self.names.kept_expiry(),
-            _ => self.names.board_expiry(),
+            "board" => self.names.board_expiry(),
+            _ => self.names.player_expiry(),
         };
         let mut connection = self.connection().await?;
         let expired: Vec<String> = redis::cmd("ZRANGEBYSCORE")
@@ -394,66 +428,6 @@ impl RedisStore {
             .await?;
         // A handle onto the one multiplexed connection.
         Ok(manager.clone())
-    }
-}
-
-/// The names of a store's keys in Redis.
-struct Names {
-    prefix: String,
-}
-
-impl Names {
-    fn game(&self, id: &str) -> String {
-        format!("{}:game:{{{id}}}", self.prefix)
-    }
-
-    fn log(&self, id: &str) -> String {
-        format!("{}:log:{{{id}}}", self.prefix)
-    }
-
-    fn kept(&self, key: &str) -> String {
-        format!("{}:kept:{{{key}}}", self.prefix)
-    }
-
-    fn game_expiry(&self) -> String {
-        format!("{}:game-expiry", self.prefix)
-    }
-
-    fn kept_expiry(&self) -> String {
-        format!("{}:kept-expiry", self.prefix)
-    }
-
-    fn kept_owners(&self) -> String {
-        format!("{}:kept-owners", self.prefix)
-    }
-
-    fn game_keys(&self) -> String {
-        format!("{}:game-keys", self.prefix)
-    }
-
-    fn kept_bytes(&self) -> String {
-        format!("{}:kept-bytes", self.prefix)
-    }
-
-    fn board(&self, board: &str) -> String {
-        format!("{}:board:{{{board}}}", self.prefix)
-    }
-
-    fn ranks(&self, board: &str) -> String {
-        format!("{}:ranks:{{{board}}}", self.prefix)
-    }
-
-    fn entries(&self, board: &str) -> String {
-        format!("{}:entries:{{{board}}}", self.prefix)
-    }
-
-    fn board_expiry(&self) -> String {
-        format!("{}:board-expiry", self.prefix)
-    }
-
-    /// The channel on which the write script announces each change.
-    fn changes(&self) -> String {
-        format!("{}:changes", self.prefix)
     }
 }
 
@@ -529,6 +503,7 @@ fn outcome(id: &str, reply: Vec<Vec<u8>>) -> Result<Outcome, StoreError> {
     match reply.as_slice() {
         [kind] if kind == b"written" => Ok(Outcome::Written),
         [kind] if kind == b"full" => Ok(Outcome::Full),
+        [kind] if kind == b"player_full" => Ok(Outcome::PlayerFull),
         [kind, bound] if kind == b"too_many_keys" => {
             Ok(Outcome::TooManyKeys(if bound == b"game" {
                 KeyBound::Game

@@ -35,11 +35,114 @@ end
 local function log_record(id)
   return arg.prefix .. ':log:{' .. id .. '}'
 end
+local function player_record(id)
+  return arg.prefix .. ':player:{' .. id .. '}'
+end
+local function player_boards(id)
+  return arg.prefix .. ':player-boards:{' .. id .. '}'
+end
+local function player_games(id)
+  return arg.prefix .. ':player-games:{' .. id .. '}'
+end
+-- A board's keys: its head, its ranks, its bodies by rank, its players
+-- by rank, and its ranks by player.
+local function board_keys(board)
+  local tag = '{' .. board .. '}'
+  return arg.prefix .. ':board:' .. tag, arg.prefix .. ':ranks:' .. tag,
+    arg.prefix .. ':entries:' .. tag, arg.prefix .. ':entry-players:' .. tag,
+    arg.prefix .. ':board-players:' .. tag
+end
 
--- Removes a game, its log and its index entry.
+-- Gives `name` at least `ttl` ms to live: a key that several records
+-- keep alive lives as long as the longest of them.
+local function outlive(name, ttl)
+  if redis.call('PTTL', name) < tonumber(ttl) then
+    redis.call('PEXPIRE', name, ttl)
+  end
+end
+
+-- An owned game's place in its owner's list: `CREATED ID`, the creation
+-- as 20 digits, so that the list sorts by creation then id.
+local function owned_member(created, id)
+  return created .. ' ' .. id
+end
+
+-- Takes the game `id` out of its owner's list, if it is in one.
+local function unown(id)
+  local owned = redis.call('HGET', key.game_owners, id)
+  if owned then
+    local created, owner = string.match(owned, '^(%d+) (.*)$')
+    redis.call('ZREM', player_games(owner), owned_member(created, id))
+    redis.call('HDEL', key.game_owners, id)
+  end
+end
+
+-- Removes a game, its log, its index entry and its place in its owner's
+-- list.
 local function remove_game(id)
   redis.call('DEL', game_record(id), log_record(id))
   redis.call('ZREM', key.game_expiry, id)
+  unown(id)
+end
+
+-- Removes the entry of `rank` from `board`, and its player's links to it.
+local function remove_entry(board, rank)
+  local _, ranks, entries, entry_players, board_players = board_keys(board)
+  redis.call('ZREM', ranks, rank)
+  redis.call('HDEL', entries, rank)
+  local player = redis.call('HGET', entry_players, rank)
+  if player then
+    redis.call('HDEL', entry_players, rank)
+    redis.call('HDEL', board_players, player)
+    redis.call('SREM', player_boards(player), board)
+  end
+end
+
+-- Removes a board, its entries, their players' links and its index entry.
+local function remove_board(board)
+  local head, ranks, entries, entry_players, board_players = board_keys(board)
+  local players = redis.call('HKEYS', board_players)
+  for _, player in ipairs(players) do
+    redis.call('SREM', player_boards(player), board)
+  end
+  redis.call('DEL', head, ranks, entries, entry_players, board_players)
+  redis.call('ZREM', key.board_expiry, board)
+end
+
+-- Takes `token`'s hash out of the index if it is `id`'s.
+local function untoken(token, id)
+  if redis.call('HGET', key.token_players, token) == id then
+    redis.call('HDEL', key.token_players, token)
+  end
+  redis.call('HDEL', key.player_tokens, id)
+end
+
+-- Removes a player, its index entry, and what goes with it: its token's
+-- hash, its entries on every board and the list of its games (the games
+-- stay). The token is read from `player_tokens`, which has no TTL, so
+-- that it goes even when Redis dropped the player's record first.
+local function remove_player(id)
+  local token = redis.call('HGET', key.player_tokens, id)
+  if token then
+    untoken(token, id)
+  end
+  local boards = player_boards(id)
+  for _, board in ipairs(redis.call('SMEMBERS', boards)) do
+    local _, _, _, _, board_players = board_keys(board)
+    local rank = redis.call('HGET', board_players, id)
+    if rank then
+      remove_entry(board, rank)
+    end
+  end
+  local games = player_games(id)
+  for _, owned in ipairs(redis.call('ZRANGE', games, 0, -1)) do
+    local created, game = string.match(owned, '^(%d+) (.*)$')
+    if redis.call('HGET', key.game_owners, game) == created .. ' ' .. id then
+      redis.call('HDEL', key.game_owners, game)
+    end
+  end
+  redis.call('DEL', player_record(id), boards, games)
+  redis.call('ZREM', key.player_expiry, id)
 end
 
 -- Removes a kept answer, its index entry and its counts: its game's

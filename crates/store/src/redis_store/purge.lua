@@ -1,13 +1,15 @@
 -- Removes the records of one kind, each named by an argument `name`,
 -- whose entry in their expiry index has expired by `now`, as rules.rs
--- `purge` does; an entry moved since it was listed (the game was played
--- on, or created again) is left. Answers how many it removed.
+-- `purge` does, with what goes with each (common.lua); an entry moved
+-- since it was listed (the game was played on, or created again) is
+-- left. Answers how many it removed.
 --
--- KEYS: game_expiry; kept_expiry, kept_owners, game_keys, kept_bytes;
--- board_expiry. ARGV: now, prefix, kind ('game', 'kept' or 'board'),
--- then `name` once for each record.
+-- KEYS: the store's indexes and counts (`call` in redis_store.rs). ARGV:
+-- now, prefix, kind ('game', 'kept', 'board' or 'player'), then `name`
+-- once for each record.
 local now = tonumber(arg.now)
-local index = ({game = key.game_expiry, kept = key.kept_expiry, board = key.board_expiry})[arg.kind]
+local index = ({game = key.game_expiry, kept = key.kept_expiry, board = key.board_expiry,
+  player = key.player_expiry})[arg.kind]
 local purged = 0
 for _, name in ipairs(list.name or {}) do
   local expires_at = redis.call('ZSCORE', index, name)
@@ -16,10 +18,10 @@ for _, name in ipairs(list.name or {}) do
       remove_game(name)
     elseif arg.kind == 'kept' then
       remove_kept(name)
+    elseif arg.kind == 'board' then
+      remove_board(name)
     else
-      redis.call('DEL', arg.prefix .. ':board:{' .. name .. '}',
-        arg.prefix .. ':ranks:{' .. name .. '}', arg.prefix .. ':entries:{' .. name .. '}')
-      redis.call('ZREM', index, name)
+      remove_player(name)
     end
     purged = purged + 1
   end

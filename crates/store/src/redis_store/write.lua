@@ -1,17 +1,19 @@
 -- One write, as rules.rs `apply` makes it, atomic because Redis runs a
 -- script alone: the key first (a kept answer is replayed whatever the
--- version), then the version, then the bounds on games and keys; the
--- game, the key and the entry are stored only when all pass.
+-- version), then the version, then the bounds on games, on the owner's
+-- games and on keys; the game, its place in its owner's list, the key and
+-- the entry are stored only when all pass.
 --
--- KEYS: game, log, game_expiry, kept_expiry, kept_owners, game_keys,
--- kept_bytes; with an entry also board, ranks, entries, board_expiry.
--- ARGV: now, prefix, channel (where changes are announced), id, expected
--- (the version, '' for none), max_games, max_keys_per_game,
--- max_kept_bytes; the game's version, expires, score, ttl, body; each
--- log entry appended as `logged_version` and `logged`; with a
--- key: kept (its name), kept_expires, kept_score, kept_ttl, fingerprint,
--- answer, charge; with an entry: board_name, rank, entry, board_expires,
--- board_score, board_ttl, board_size, max_boards.
+-- KEYS: game, log, and the store's indexes and counts (`call` in
+-- redis_store.rs). ARGV: now, prefix, channel (where changes are
+-- announced), id, expected (the version, '' for none), max_games,
+-- max_games_per_player, max_keys_per_game, max_kept_bytes; the game's
+-- version, expires, score, ttl, body; with an owner (read on a create
+-- alone): owner; each log entry appended as `logged_version` and
+-- `logged`; with a key: kept (its name), kept_expires, kept_score,
+-- kept_ttl, fingerprint, answer, charge; with an entry: board_name,
+-- player, rank, entry, board_expires, board_score, board_ttl, board_size,
+-- max_boards.
 local now = arg.now
 
 if arg.kept then
@@ -42,6 +44,25 @@ if not redis.call('ZSCORE', key.game_expiry, arg.id)
   remove_game(expired)
 end
 
+-- Only the owner's live games count: an expired one waits for its purge.
+local owner = nil
+if arg.expected == '' then
+  owner = arg.owner
+end
+if owner then
+  local live = 0
+  for _, owned in ipairs(redis.call('ZRANGE', player_games(owner), 0, -1)) do
+    local game = string.match(owned, '^%d+ (.*)$')
+    local expires = redis.call('HGET', game_record(game), 'e')
+    if expires and now < expires then
+      live = live + 1
+    end
+  end
+  if live >= tonumber(arg.max_games_per_player) then
+    return {'player_full'}
+  end
+end
+
 if arg.kept then
   local bound = over_bound(arg.id, tonumber(arg.charge), now)
   if bound then
@@ -52,10 +73,21 @@ end
 redis.call('HSET', key.game, 'v', arg.version, 'e', arg.expires, 'b', arg.body)
 redis.call('PEXPIRE', key.game, arg.ttl)
 redis.call('ZADD', key.game_expiry, arg.score, arg.id)
--- A create starts a new log: an expired game's under the id goes. The log
--- is a hash of version to entry, expiring with the game.
+-- A create starts a new log and a new place in a list: an expired game's
+-- under the id go. The log is a hash of version to entry, expiring with
+-- the game.
 if arg.expected == '' then
   redis.call('DEL', key.log)
+  unown(arg.id)
+end
+if owner then
+  redis.call('HSET', key.game_owners, arg.id, now .. ' ' .. owner)
+  redis.call('ZADD', player_games(owner), 0, owned_member(now, arg.id))
+end
+-- The owner's list lives as long as its longest-lived game.
+local owned = redis.call('HGET', key.game_owners, arg.id)
+if owned then
+  outlive(player_games(string.match(owned, '^%d+ (.*)$')), arg.ttl)
 end
 local versions, logged = list.logged_version or {}, list.logged or {}
 for i = 1, #logged do
@@ -68,19 +100,28 @@ if arg.kept then
 end
 
 if arg.board_name then
-  local head, ranks, entries, index = key.board, key.ranks, key.entries, key.board_expiry
-  local board, rank, body = arg.board_name, arg.rank, arg.entry
+  local board, player, rank, body = arg.board_name, arg.player, arg.rank, arg.entry
+  local head, ranks, entries, entry_players, board_players = board_keys(board)
+  local index = key.board_expiry
   local expires, score, ttl = arg.board_expires, arg.board_score, tonumber(arg.board_ttl)
   local size, max_boards = tonumber(arg.board_size), tonumber(arg.max_boards)
   local was = redis.call('HGET', head, 'e')
   -- An expired board still stored is emptied first.
   if was and not (now < was) then
-    redis.call('DEL', head, ranks, entries)
-    redis.call('ZREM', index, board)
+    remove_board(board)
     was = false
   end
-  -- A new board past the bound is not made: the entry is left out.
-  if was or redis.call('ZCARD', index) < max_boards then
+  -- A new board past the bound is not made: the entry is left out. A
+  -- player's entry is replaced by a better one only.
+  local held = redis.call('HGET', board_players, player)
+  if (was or redis.call('ZCARD', index) < max_boards) and not (held and rank >= held) then
+    if held then
+      remove_entry(board, held)
+    end
+    -- An entry of the same rank goes, whoever its player.
+    if redis.call('ZSCORE', ranks, rank) then
+      remove_entry(board, rank)
+    end
     if was and was > expires then
       expires, score = was, redis.call('ZSCORE', index, board)
     end
@@ -89,17 +130,20 @@ if arg.board_name then
     -- Equal scores: the ranks sort by their bytes.
     redis.call('ZADD', ranks, 0, rank)
     redis.call('HSET', entries, rank, body)
+    redis.call('HSET', entry_players, rank, player)
+    redis.call('HSET', board_players, player, rank)
+    redis.call('SADD', player_boards(player), board)
     if redis.call('ZCARD', ranks) > size then
-      local worst = redis.call('ZRANGE', ranks, -1, -1)[1]
-      redis.call('ZREM', ranks, worst)
-      redis.call('HDEL', entries, worst)
+      remove_entry(board, redis.call('ZRANGE', ranks, -1, -1)[1])
     end
-    -- The board's TTL only grows, as its expiry does.
-    if redis.call('PTTL', head) < ttl then
-      redis.call('PEXPIRE', head, ttl)
-      redis.call('PEXPIRE', ranks, ttl)
-      redis.call('PEXPIRE', entries, ttl)
+    -- The board's TTL only grows, as its expiry does, and is given to
+    -- each of its keys (one emptied above was made again with none); the
+    -- player's list of boards lives as long as the longest-lived of them.
+    local keep = math.max(redis.call('PTTL', head), ttl)
+    for _, name in ipairs({head, ranks, entries, entry_players, board_players}) do
+      redis.call('PEXPIRE', name, keep)
     end
+    outlive(player_boards(player), ttl)
   end
 end
 -- Every process sharing the store hears of the change, in commit order:

@@ -1,13 +1,16 @@
 //! One property test of the rules on every backend at once: random
 //! sequences of creates, next-version and stale writes (with and without
 //! idempotency keys, keys reused across games and with another
-//! fingerprint, wins entered on leaderboards), refusals kept alone,
-//! reads, time moving on, and purges, under bounds small enough that each
-//! is reached. Each step runs on memory, on a redb file and on Redis (when
+//! fingerprint, wins entered on leaderboards by players, creates owned by
+//! players), refusals kept alone, players created, changed (renamed,
+//! their token replaced or dropped) and erased, reads (of games, boards
+//! in pages, players, tokens, a player's games), time moving on, and
+//! purges, under bounds small enough that each is reached. Each step runs on memory, on a redb file and on Redis (when
 //! `LINKPATH_TEST_REDIS_URL` names one), and on a plain model of the rules
 //! written here from their documentation (`lib.rs`, `rules.rs`), not from
-//! their code. Every step's answer, and after it all the store shows
-//! (each game, key and board, and the count of games), must be the same
+//! their code (`model/rules.rs`, `model/players.rs`). Every step's
+//! answer, and after it all the store shows (each game, key, board,
+//! player, token and player's list, and the counts), must be the same
 //! everywhere: a backend alone against the rest points at that backend
 //! (the Redis scripts mirror `rules.rs` by hand), the model alone against
 //! all three at a rule or its documentation.
@@ -24,14 +27,20 @@ use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
 use linkpath_store::{
-    BoardPage, BoardStart, Entry, Expected, Kept, KeyBound, Outcome, Purged, Ranked, Store,
-    StoreError, StoreLimits, StoredGame, Write, kept_charge,
+    BoardPage, BoardStart, Entry, Expected, GameCursor, Kept, KeyBound, Outcome, PlayerOutcome,
+    PlayerWrite, Purged, Ranked, Store, StoreError, StoreLimits, StoredGame, StoredPlayer, Write,
+    kept_charge,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
 use tempfile::TempDir;
 
 use crate::support::{Backend, NOW, Scratch, open_with};
+
+mod players;
+mod rules;
+
+use rules::Model;
 
 /// How many sequences run, and their seed.
 const SEQUENCES: u32 = 200;
@@ -45,6 +54,9 @@ const MAX_STEPS: usize = 80;
 const IDS: [&str; 5] = ["g0", "g1", "g2", "g3", "g4"];
 const KEYS: [&str; 6] = ["k0", "k1", "k2", "k3", "k4", "k5"];
 const BOARDS: [&str; 3] = ["b0", "b1", "b2"];
+/// More players than may be stored, and their tokens' hashes by number.
+const PLAYERS: [&str; 3] = ["p0", "p1", "p2"];
+const TOKENS: [u8; 3] = [1, 2, 3];
 
 /// How long a game, an answer or a board lasts from its write: 0 is
 /// expired as written; the short ones expire within a sequence, often at
@@ -58,10 +70,22 @@ const WAITS: [u64; 4] = [1, 5, 10, 25];
 /// What the outcomes and the model's rules must have met over all the
 /// sequences, so that a change to the generator that stops reaching a
 /// bound is noticed.
-const MUST_MEET: [&str; 15] = [
+const MUST_MEET: [&str; 28] = [
     "written",
     "stale",
     "full",
+    "the owner's games full",
+    "player written",
+    "player stale",
+    "player full",
+    "token taken",
+    "player erased",
+    "an expired player made room",
+    "an expired player's token taken over",
+    "a player's worse entry left out",
+    "a player's entry bettered",
+    "a player purged",
+    "a game listed among its owner's",
     "replayed",
     "replayed to another fingerprint",
     "too many keys for the game",
@@ -74,6 +98,7 @@ const MUST_MEET: [&str; 15] = [
     "an expired board emptied",
     "a purge stopped at its most",
     "a purge of everything expired",
+    "a page around a player",
 ];
 
 #[test]
@@ -147,12 +172,13 @@ fn sequences_agree(redis: bool) {
 /// One step of a sequence, before the model's state makes it a call.
 #[derive(Debug, Clone)]
 enum Op {
-    /// A create: [`Expected::Absent`].
+    /// A create: [`Expected::Absent`], maybe owned.
     Create {
         id: usize,
         life: u64,
         key: Option<KeyUse>,
         win: Option<Win>,
+        owner: Option<usize>,
     },
     /// The version after the live one; a create if none is live.
     Next {
@@ -181,6 +207,35 @@ enum Op {
     },
     Leaderboard {
         board: usize,
+        start: Start,
+        limit: usize,
+    },
+    /// A player's create ([`Expected::Absent`]), with a token's hash or
+    /// none.
+    Join {
+        player: usize,
+        token: Option<usize>,
+        life: u64,
+    },
+    /// A player's next version (renamed, another token or none); a stale
+    /// write if none is live.
+    Change {
+        player: usize,
+        token: Option<usize>,
+        life: u64,
+    },
+    /// An erase at the live version, or `stale` at another.
+    Erase {
+        player: usize,
+        stale: bool,
+    },
+    ByToken {
+        token: usize,
+    },
+    /// A page of a player's games, after the `after`th of them.
+    PlayerGames {
+        player: usize,
+        after: Option<usize>,
         limit: usize,
     },
     Games,
@@ -205,12 +260,21 @@ struct KeyUse {
     life: u64,
 }
 
-/// A win entered on a leaderboard.
+/// A win entered on a leaderboard, by a player.
 #[derive(Debug, Clone)]
 struct Win {
     board: usize,
+    player: usize,
     score: u8,
     life: u64,
+}
+
+/// Where a page of a board starts: the top, after a score's ranks, or
+/// places above a player.
+#[derive(Debug, Clone)]
+enum Start {
+    After(Option<u8>),
+    Around { player: usize, before: usize },
 }
 
 fn bounds() -> impl Strategy<Value = StoreLimits> {
@@ -222,7 +286,7 @@ fn bounds() -> impl Strategy<Value = StoreLimits> {
             max_kept_bytes: answers * kept_charge("k0", &answer(0, 0, 1, 0)) + slack,
             max_boards: 2,
             board_size: 2,
-            max_players: 3,
+            max_players: 2,
             max_games_per_player: 2,
             timeout: Duration::from_secs(30),
         },
@@ -243,24 +307,41 @@ fn op() -> impl Strategy<Value = Op> {
         })
     };
     let win = || {
-        (0..BOARDS.len(), 0u8..10, life()).prop_map(|(board, score, life)| Win {
-            board,
-            score,
-            life,
-        })
+        (0..BOARDS.len(), 0..PLAYERS.len(), 0u8..10, life()).prop_map(
+            |(board, player, score, life)| Win {
+                board,
+                player,
+                score,
+                life,
+            },
+        )
     };
     let maybe_key = move || prop::option::weighted(0.6, key());
     let maybe_win = move || prop::option::weighted(0.3, win());
+    let player = || 0..PLAYERS.len();
+    let token = || prop::option::weighted(0.8, 0..TOKENS.len());
+    let start = prop_oneof![
+        prop::option::of(0u8..10).prop_map(Start::After),
+        (player(), 0usize..3).prop_map(|(player, before)| Start::Around { player, before }),
+    ];
     prop_oneof![
-        4 => (id(), life(), maybe_key(), maybe_win())
-            .prop_map(|(id, life, key, win)| Op::Create { id, life, key, win }),
+        4 => (id(), life(), maybe_key(), maybe_win(), prop::option::weighted(0.5, player()))
+            .prop_map(|(id, life, key, win, owner)| Op::Create { id, life, key, win, owner }),
         6 => (id(), life(), maybe_key(), maybe_win())
             .prop_map(|(id, life, key, win)| Op::Next { id, life, key, win }),
         2 => (id(), 0u64..3, maybe_key()).prop_map(|(id, ahead, key)| Op::Stale { id, ahead, key }),
         3 => (id(), key()).prop_map(|(id, key)| Op::Keep { id, key }),
         1 => id().prop_map(|id| Op::Game { id }),
         1 => (0..KEYS.len()).prop_map(|key| Op::Kept { key }),
-        1 => (0..BOARDS.len(), 0usize..4).prop_map(|(board, limit)| Op::Leaderboard { board, limit }),
+        2 => (0..BOARDS.len(), start, 0usize..4)
+            .prop_map(|(board, start, limit)| Op::Leaderboard { board, start, limit }),
+        3 => (player(), token(), life()).prop_map(|(player, token, life)| Op::Join { player, token, life }),
+        3 => (player(), token(), life())
+            .prop_map(|(player, token, life)| Op::Change { player, token, life }),
+        1 => (player(), prop::bool::weighted(0.3)).prop_map(|(player, stale)| Op::Erase { player, stale }),
+        1 => (0..TOKENS.len()).prop_map(|token| Op::ByToken { token }),
+        1 => (player(), prop::option::of(0usize..3), 0usize..4)
+            .prop_map(|(player, after, limit)| Op::PlayerGames { player, after, limit }),
         1 => Just(Op::Games),
         3 => prop::sample::select(&WAITS[..]).prop_map(|ms| Op::Wait { ms }),
         1 => (1usize..=2).prop_map(|at_most| Op::Purge { at_most }),
@@ -290,8 +371,12 @@ enum Call {
     },
     Game(String),
     Kept(String),
-    Leaderboard(String, usize),
+    Leaderboard(String, BoardStart, usize),
     Games,
+    Player(PlayerWrite),
+    Erase(String, u64),
+    ByToken(Vec<u8>),
+    PlayerGames(String, Option<GameCursor>, usize),
     Purge(usize),
     PurgeExpired,
 }
@@ -305,6 +390,9 @@ enum Answer {
     Leaderboard(Result<BoardPage, StoreError>),
     Games(Result<u64, StoreError>),
     Purged(Result<Purged, StoreError>),
+    Player(Result<PlayerOutcome, StoreError>),
+    ByToken(Result<Option<(String, StoredPlayer)>, StoreError>),
+    PlayerGames(Result<Vec<(GameCursor, String)>, StoreError>),
 }
 
 /// A game's log as the store reads it: each entry with its version.
@@ -319,6 +407,10 @@ struct Shown {
     log: Vec<Result<LogEntries, StoreError>>,
     kept: Vec<Result<Option<Kept>, StoreError>>,
     boards: Vec<Result<BoardPage, StoreError>>,
+    player_count: Result<u64, StoreError>,
+    players: Result<Vec<Option<StoredPlayer>>, StoreError>,
+    tokens: Vec<Result<Option<(String, StoredPlayer)>, StoreError>>,
+    player_games: Vec<Result<Vec<(GameCursor, String)>, StoreError>>,
 }
 
 /// Runs `ops` on each backend and on the model, step by step; answers
@@ -445,9 +537,15 @@ async fn answer_of(store: &Store, call: &Call, now: u64) -> Answer {
         Call::Keep { game, key, kept } => Answer::Outcome(store.keep(&game, &key, kept, now).await),
         Call::Game(id) => Answer::Game(store.game(&id, now).await),
         Call::Kept(key) => Answer::Kept(store.kept(&key, now).await),
-        Call::Leaderboard(board, limit) => Answer::Leaderboard(
+        Call::Leaderboard(board, start, limit) => {
+            Answer::Leaderboard(store.leaderboard(&board, start, limit, now).await)
+        }
+        Call::Player(write) => Answer::Player(store.write_player(write, now).await),
+        Call::Erase(id, expected) => Answer::Player(store.erase_player(&id, expected, now).await),
+        Call::ByToken(token) => Answer::ByToken(store.player_by_token(&token, now).await),
+        Call::PlayerGames(player, after, limit) => Answer::PlayerGames(
             store
-                .leaderboard(&board, BoardStart::After(None), limit, now)
+                .player_games(&player, after.as_ref(), limit, now)
                 .await,
         ),
         Call::Games => Answer::Games(store.games().await),
@@ -458,17 +556,29 @@ async fn answer_of(store: &Store, call: &Call, now: u64) -> Answer {
 
 /// Every read at once: Redis takes them in one round trip.
 async fn shown_by(store: &Store, now: u64) -> Shown {
+    let ids: Vec<String> = PLAYERS.iter().map(|id| id.to_string()).collect();
+    let tokens: Vec<Vec<u8>> = TOKENS.iter().map(|n| token(*n)).collect();
+    let top = || BoardStart::After(None);
     let (games, game, log, kept, boards) = tokio::join!(
         store.games(),
         join_all(IDS.iter().map(|id| store.game(id, now))),
         join_all(IDS.iter().map(|id| store.log(id, 0..u64::MAX, now))),
         join_all(KEYS.iter().map(|key| store.kept(key, now))),
-        join_all(BOARDS.iter().map(|board| store.leaderboard(
-            board,
-            BoardStart::After(None),
-            usize::MAX,
-            now
-        ))),
+        join_all(
+            BOARDS
+                .iter()
+                .map(|board| store.leaderboard(board, top(), usize::MAX, now))
+        ),
+    );
+    let (player_count, players, tokens, player_games) = tokio::join!(
+        store.player_count(),
+        store.players(&ids, now),
+        join_all(tokens.iter().map(|token| store.player_by_token(token, now))),
+        join_all(
+            PLAYERS
+                .iter()
+                .map(|player| store.player_games(player, None, usize::MAX, now))
+        ),
     );
     Shown {
         games,
@@ -476,480 +586,14 @@ async fn shown_by(store: &Store, now: u64) -> Shown {
         log,
         kept,
         boards,
+        player_count,
+        players,
+        tokens,
+        player_games,
     }
 }
 
-/// The rules as `lib.rs` and `rules.rs` tell them, on plain maps: every
-/// record stored until a write or a purge deletes it, expired or not.
-struct Model {
-    limits: StoreLimits,
-    games: BTreeMap<String, StoredGame>,
-    /// Each game's log by version. A removed game's stays: it shows only
-    /// while its game is live, and a create starts a new one.
-    logs: BTreeMap<String, BTreeMap<u64, Vec<u8>>>,
-    kept: BTreeMap<String, Owned>,
-    boards: BTreeMap<String, Board>,
-    /// How often each rule of [`MUST_MEET`] (and others) applied.
-    met: BTreeMap<&'static str, u64>,
-}
-
-/// A kept answer, the game it counts for, and its charge.
-#[derive(Clone)]
-struct Owned {
-    kept: Kept,
-    game: String,
-    charge: u64,
-}
-
-#[derive(Clone)]
-struct Board {
-    expires_at_ms: u64,
-    /// Body by rank: best first.
-    entries: BTreeMap<String, (String, Vec<u8>)>,
-}
-
-/// Live until its expiry: from that millisecond on, absent.
-fn live(expires_at_ms: u64, now: u64) -> bool {
-    now < expires_at_ms
-}
-
-/// The first of `records` to expire (by name among equal expiries), if it
-/// has expired by `now`.
-fn first_expired<'a>(records: impl Iterator<Item = (u64, &'a String)>, now: u64) -> Option<String> {
-    records
-        .min()
-        .filter(|(expires_at_ms, _)| !live(*expires_at_ms, now))
-        .map(|(_, name)| name.clone())
-}
-
-impl Model {
-    fn new(limits: StoreLimits) -> Model {
-        Model {
-            limits,
-            games: BTreeMap::new(),
-            logs: BTreeMap::new(),
-            kept: BTreeMap::new(),
-            boards: BTreeMap::new(),
-            met: BTreeMap::new(),
-        }
-    }
-
-    fn meet(&mut self, what: &'static str) {
-        *self.met.entry(what).or_default() += 1;
-    }
-
-    /// The version of the live game `id`, if any.
-    fn version(&self, id: &str, now: u64) -> Option<u64> {
-        self.games
-            .get(id)
-            .filter(|game| live(game.expires_at_ms, now))
-            .map(|game| game.version)
-    }
-
-    /// `op` at `step` as a call: versions as the model knows them.
-    fn call(&self, op: &Op, step: usize, now: u64) -> Call {
-        let keyed = |key: &Option<KeyUse>| {
-            key.as_ref().map(|key| {
-                let kept = answer(step, key.request, key.padding, now + key.life);
-                (KEYS[key.key].to_owned(), kept)
-            })
-        };
-        let write = |id: usize, expected: Expected, life: u64, key, win: &Option<Win>| {
-            let version = match expected {
-                Expected::Absent => 0,
-                Expected::Version(version) => version + 1,
-            };
-            let id = IDS[id];
-            Write {
-                id: id.to_owned(),
-                expected,
-                game: StoredGame {
-                    version,
-                    expires_at_ms: now + life,
-                    body: format!("{id} v{version} at step {step}").into_bytes(),
-                },
-                log: vec![format!("{id} log v{version} at step {step}").into_bytes()],
-                key,
-                entry: win.as_ref().map(|win| {
-                    let rank = format!("{}{id}", win.score);
-                    Entry {
-                        board: BOARDS[win.board].to_owned(),
-                        player: id.to_owned(),
-                        body: format!("{rank} v{version}").into_bytes(),
-                        rank,
-                        expires_at_ms: now + win.life,
-                    }
-                }),
-                owner: None,
-            }
-        };
-        match op {
-            Op::Create { id, life, key, win } => Call::Write(Box::new(write(
-                *id,
-                Expected::Absent,
-                *life,
-                keyed(key),
-                win,
-            ))),
-            Op::Next { id, life, key, win } => {
-                let expected = self
-                    .version(IDS[*id], now)
-                    .map_or(Expected::Absent, Expected::Version);
-                Call::Write(Box::new(write(*id, expected, *life, keyed(key), win)))
-            }
-            Op::Stale { id, ahead, key } => {
-                let expected = match self.version(IDS[*id], now) {
-                    Some(version) if *ahead == 0 && version > 0 => version - 1,
-                    Some(version) => version + (*ahead).max(1),
-                    None => *ahead,
-                };
-                Call::Write(Box::new(write(
-                    *id,
-                    Expected::Version(expected),
-                    5,
-                    keyed(key),
-                    &None,
-                )))
-            }
-            Op::Keep { id, key } => {
-                let (key, kept) = keyed(&Some(key.clone())).unwrap();
-                Call::Keep {
-                    game: IDS[*id].to_owned(),
-                    key,
-                    kept,
-                }
-            }
-            Op::Game { id } => Call::Game(IDS[*id].to_owned()),
-            Op::Kept { key } => Call::Kept(KEYS[*key].to_owned()),
-            Op::Leaderboard { board, limit } => {
-                Call::Leaderboard(BOARDS[*board].to_owned(), *limit)
-            }
-            Op::Games => Call::Games,
-            Op::Purge { at_most } => Call::Purge(*at_most),
-            Op::PurgeExpired => Call::PurgeExpired,
-            Op::Wait { .. } => unreachable!("a wait is no call"),
-        }
-    }
-
-    fn answer(&mut self, call: &Call, now: u64) -> Answer {
-        match call {
-            Call::Write(write) => {
-                let outcome = self.write(write, now);
-                self.met_outcome(&outcome, write.key.as_ref().map(|(_, kept)| kept));
-                Answer::Outcome(Ok(outcome))
-            }
-            Call::Keep { game, key, kept } => {
-                let outcome = self.keep(game, key, kept, now);
-                self.met_outcome(&outcome, Some(kept));
-                Answer::Outcome(Ok(outcome))
-            }
-            Call::Game(id) => Answer::Game(Ok(self.game(id, now))),
-            Call::Kept(key) => Answer::Kept(Ok(self.kept_live(key, now))),
-            Call::Leaderboard(board, limit) => {
-                Answer::Leaderboard(Ok(self.leaderboard(board, *limit, now)))
-            }
-            Call::Games => Answer::Games(Ok(self.games.len() as u64)),
-            Call::Purge(at_most) => Answer::Purged(Ok(self.purge(now, *at_most))),
-            Call::PurgeExpired => {
-                // Far fewer records than a batch: one batch takes them all.
-                let purged = self.purge(now, usize::MAX);
-                if purged.games + purged.keys + purged.boards > 0 {
-                    self.meet("a purge of everything expired");
-                }
-                Answer::Purged(Ok(purged))
-            }
-        }
-    }
-
-    fn met_outcome(&mut self, outcome: &Outcome, sent: Option<&Kept>) {
-        if let Outcome::Replayed(found) = outcome
-            && sent.is_some_and(|sent| sent.fingerprint != found.fingerprint)
-        {
-            self.meet("replayed to another fingerprint");
-        }
-        self.meet(match outcome {
-            Outcome::Written => "written",
-            Outcome::Stale { .. } => "stale",
-            Outcome::Full => "full",
-            Outcome::PlayerFull => "the owner's games full",
-            Outcome::Replayed(_) => "replayed",
-            Outcome::TooManyKeys(KeyBound::Game) => "too many keys for the game",
-            Outcome::TooManyKeys(KeyBound::Store) => "too many kept bytes",
-        });
-    }
-
-    fn shown(&self, now: u64) -> Shown {
-        Shown {
-            games: Ok(self.games.len() as u64),
-            game: IDS.iter().map(|id| Ok(self.game(id, now))).collect(),
-            log: IDS.iter().map(|id| Ok(self.log(id, now))).collect(),
-            kept: KEYS
-                .iter()
-                .map(|key| Ok(self.kept_live(key, now)))
-                .collect(),
-            boards: BOARDS
-                .iter()
-                .map(|board| Ok(self.leaderboard(board, usize::MAX, now)))
-                .collect(),
-        }
-    }
-
-    fn game(&self, id: &str, now: u64) -> Option<StoredGame> {
-        self.games
-            .get(id)
-            .filter(|game| live(game.expires_at_ms, now))
-            .cloned()
-    }
-
-    fn log(&self, id: &str, now: u64) -> LogEntries {
-        match (self.game(id, now), self.logs.get(id)) {
-            (Some(_), Some(log)) => log.iter().map(|(v, e)| (*v, e.clone())).collect(),
-            _ => Vec::new(),
-        }
-    }
-
-    fn kept_live(&self, key: &str, now: u64) -> Option<Kept> {
-        self.kept
-            .get(key)
-            .map(|owned| &owned.kept)
-            .filter(|kept| live(kept.expires_at_ms, now))
-            .cloned()
-    }
-
-    fn leaderboard(&self, board: &str, limit: usize, now: u64) -> BoardPage {
-        let entries = self
-            .boards
-            .get(board)
-            .filter(|board| live(board.expires_at_ms, now))
-            .map(|board| {
-                let ranked = board.entries.iter().map(|(rank, (player, body))| Ranked {
-                    rank: rank.clone(),
-                    player: player.clone(),
-                    body: body.clone(),
-                });
-                ranked.take(limit).collect()
-            })
-            .unwrap_or_default();
-        BoardPage {
-            position: 0,
-            entries,
-            found: None,
-        }
-    }
-
-    /// A write: the key first (a live answer is replayed, whatever the
-    /// version), then the version, then the bound on games, then the
-    /// bounds on keys; the game, its key and its entry are stored only
-    /// when all pass.
-    fn write(&mut self, write: &Write, now: u64) -> Outcome {
-        if let Some((key, _)) = &write.key
-            && let Some(found) = self.live_kept(key, now)
-        {
-            return Outcome::Replayed(found);
-        }
-        let stored = self.games.contains_key(&write.id);
-        let current = self.version(&write.id, now);
-        let expected = match write.expected {
-            Expected::Absent => None,
-            Expected::Version(version) => Some(version),
-        };
-        if current != expected {
-            return Outcome::Stale { current };
-        }
-        // A new id while `max_games` are stored: an expired one goes, the
-        // first to expire; with none expired, the store is full.
-        if !stored && self.games.len() as u64 >= self.limits.max_games {
-            let expired = first_expired(
-                self.games.iter().map(|(id, game)| (game.expires_at_ms, id)),
-                now,
-            );
-            let Some(expired) = expired else {
-                return Outcome::Full;
-            };
-            self.games.remove(&expired);
-            self.meet("an expired game made room");
-        }
-        if let Some((key, kept)) = &write.key
-            && let Some(bound) = self.over_bound(&write.id, kept_charge(key, kept), now)
-        {
-            return Outcome::TooManyKeys(bound);
-        }
-        self.games.insert(write.id.clone(), write.game.clone());
-        let log = self.logs.entry(write.id.clone()).or_default();
-        if write.expected == Expected::Absent {
-            log.clear();
-        }
-        log.extend(write.log_versions().zip(write.log.iter().cloned()));
-        if let Some((key, kept)) = &write.key {
-            self.put_kept(key, &write.id, kept);
-        }
-        if let Some(entry) = &write.entry {
-            self.enter(entry, now);
-        }
-        Outcome::Written
-    }
-
-    /// [`Store::keep`]: replayed if the key holds a live answer, refused
-    /// past a bound, else kept; no game changes.
-    fn keep(&mut self, game: &str, key: &str, kept: &Kept, now: u64) -> Outcome {
-        if let Some(found) = self.live_kept(key, now) {
-            return Outcome::Replayed(found);
-        }
-        if let Some(bound) = self.over_bound(game, kept_charge(key, kept), now) {
-            return Outcome::TooManyKeys(bound);
-        }
-        self.put_kept(key, game, kept);
-        Outcome::Written
-    }
-
-    /// The live answer under `key`; an expired one is deleted, so that
-    /// the key is new again and no longer counts.
-    fn live_kept(&mut self, key: &str, now: u64) -> Option<Kept> {
-        let owned = self.kept.get(key)?;
-        if live(owned.kept.expires_at_ms, now) {
-            return Some(owned.kept.clone());
-        }
-        self.kept.remove(key);
-        self.meet("an expired answer freed its key");
-        None
-    }
-
-    /// The bound a new answer of `charge` for `game` would pass: the
-    /// game's answers stored (expired ones too) against
-    /// `max_keys_per_game`, then the charges of all against
-    /// `max_kept_bytes`, expired answers deleted first to expire first
-    /// to make room. (The rules stop after 16 deletions; a sequence has
-    /// fewer keys.)
-    fn over_bound(&mut self, game: &str, charge: u64, now: u64) -> Option<KeyBound> {
-        let keys = self
-            .kept
-            .values()
-            .filter(|owned| owned.game == game)
-            .count();
-        if keys as u64 >= self.limits.max_keys_per_game {
-            return Some(KeyBound::Game);
-        }
-        loop {
-            let bytes: u64 = self.kept.values().map(|owned| owned.charge).sum();
-            if bytes + charge <= self.limits.max_kept_bytes {
-                return None;
-            }
-            let expired = first_expired(
-                self.kept
-                    .iter()
-                    .map(|(key, owned)| (owned.kept.expires_at_ms, key)),
-                now,
-            );
-            let Some(expired) = expired else {
-                return Some(KeyBound::Store);
-            };
-            self.kept.remove(&expired);
-            self.meet("an expired answer made room");
-        }
-    }
-
-    fn put_kept(&mut self, key: &str, game: &str, kept: &Kept) {
-        let owned = Owned {
-            kept: kept.clone(),
-            game: game.to_owned(),
-            charge: kept_charge(key, kept),
-        };
-        self.kept.insert(key.to_owned(), owned);
-    }
-
-    /// A win on its board: an expired board is emptied first; a new board
-    /// is made only while fewer than `max_boards` are stored; the board
-    /// keeps its best `board_size` and expires at the latest of its
-    /// entries' expiries.
-    fn enter(&mut self, entry: &Entry, now: u64) {
-        if self
-            .boards
-            .get(&entry.board)
-            .is_some_and(|board| !live(board.expires_at_ms, now))
-        {
-            self.boards.remove(&entry.board);
-            self.meet("an expired board emptied");
-        }
-        if !self.boards.contains_key(&entry.board)
-            && self.boards.len() as u64 >= self.limits.max_boards
-        {
-            self.meet("a board left out");
-            return;
-        }
-        let board = self
-            .boards
-            .entry(entry.board.clone())
-            .or_insert_with(|| Board {
-                expires_at_ms: entry.expires_at_ms,
-                entries: BTreeMap::new(),
-            });
-        let held = board
-            .entries
-            .iter()
-            .find(|(_, (player, _))| *player == entry.player)
-            .map(|(rank, _)| rank.clone());
-        if let Some(held) = held {
-            if entry.rank >= held {
-                return;
-            }
-            board.entries.remove(&held);
-        }
-        board.expires_at_ms = board.expires_at_ms.max(entry.expires_at_ms);
-        board.entries.insert(
-            entry.rank.clone(),
-            (entry.player.clone(), entry.body.clone()),
-        );
-        if board.entries.len() > self.limits.board_size {
-            board.entries.pop_last();
-            self.meet("a board's worst entry dropped");
-        }
-    }
-
-    /// Deletes what has expired, the first to expire first, at most
-    /// `at_most` games, then keys, then boards.
-    fn purge(&mut self, now: u64, at_most: usize) -> Purged {
-        let (games, more_games) = purge(&mut self.games, |game| game.expires_at_ms, now, at_most);
-        let (keys, more_keys) = purge(
-            &mut self.kept,
-            |owned| owned.kept.expires_at_ms,
-            now,
-            at_most,
-        );
-        let (boards, more_boards) =
-            purge(&mut self.boards, |board| board.expires_at_ms, now, at_most);
-        if more_games || more_keys || more_boards {
-            self.meet("a purge stopped at its most");
-        }
-        Purged {
-            games,
-            keys,
-            boards,
-            players: 0,
-        }
-    }
-}
-
-/// Deletes at most `at_most` expired records of `records`, the first to
-/// expire first: how many, and whether expired ones are left.
-fn purge<T>(
-    records: &mut BTreeMap<String, T>,
-    expiry: impl Fn(&T) -> u64,
-    now: u64,
-    at_most: usize,
-) -> (usize, bool) {
-    let mut purged = 0;
-    loop {
-        let expired = first_expired(
-            records.iter().map(|(name, record)| (expiry(record), name)),
-            now,
-        );
-        let Some(expired) = expired else {
-            return (purged, false);
-        };
-        if purged == at_most {
-            return (purged, true);
-        }
-        records.remove(&expired);
-        purged += 1;
-    }
+/// The hash of token number `n`: 32 bytes, as SHA-256's.
+fn token(n: u8) -> Vec<u8> {
+    vec![n; 32]
 }

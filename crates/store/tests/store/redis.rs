@@ -3,8 +3,9 @@
 //! prefixes share a server apart; two stores on one prefix, as two
 //! replicas are, see each other's games and race on them as one store;
 //! each hears the other's writes on its feed, which resumes after its
-//! connection is cut; and a store whose Redis went away and came back
-//! serves again by itself.
+//! connection is cut; a store whose Redis went away and came back
+//! serves again by itself; and every key a player's scripts touch expires
+//! or goes with what owns it.
 
 use std::net::TcpListener;
 use std::time::Duration;
@@ -14,7 +15,8 @@ use tokio::sync::{broadcast, watch};
 use tokio::task::JoinHandle;
 
 use crate::support::{
-    Backend, NOW, RedisPrefix, create, fresh_redis_store, game, kept, keyed, next, open, open_spec,
+    Backend, LATER, NOW, RedisPrefix, create, fresh_redis_store, game, join, kept, keyed, next,
+    open, open_spec, owned_by, won_by,
 };
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -309,4 +311,99 @@ async fn a_feed_goes_on_through_its_heartbeats() {
     assert_eq!(heard(&mut feed).await, Feed::Resumed);
     tokio::time::sleep(Duration::from_secs(11)).await;
     assert_eq!(feed.try_recv(), Err(broadcast::error::TryRecvError::Empty));
+}
+
+/// Every key under `redis`'s prefix, each with its TTL in ms (-1: none),
+/// the prefix cut off.
+fn keys_of(redis: &RedisPrefix) -> Vec<(String, i64)> {
+    let client = redis::Client::open(redis.url()).unwrap();
+    let mut connection = client.get_connection().unwrap();
+    let names: Vec<String> = redis::cmd("KEYS")
+        .arg(format!("{}:*", redis.prefix()))
+        .query(&mut connection)
+        .unwrap();
+    let mut keys: Vec<(String, i64)> = names
+        .into_iter()
+        .map(|name| {
+            let ttl = redis::cmd("PTTL")
+                .arg(&name)
+                .query(&mut connection)
+                .unwrap();
+            (name[redis.prefix().len() + 1..].to_owned(), ttl)
+        })
+        .collect();
+    keys.sort();
+    keys
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Redis: LINKPATH_TEST_REDIS_URL=redis://127.0.0.1:6390 cargo test -- --ignored"]
+async fn a_players_keys_expire_or_go_with_it() {
+    let redis = fresh_redis_store();
+    let store = open_spec(&redis.setting(), 10).unwrap();
+    let joined = store.write_player(join("p", "Ada", Some(1)), NOW).await;
+    assert_eq!(joined, Ok(linkpath_store::PlayerOutcome::Written));
+    let won = won_by(owned_by(create("g", "won"), "p"), "p", "b", "1g", LATER);
+    assert_eq!(store.write(won, NOW).await, Ok(Outcome::Written));
+
+    // The indexes and the hashes of ids live as long as the store; every
+    // record, list and board expires.
+    let global = [
+        "board-expiry",
+        "game-expiry",
+        "game-owners",
+        "player-expiry",
+        "player-tokens",
+        "token-players",
+    ];
+    let keys = keys_of(&redis);
+    let names: Vec<&str> = keys.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "board-expiry",
+            "board-players:{b}",
+            "board:{b}",
+            "entries:{b}",
+            "entry-players:{b}",
+            "game-expiry",
+            "game-owners",
+            "game:{g}",
+            "log:{g}",
+            "player-boards:{p}",
+            "player-expiry",
+            "player-games:{p}",
+            "player-tokens",
+            "player:{p}",
+            "ranks:{b}",
+            "token-players",
+        ]
+    );
+    for (name, ttl) in &keys {
+        if global.contains(&name.as_str()) {
+            assert_eq!(*ttl, -1, "{name}");
+        } else {
+            assert!(*ttl > 0, "{name} has no TTL");
+        }
+    }
+
+    // Erased: the player's keys go, and its entries in the others.
+    assert_eq!(
+        store.erase_player("p", 0, NOW).await,
+        Ok(linkpath_store::PlayerOutcome::Written)
+    );
+    let names: Vec<String> = keys_of(&redis).into_iter().map(|(name, _)| name).collect();
+    assert_eq!(
+        names,
+        [
+            "board-expiry",
+            "board:{b}",
+            "game-expiry",
+            "game:{g}",
+            "log:{g}"
+        ]
+    );
+    // Purged: nothing is left.
+    store.purge_expired(LATER + 1).await.unwrap();
+    assert_eq!(keys_of(&redis), []);
 }
