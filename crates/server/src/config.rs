@@ -253,8 +253,9 @@ pub struct Config {
 }
 
 /// How players signed in by a studio's own login are checked: the studio
-/// signs a JWT naming the player (`sub`), linkpath verifies it.
-#[derive(Clone, Debug, clap::Args)]
+/// signs a JWT naming the player (`sub`), linkpath verifies it. Not
+/// `Debug`: it holds the shared secret, which is never logged.
+#[derive(Clone, clap::Args)]
 pub struct PlayerJwtSettings {
     /// A file holding the key studio tokens are signed with: a PEM public
     /// key (RSA: RS256; Ed25519: EdDSA) or a JWKS (`{"keys": [...]}`, each
