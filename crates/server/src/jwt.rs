@@ -10,13 +10,6 @@
 //! `exp` (required) and `nbf` within `--player-jwt-leeway-ms`, then `iss`,
 //! `aud` and `sub`, in that order, each with its own refusal.
 
-// The player-token middleware takes the verifier from the state; no route
-// reads it yet, so outside tests its calls and fields are unused.
-#![cfg_attr(
-    not(test),
-    expect(dead_code, reason = "the API the player-token middleware calls")
-)]
-
 mod keys;
 #[cfg(test)]
 mod tests;
@@ -36,11 +29,6 @@ const MAX_TOKEN_BYTES: usize = 8 * 1024;
 
 /// Longest `sub`, in bytes: a player id is printable ASCII of 1 to this.
 pub(crate) const MAX_SUBJECT_BYTES: usize = 128;
-
-/// The part of the state the player-token middleware takes: the verifier,
-/// when one is configured.
-#[derive(Clone, Default)]
-pub(crate) struct PlayerJwt(pub(crate) Option<JwtVerifier>);
 
 /// Checks studio-signed tokens; built once at start from the [`Config`].
 #[derive(Clone)]
@@ -200,6 +188,7 @@ impl JwtVerifier {
     }
 
     /// The player `token` names, if it is valid now.
+    #[cfg(test)]
     pub(crate) fn verify(&self, token: &str) -> Result<JwtPlayer, JwtRefusal> {
         let now_ms = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

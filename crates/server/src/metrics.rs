@@ -136,7 +136,7 @@ pub(crate) const BUCKETS: [f64; 17] = [
 
 /// Every route of the router, as `(method, path)`: the `route` and
 /// `method` labels of the request series.
-pub(crate) const ROUTES: [(&str, &str); 30] = [
+pub(crate) const ROUTES: [(&str, &str); 36] = [
     ("POST", "/v1/solve"),
     ("POST", "/v1/render"),
     ("POST", "/v1/moves"),
@@ -159,6 +159,12 @@ pub(crate) const ROUTES: [(&str, &str); 30] = [
     ("POST", "/v1/replays"),
     ("GET", "/v1/daily/{date}"),
     ("GET", "/v1/leaderboards/{name}"),
+    ("POST", "/v1/players"),
+    ("GET", "/v1/players/me"),
+    ("PATCH", "/v1/players/me"),
+    ("DELETE", "/v1/players/me"),
+    ("POST", "/v1/players/me/token"),
+    ("GET", "/v1/players/{id}/games"),
     ("GET", "/"),
     ("GET", "/playground/app.js"),
     ("GET", "/playground/style.css"),
@@ -301,7 +307,7 @@ const GAME_ERRORS: [ErrorCode; 4] = [
 /// [`ROUTE_ERRORS`].
 pub(crate) fn route_statuses(method: &str, route: &str) -> Vec<u16> {
     let mut statuses = vec![200];
-    if method == "POST" {
+    if method == "POST" || method == "PATCH" {
         statuses.extend(ROUTE_ERRORS.map(|code| code.status()));
     } else if route == "/readyz" {
         statuses.push(503);
@@ -310,6 +316,17 @@ pub(crate) fn route_statuses(method: &str, route: &str) -> Vec<u16> {
         statuses.extend([422, 503, 504]);
     } else if route == "/v1/leaderboards/{name}" {
         statuses.extend([422, 503]);
+    }
+    if route.starts_with("/v1/players") {
+        // A token unknown, the store; a new player or token is 201, an
+        // erase 204, a list's query 422.
+        statuses.extend([401, 503]);
+        match (method, route) {
+            ("POST", _) => statuses.push(201),
+            ("DELETE", _) => statuses.push(204),
+            ("GET", "/v1/players/{id}/games") => statuses.extend([403, 422]),
+            _ => {}
+        }
     }
     if route.starts_with("/v1/games") {
         statuses.extend(GAME_ERRORS.map(|code| code.status()));

@@ -41,6 +41,12 @@ use utoipa::OpenApi;
         super::games::routes::check_replay::check_replay,
         super::games::routes::daily::daily,
         super::games::routes::leaderboard::leaderboard,
+        super::players::routes::sign_up::sign_up,
+        super::players::routes::me::me,
+        super::players::routes::rename::rename,
+        super::players::routes::new_token::new_token,
+        super::players::routes::erase::erase,
+        super::players::routes::games::games,
         super::playground::index,
         super::playground::app_js,
         super::playground::style_css,
@@ -220,7 +226,7 @@ fn finish(operation: &mut Value, path: &str, method: &str, prose: &Value, shared
             media["examples"] = examples.clone();
         }
     }
-    let errors: Vec<(&str, String)> = if method == "post" {
+    let errors: Vec<(&str, String)> = if method == "post" || method == "patch" {
         let invalid = if path.starts_with("/v1/solve") || path.starts_with("/v1/render") {
             "InvalidSolveRequest"
         } else {

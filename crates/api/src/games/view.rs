@@ -35,11 +35,17 @@ pub struct GameView {
     pub assists: Assists,
     /// False once any assist was used.
     pub ranked: bool,
-    /// The name a win is entered under on the leaderboard; absent, a win
-    /// is not entered.
+    /// The name the game was created with, shown with it; it enters no
+    /// leaderboard (`owner` does).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub player: Option<String>,
+    /// The id of the player whose game it is: only they act on it, and
+    /// their win is entered on its leaderboard. Absent for a game created
+    /// without a player's token, which anyone with its id may play.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub owner: Option<String>,
     /// The leaderboard of the game's deal (`GET /v1/leaderboards/{name}`);
     /// absent for a game on a board sent.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -74,6 +80,7 @@ impl GameView {
             assists: game.assists,
             ranked: game.ranked(),
             player: game.player.clone(),
+            owner: game.owner.clone(),
             leaderboard: game.leaderboard.clone(),
             created_at: rfc3339(game.created_at_ms),
             updated_at: rfc3339(game.updated_at_ms),

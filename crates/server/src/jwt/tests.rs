@@ -561,7 +561,7 @@ fn a_key_file_that_cannot_work_stops_the_start() {
 fn the_state_holds_the_verifier_and_it_reads_the_clock() {
     use axum::extract::FromRef;
     let state = crate::AppState::new(config(None, Some(SECRET)));
-    let PlayerJwt(Some(verifier)) = PlayerJwt::from_ref(&state) else {
+    let Some(verifier) = crate::players::Gate::from_ref(&state).jwt else {
         panic!("the state has no verifier");
     };
     let now = jsonwebtoken::get_current_timestamp();
@@ -578,5 +578,5 @@ fn the_state_holds_the_verifier_and_it_reads_the_clock() {
     }));
     assert_eq!(verifier.verify(&past), Err(JwtRefusal::Expired));
     let unconfigured = crate::AppState::new(Config::default());
-    assert!(PlayerJwt::from_ref(&unconfigured).0.is_none());
+    assert!(crate::players::Gate::from_ref(&unconfigured).jwt.is_none());
 }

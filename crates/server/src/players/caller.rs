@@ -238,7 +238,7 @@ async fn sign_in(gate: &Gate, token: &[u8], address: IpAddr) -> Result<SignedIn,
     } else {
         let text = std::str::from_utf8(token).unwrap_or("");
         let verifier = gate.jwt.as_ref().expect("a JWT is read only with a verifier");
-        match verifier.verify(text) {
+        match verifier.verify_at(text, now) {
             Ok(jwt) => {
                 let studio = Studio {
                     issuer: jwt.issuer,
@@ -252,6 +252,7 @@ async fn sign_in(gate: &Gate, token: &[u8], address: IpAddr) -> Result<SignedIn,
             Err(refusal) => {
                 gate.guessing.failed(address);
                 metrics::record_player_refusal("jwt");
+                tracing::info!(reason = refusal.reason(), "a studio's JWT was refused");
                 return Err(unauthorized(&format!(
                     "the JWT is refused: {}",
                     refusal.message()

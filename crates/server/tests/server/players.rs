@@ -168,7 +168,7 @@ async fn private_games_are_read_by_their_player_alone() {
 async fn a_players_token_opens_games_alone_where_api_keys_gate_the_service() {
     let mut config = config();
     config.api_keys = vec!["service-key-0123456789".into()];
-    let router = router(config.clone());
+    let router = crate::support::router(config.clone());
     // Guest sign-up is on: no key needed to sign up.
     let ann = sign_up(&router, "Ann").await;
     let made = post_as(&router, "/v1/games", &small_game(), Some(&ann)).await;
@@ -188,7 +188,7 @@ async fn a_players_token_opens_games_alone_where_api_keys_gate_the_service() {
 
     // With guest sign-up off, signing up takes the key.
     config.players.guest_sign_up = false;
-    let router = router(config);
+    let router = crate::support::router(config);
     let body = json!({"name": "Bo"});
     post(&router, "/v1/players", &body).await.error(401, "unauthorized");
     let keyed = call(

@@ -12,7 +12,6 @@ use std::sync::Arc;
 /// leaderboard entries go at once; its games stay, with no name, until
 /// they expire.
 #[utoipa::path(delete, path = "/v1/players/me", operation_id = "eraseMe", tag = "players",
-    security(("player" = [])),
     responses(
         (status = 204, description = "Erased; the token is refused from now on"),
         (status = 401, description = "No token, or one not known", body = linkpath_api::ErrorBody)))]

@@ -8,7 +8,6 @@ use linkpath_api::players::PlayerView;
 
 /// The player the token proves.
 #[utoipa::path(get, path = "/v1/players/me", operation_id = "getMe", tag = "players",
-    security(("player" = [])),
     responses(
         (status = 200, description = "The player", body = PlayerView),
         (status = 401, description = "No token, or one not known", body = linkpath_api::ErrorBody)))]

@@ -14,7 +14,6 @@ use std::sync::Arc;
 /// Issues the player a new token and revokes the old. A player a studio
 /// signs in has no token of linkpath's to replace.
 #[utoipa::path(post, path = "/v1/players/me/token", operation_id = "newToken", tag = "players",
-    security(("player" = [])),
     responses(
         (status = 201, description = "The player and its new token, shown this once", body = SignedUp),
         (status = 401, description = "No token, or one not known", body = linkpath_api::ErrorBody),

@@ -14,7 +14,6 @@ use std::sync::Arc;
 
 /// Renames the player the token proves.
 #[utoipa::path(patch, path = "/v1/players/me", operation_id = "renameMe", tag = "players",
-    security(("player" = [])),
     request_body(content = PlayerName, example = json!({"name": "Ann Lee"})),
     responses(
         (status = 200, description = "The player, renamed", body = PlayerView),
