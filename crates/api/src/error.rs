@@ -47,10 +47,11 @@ use utoipa::ToSchema;
 ///
 /// - `idempotency_key_reused`: 422
 ///
-/// - `quota_exceeded`: 429 (a player's games held)
+/// - `rate_limited`: 429 (when `LINKPATH_RATE_LIMIT_PER_SECOND` or
+///   `LINKPATH_MAX_CONNECTIONS_PER_CLIENT` is set, or after too many
+///   unknown players' tokens)
 ///
-/// - `rate_limited`: 429 (only when `LINKPATH_RATE_LIMIT_PER_SECOND` or
-///   `LINKPATH_MAX_CONNECTIONS_PER_CLIENT` is set)
+/// - `quota_exceeded`: 429 (a player's games held)
 ///
 /// - `internal`: 500
 ///

@@ -66,7 +66,7 @@ async fn keys_gate_v1_and_only_v1() {
     assert_eq!(headers[header::WWW_AUTHENTICATE], "Bearer");
     assert_eq!(
         serde_json::from_str::<Value>(&body).unwrap(),
-        json!({"error": {"code": "unauthorized", "message": "an API key is required: send Authorization: Bearer <key>"}})
+        json!({"error": {"code": "unauthorized", "message": "an API key or a player's token is required: send Authorization: Bearer <key or token>"}})
     );
 
     let (status, _, body) = send(&router, solve(Some("Bearer wrong-key"))).await;

@@ -218,16 +218,29 @@ fn histogram(name: &str, labels: &[(&str, &str)]) -> [Series; 3] {
 fn expected_series() -> BTreeSet<Series> {
     let mut expected = BTreeSet::new();
     let routes = documented_routes();
-    assert_eq!(routes.len(), 30, "{routes:?}");
+    assert_eq!(routes.len(), 36, "{routes:?}");
     for (method, route) in &routes {
         let mut statuses: Vec<&str> = match (method.as_str(), route.as_str()) {
             ("POST", _) => API_STATUSES.to_vec(),
             ("GET", "/readyz") => vec!["200", "503"],
             ("GET", "/v1/daily/{date}") => vec!["200", "422", "503", "504"],
             ("GET", "/v1/leaderboards/{name}") => vec!["200", "422", "503"],
+            ("PATCH", _) => API_STATUSES.to_vec(),
+            ("DELETE", _) => vec!["200"],
             ("GET", _) => vec!["200"],
             other => panic!("an unexpected route {other:?}"),
         };
+        if route.starts_with("/v1/players") {
+            statuses.extend(["401", "503"]);
+            match (method.as_str(), route.as_str()) {
+                ("POST", _) => statuses.push("201"),
+                ("DELETE", _) => statuses.push("204"),
+                ("GET", "/v1/players/{id}/games") => statuses.extend(["403", "422"]),
+                _ => {}
+            }
+            statuses.sort_unstable();
+            statuses.dedup();
+        }
         if route.starts_with("/v1/games") {
             statuses.extend(["404", "409", "412", "503"]);
             if route == "/v1/games" {
@@ -315,6 +328,21 @@ fn expected_series() -> BTreeSet<Series> {
     expected.insert(series("linkpath_store_reopens_total", &[]));
     expected.insert(series("linkpath_games_stored", &[]));
     expected.insert(series("linkpath_game_streams_open", &[]));
+    for via in ["token", "studio"] {
+        expected.insert(series("linkpath_players_signed_up_total", &[("via", via)]));
+    }
+    for reason in [
+        "unknown_token",
+        "jwt",
+        "service_route",
+        "not_your_game",
+        "quota",
+        "sign_up",
+        "guessing",
+    ] {
+        expected.insert(series("linkpath_player_refusals_total", &[("reason", reason)]));
+    }
+    expected.insert(series("linkpath_players_stored", &[]));
     expected.insert(series(
         "linkpath_build_info",
         &[
@@ -474,6 +502,9 @@ async fn first_scrapes() {
             ("linkpath_memory_budget_bytes", "gauge"),
             ("linkpath_memory_held_bytes", "gauge"),
             ("linkpath_panics_total", "counter"),
+            ("linkpath_player_refusals_total", "counter"),
+            ("linkpath_players_signed_up_total", "counter"),
+            ("linkpath_players_stored", "gauge"),
             ("linkpath_queries_total", "counter"),
             ("linkpath_rejected_total", "counter"),
             ("linkpath_solve_duration_seconds", "histogram"),
@@ -784,5 +815,8 @@ async fn made_up_values() {
         .into_iter()
         .filter_map(|(_, labels)| labels.get("method").cloned())
         .collect();
-    assert_eq!(methods, ["GET", "POST", "_OTHER"].map(String::from).into());
+    assert_eq!(
+        methods,
+        ["DELETE", "GET", "PATCH", "POST", "_OTHER"].map(String::from).into()
+    );
 }

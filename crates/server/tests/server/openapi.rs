@@ -364,6 +364,7 @@ fn the_file_is_openapi_with_the_expected_routes() {
     assert_eq!(
         routes,
         [
+            "DELETE /v1/players/me",
             "GET /",
             "GET /healthz",
             "GET /metrics",
@@ -377,6 +378,9 @@ fn the_file_is_openapi_with_the_expected_routes() {
             "GET /v1/games/{id}/events",
             "GET /v1/games/{id}/replay",
             "GET /v1/leaderboards/{name}",
+            "GET /v1/players/me",
+            "GET /v1/players/{id}/games",
+            "PATCH /v1/players/me",
             "POST /v1/clear",
             "POST /v1/deal",
             "POST /v1/games",
@@ -390,6 +394,8 @@ fn the_file_is_openapi_with_the_expected_routes() {
             "POST /v1/games/{id}/undo",
             "POST /v1/moves",
             "POST /v1/play",
+            "POST /v1/players",
+            "POST /v1/players/me/token",
             "POST /v1/render",
             "POST /v1/replays",
             "POST /v1/shuffle",
@@ -401,9 +407,10 @@ fn the_file_is_openapi_with_the_expected_routes() {
 #[tokio::test]
 async fn every_documented_route_is_answered_and_others_are_not() {
     let router = router();
-    // A held game's routes answer by the game's state: `games.rs` sends
-    // each one its request.
-    for (path, method, operation) in operations().filter(|(p, _, _)| !p.starts_with("/v1/games")) {
+    // A held game's routes answer by the game's state, a player's by its
+    // token: `games.rs` and `players.rs` send each one its request.
+    let stateful = |p: &str| p.starts_with("/v1/games") || p.starts_with("/v1/players");
+    for (path, method, operation) in operations().filter(|(p, _, _)| !stateful(p)) {
         let request = if method == Method::POST {
             // Each route's first request example, which answers 200.
             let examples = &operation["requestBody"]["content"]["application/json"]["examples"];
@@ -500,9 +507,12 @@ fn the_error_codes_are_error_code_all() {
 async fn each_request_example_answers_its_response_example() {
     let router = router();
     let mut counts = Vec::new();
-    // A held game's answers carry its random id and the server's time:
-    // `games.rs` checks them.
-    let posts = operations().filter(|(p, m, _)| m == Method::POST && !p.starts_with("/v1/games"));
+    // A held game's answers carry its random id and the server's time, a
+    // player's its random id and token: `games.rs` and `players.rs` check
+    // them.
+    let posts = operations().filter(|(p, m, _)| {
+        m == Method::POST && !p.starts_with("/v1/games") && !p.starts_with("/v1/players")
+    });
     for (path, method, operation) in posts {
         let examples = request_examples(operation);
         for (name, example) in examples {
