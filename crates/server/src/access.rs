@@ -6,6 +6,7 @@
 
 use crate::client::{TrustedProxies, client_address};
 use crate::error::{ErrorCode, HttpError};
+use crate::players::Caller;
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderValue, Method, header};
 use axum::middleware::Next;
@@ -50,10 +51,18 @@ impl ApiKeys {
 /// The name of the per-client policy in `RateLimit` and `RateLimit-Policy`.
 const POLICY: &str = "per-client";
 
-/// A token bucket per client address.
+/// Who a bucket is for: a signed-in player, wherever they play from, or
+/// else a client address.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Client {
+    Player(String),
+    Address(IpAddr),
+}
+
+/// A token bucket per client: a player, or an address.
 #[derive(Clone)]
 pub(crate) struct ClientLimiter {
-    limiter: Arc<DefaultKeyedRateLimiter<IpAddr>>,
+    limiter: Arc<DefaultKeyedRateLimiter<Client>>,
     /// `RateLimit-Policy`, the same on every 429.
     policy: HeaderValue,
 }
@@ -99,8 +108,21 @@ fn policy(per_second: NonZeroU32, burst: NonZeroU32) -> HeaderValue {
     .expect("digits and a token are a valid header value")
 }
 
+/// The address of the client that sent `request`: the peer's, or behind
+/// trusted proxies the one they name. Without a peer address (in-process
+/// tests) every caller shares one.
+pub(crate) fn client_of(request: &Request, trusted: &TrustedProxies) -> IpAddr {
+    let peer = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
+    client_address(peer, request.headers(), trusted)
+}
+
 /// Answers 429 with `Retry-After`, `RateLimit` and `RateLimit-Policy` to a
-/// client over its rate on `/v1/*`. A body of up to 64 KiB is read first,
+/// client over its rate on `/v1/*`: a signed-in player (the middleware of
+/// `players::caller` ran first) in a bucket of its own, anyone else in
+/// their address's. A body of up to 64 KiB is read first,
 /// so that the connection stays open for the client's next request.
 pub(crate) async fn rate_limit(
     State(rate): State<RateLimit>,
@@ -113,12 +135,10 @@ pub(crate) async fn rate_limit(
     if !request.uri().path().starts_with("/v1/") {
         return next.run(request).await;
     }
-    // Without a peer address (in-process tests) every caller shares a bucket.
-    let peer = request
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
-    let client = client_address(peer, request.headers(), &rate.trusted);
+    let client = match request.extensions().get::<Caller>().and_then(Caller::player_id) {
+        Some(player) => Client::Player(player.to_owned()),
+        None => Client::Address(client_of(&request, &rate.trusted)),
+    };
     match limiter.limiter.check_key(&client) {
         Ok(()) => next.run(request).await,
         Err(not_until) => {

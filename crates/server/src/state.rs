@@ -97,6 +97,7 @@ impl AppState {
                 players: players.clone(),
                 jwt: player_jwt(&config),
                 guessing: Guessing::new(config.players.token_failures_per_minute),
+                trusted: TrustedProxies::new(&config.trusted_proxies),
             },
             players,
             rate: RateLimit {

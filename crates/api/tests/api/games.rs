@@ -54,6 +54,7 @@ fn new_game(body: serde_json::Value, now_ms: u64) -> Held {
     let (game, created) = create(
         body.to_string().as_bytes(),
         "g1".into(),
+        None,
         now_ms,
         &Limits::default(),
         &Stop::never(),

@@ -13,11 +13,12 @@
 //! store is asked, so that tokens cannot be guessed at speed.
 
 use super::service::{Players, SignedIn};
-use crate::access::ApiKeys;
+use crate::access::{ApiKeys, client_of};
+use crate::client::TrustedProxies;
 use crate::error::{ErrorCode, HttpError};
 use crate::jwt::{JwtVerifier, looks_like_jwt};
 use crate::metrics;
-use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
+use axum::extract::{FromRequestParts, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, Method, header};
 use axum::middleware::Next;
@@ -25,7 +26,7 @@ use axum::response::{IntoResponse, Response};
 use linkpath_api::ApiError;
 use linkpath_api::players::{Studio, is_token};
 use std::collections::HashMap;
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -76,6 +77,9 @@ pub(crate) struct Gate {
     pub players: Arc<Players>,
     pub jwt: Option<JwtVerifier>,
     pub guessing: Guessing,
+    /// The proxies whose forwarding headers name the client, whose
+    /// address unknown tokens are counted for.
+    pub trusted: TrustedProxies,
 }
 
 /// The unknown tokens each address sent in the current minute: past the
@@ -169,10 +173,7 @@ pub(crate) async fn authenticate(
         .get(header::AUTHORIZATION)
         .and_then(|v| v.as_bytes().strip_prefix(b"Bearer "))
         .map(<[u8]>::to_vec);
-    let address = request
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
+    let address = client_of(&request, &gate.trusted);
     let caller = match bearer {
         None if gate.keys.is_enabled() && !guest_sign_up => {
             return unauthorized("an API key or a player's token is required: send Authorization: Bearer <key or token>");

@@ -298,3 +298,79 @@ async fn unknown_tokens_are_refused_at_a_rate_and_never_with_a_5xx() {
     assert_eq!(limited.status, 429, "{}", limited.text());
     assert!(limited.header("retry-after").is_some());
 }
+
+#[tokio::test]
+async fn each_signed_in_player_has_a_rate_limit_bucket_of_their_own() {
+    let mut config = config();
+    config.rate_limit_per_second = 1;
+    config.rate_limit_burst = Some(3);
+    let router = router(config);
+    // Two sign-ups spend two of the address's three requests.
+    let ann = sign_up(&router, "Ann").await;
+    let bo = sign_up(&router, "Bo").await;
+    let mut statuses = Vec::new();
+    for player in [Some(&ann), Some(&ann), Some(&ann), Some(&ann), Some(&bo), None, None] {
+        statuses.push(get_as(&router, "/v1/players/me/games", player).await.status);
+    }
+    // Ann's three, then 429; Bo's first; the address's last one, then 429
+    // (`me` without a token is 401, after the rate limit let it through).
+    assert_eq!(statuses, [200, 200, 200, 429, 200, 401, 429]);
+}
+
+/// A studio's HS256 token for `claims` over the standard ones, signed
+/// with `secret`, valid from the clock `now_s` for ten minutes.
+fn studio_token(secret: &str, now_s: u64, claims: Value) -> String {
+    let mut all = json!({"iss": "https://login.studio.example", "aud": "linkpath",
+                         "sub": "user-7", "iat": now_s, "exp": now_s + 600});
+    for (name, value) in claims.as_object().unwrap() {
+        all[name] = value.clone();
+    }
+    let key = jsonwebtoken::EncodingKey::from_secret(secret.as_bytes()).unwrap();
+    let header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::HS256);
+    jsonwebtoken::encode(&header, &all, &key).unwrap()
+}
+
+#[tokio::test]
+async fn a_studio_signs_its_players_in_and_bad_tokens_are_401() {
+    const SECRET: &str = "a studio secret of at least 32 bytes";
+    let mut config = config();
+    config.player_jwt.player_jwt_secret = Some(SECRET.into());
+    config.player_jwt.player_jwt_issuer = Some("https://login.studio.example".into());
+    config.player_jwt.player_jwt_audience = Some("linkpath".into());
+    let clock = HeldClock::now();
+    let router = router_on(config, clock.clone());
+    let now_s = linkpath_server::Clock::now_ms(&*clock) / 1000;
+    let auth = |token: String| format!("Bearer {token}");
+
+    let token = auth(studio_token(SECRET, now_s, json!({"name": "Ada"})));
+    let first = me(&router, Some(&token)).await;
+    assert_eq!(first.status, 200, "{}", first.text());
+    let ada = first.json();
+    assert_eq!(ada["name"], "Ada");
+    // The same subject is the same player, whatever name a later token
+    // gives; the player's games are theirs.
+    let again = auth(studio_token(SECRET, now_s, json!({"name": "Other"})));
+    assert_eq!(me(&router, Some(&again)).await.json(), ada);
+    let made = call(&router, request("POST", "/v1/games", Some(&small_game()), Some(&again))).await;
+    assert_eq!(made.json()["owner"], ada["id"]);
+    let renewed = call(&router, request("POST", "/v1/players/me/token", None, Some(&again))).await;
+    renewed.error(409, "action_refused");
+
+    let none = {
+        use base64::Engine;
+        let part = |v: Value| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(v.to_string());
+        let claims = json!({"iss": "https://login.studio.example", "aud": "linkpath",
+                            "sub": "user-7", "exp": now_s + 600});
+        format!("{}.{}.", part(json!({"alg": "none", "typ": "JWT"})), part(claims))
+    };
+    for (what, token, says) in [
+        ("another key", studio_token("another secret of at least 32 bytes!", now_s, json!({})), "signature"),
+        ("expired", studio_token(SECRET, now_s, json!({"exp": now_s - 3600})), "expired"),
+        ("another audience", studio_token(SECRET, now_s, json!({"aud": "elsewhere"})), "audience"),
+        ("another issuer", studio_token(SECRET, now_s, json!({"iss": "https://evil.example"})), "issuer"),
+        ("alg none", none, "algorithm"),
+    ] {
+        let (message, _) = me(&router, Some(&auth(token))).await.error(401, "unauthorized");
+        assert!(message.to_lowercase().contains(says), "{what}: {message}");
+    }
+}
