@@ -10,6 +10,7 @@ mod downtime;
 mod games;
 #[cfg(target_os = "linux")]
 mod outage;
+mod players;
 mod serve;
 mod solve;
 mod support;
