@@ -634,12 +634,13 @@ fn curl_examples(text: &str) -> Vec<Example> {
         {
             continue;
         }
-        // A URL with a shell variable (`$ID`) names what an earlier
-        // command made: its answer depends on that run, not on the body.
-        let Some(url) = words
-            .iter()
-            .find(|w| w.text.starts_with("localhost:8080/") && !w.text.contains('$'))
-        else {
+        // A shell variable (`$ID` in the URL, `$TOKEN` in a header) names
+        // what an earlier command made: the answer depends on that run,
+        // not on the body.
+        if words.iter().any(|w| w.text.contains('$')) {
+            continue;
+        }
+        let Some(url) = words.iter().find(|w| w.text.starts_with("localhost:8080/")) else {
             continue;
         };
         let Some(data) = words.iter().position(|w| w.text == "-d") else {
@@ -662,16 +663,28 @@ fn curl_examples(text: &str) -> Vec<Example> {
     examples
 }
 
-/// `actual` with what varies from run to run (`elapsed_ms`) taken from
-/// `shown`, where both have it.
+/// `actual` with what varies from run to run taken from `shown`, where
+/// both have it: `elapsed_ms`, and the random ids, secrets and times of
+/// what a request made, where the two have the same form.
 fn steady(actual: &mut Value, shown: &Value) {
+    const MADE: [&str; 4] = ["id", "token", "created_at", "updated_at"];
+    let same_form = |a: &Value, b: &Value| match (a.as_str(), b.as_str()) {
+        (Some(a), Some(b)) => {
+            a.len() == b.len()
+                && a.bytes()
+                    .zip(b.bytes())
+                    .all(|(x, y)| x == y || x.is_ascii_hexdigit() && y.is_ascii_hexdigit())
+        }
+        _ => false,
+    };
     match (actual, shown) {
         (Value::Object(actual), Value::Object(shown)) => {
             for (key, value) in actual.iter_mut() {
                 let Some(expected) = shown.get(key) else {
                     continue;
                 };
-                if key == "elapsed_ms" && value.is_u64() && expected.is_u64() {
+                let made = MADE.contains(&key.as_str()) && same_form(value, expected);
+                if made || key == "elapsed_ms" && value.is_u64() && expected.is_u64() {
                     *value = expected.clone();
                 } else {
                     steady(value, expected);

@@ -13,7 +13,13 @@ async fn a_token_is_in_no_log_line_at_any_level_and_no_metric() {
     let log = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("players-secret.log");
     let mut command = linkpath();
     command
-        .args(["serve", "--listen", &addr.to_string(), "--log-format", "json"])
+        .args([
+            "serve",
+            "--listen",
+            &addr.to_string(),
+            "--log-format",
+            "json",
+        ])
         .env("LINKPATH_STORE", "memory")
         .env("RUST_LOG", "trace")
         .stdout(Stdio::null())
@@ -21,7 +27,10 @@ async fn a_token_is_in_no_log_line_at_any_level_and_no_metric() {
     let server = Reaper(command.spawn().expect("linkpath serve starts"));
     let started = Instant::now();
     while tokio::net::TcpStream::connect(addr).await.is_err() {
-        assert!(started.elapsed() < Duration::from_secs(60), "the server did not start");
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the server did not start"
+        );
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     let send = |method: &'static str, path: String, auth: Option<String>, body: Option<Value>| async move {
@@ -31,19 +40,35 @@ async fn a_token_is_in_no_log_line_at_any_level_and_no_metric() {
         }
         let headers: Vec<(&str, &str)> = headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
         let body = body.map(|b| b.to_string()).unwrap_or_default();
-        exchange(addr, &request_bytes(method, &path, &headers, body.as_bytes())).await
+        exchange(
+            addr,
+            &request_bytes(method, &path, &headers, body.as_bytes()),
+        )
+        .await
     };
-    let signed = send("POST", "/v1/players".into(), None, Some(json!({"name": "Ann"}))).await;
+    let signed = send(
+        "POST",
+        "/v1/players".into(),
+        None,
+        Some(json!({"name": "Ann"})),
+    )
+    .await;
     assert_eq!(signed.status, 201, "{}", signed.text());
     let token = signed.json()["token"].as_str().expect("a token").to_owned();
     let bearer = Some(format!("Bearer {token}"));
-    let game = send("POST", "/v1/games".into(), bearer.clone(), Some(json!({"width": 4, "height": 2, "types": 2}))).await;
+    let game = send(
+        "POST",
+        "/v1/games".into(),
+        bearer.clone(),
+        Some(json!({"width": 4, "height": 2, "types": 2})),
+    )
+    .await;
     assert_eq!(game.status, 201, "{}", game.text());
     let id = game.json()["id"].as_str().unwrap().to_owned();
     for (method, path) in [
         ("GET", "/v1/players/me".to_owned()),
         ("POST", format!("/v1/games/{id}/hint")),
-        ("GET", format!("/v1/players/me/games")),
+        ("GET", "/v1/players/me/games".to_owned()),
         ("POST", "/v1/solve".to_owned()),
         ("GET", "/v1/nowhere".to_owned()),
     ] {
@@ -51,17 +76,35 @@ async fn a_token_is_in_no_log_line_at_any_level_and_no_metric() {
     }
     // Unknown tokens, and the token's own digits under another prefix.
     let unknown = format!("lpp_{}", "ab".repeat(32));
-    send("GET", "/v1/players/me".into(), Some(format!("Bearer {unknown}")), None).await;
+    send(
+        "GET",
+        "/v1/players/me".into(),
+        Some(format!("Bearer {unknown}")),
+        None,
+    )
+    .await;
     let digits = token.trim_start_matches("lpp_").to_owned();
-    send("GET", "/v1/players/me".into(), Some(format!("Bearer {digits}")), None).await;
+    send(
+        "GET",
+        "/v1/players/me".into(),
+        Some(format!("Bearer {digits}")),
+        None,
+    )
+    .await;
     let renewed = send("POST", "/v1/players/me/token".into(), bearer.clone(), None).await;
-    let new_token = renewed.json()["token"].as_str().expect("a new token").to_owned();
+    let new_token = renewed.json()["token"]
+        .as_str()
+        .expect("a new token")
+        .to_owned();
     send("GET", "/v1/players/me".into(), bearer.clone(), None).await;
 
     let metrics = exchange(addr, &get_bytes("/metrics")).await.text();
     drop(server);
     let written = std::fs::read_to_string(&log).expect("the log");
-    assert!(written.lines().count() > 10, "the log holds too little: {written}");
+    assert!(
+        written.lines().count() > 10,
+        "the log holds too little: {written}"
+    );
     for secret in [&token, &digits, &unknown, &new_token] {
         assert!(!written.contains(secret.as_str()), "the log holds a token");
         assert!(!metrics.contains(secret.as_str()), "/metrics holds a token");

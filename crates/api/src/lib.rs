@@ -24,6 +24,7 @@
 //! ```
 
 mod board;
+mod cursor;
 mod decode;
 mod encode;
 mod error;

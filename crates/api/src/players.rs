@@ -141,9 +141,14 @@ pub fn token(random: &[u8; TOKEN_BYTES]) -> String {
 /// Whether `presented` has a player token's form (it may still be
 /// unknown).
 pub fn is_token(presented: &[u8]) -> bool {
-    presented.strip_prefix(TOKEN_PREFIX.as_bytes()).is_some_and(|digits| {
-        digits.len() == 2 * TOKEN_BYTES && digits.iter().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-    })
+    presented
+        .strip_prefix(TOKEN_PREFIX.as_bytes())
+        .is_some_and(|digits| {
+            digits.len() == 2 * TOKEN_BYTES
+                && digits
+                    .iter()
+                    .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+        })
 }
 
 /// What a token is looked up by: its SHA-256. A token is 256 random

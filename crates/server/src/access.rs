@@ -135,7 +135,11 @@ pub(crate) async fn rate_limit(
     if !request.uri().path().starts_with("/v1/") {
         return next.run(request).await;
     }
-    let client = match request.extensions().get::<Caller>().and_then(Caller::player_id) {
+    let client = match request
+        .extensions()
+        .get::<Caller>()
+        .and_then(Caller::player_id)
+    {
         Some(player) => Client::Player(player.to_owned()),
         None => Client::Address(client_of(&request, &rate.trusted)),
     };

@@ -4,8 +4,8 @@
 //! router beside it.
 
 use crate::access::{self, RateLimit};
-use crate::players::{self, Gate};
 use crate::error::HttpError;
+use crate::players::{self, Gate};
 use crate::state::AppState;
 use crate::{
     compress, games, head, health, mechanics, metrics, openapi, playground, render, solve, trace,

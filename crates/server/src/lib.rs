@@ -45,7 +45,7 @@ pub use config::{
 };
 pub use games::Clock;
 pub use healthcheck::{healthcheck, healthcheck_url};
-pub use players::PlayerSettings;
 pub use openapi::openapi_yaml;
+pub use players::PlayerSettings;
 pub use server::{bind, run_with_admin, shutdown_signal};
 pub use state::AppState;

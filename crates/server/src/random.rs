@@ -20,5 +20,8 @@ pub(crate) fn bytes<const N: usize>(what: &str) -> Result<[u8; N], ApiError> {
 
 /// A new id: 128 random bits, as 32 lowercase hex digits.
 pub(crate) fn id(what: &str) -> Result<String, ApiError> {
-    Ok(bytes::<16>(what)?.iter().map(|b| format!("{b:02x}")).collect())
+    Ok(bytes::<16>(what)?
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
 }

@@ -35,7 +35,9 @@ impl GamesQuery {
     pub fn wants(&self, game: &Game) -> bool {
         self.status.is_none_or(|status| status == game.status)
             && (self.leaderboard.is_none() || self.leaderboard == game.leaderboard)
-            && self.since_ms.is_none_or(|since| game.created_at_ms >= since)
+            && self
+                .since_ms
+                .is_none_or(|since| game.created_at_ms >= since)
             && self.until_ms.is_none_or(|until| game.created_at_ms < until)
     }
 }
@@ -91,21 +93,13 @@ impl GameSummary {
     }
 }
 
-/// A page's cursor from the last game it looked at: opaque to clients.
+/// A page's cursor from the last game it looked at.
 pub fn games_cursor(created_ms: u64, id: &str) -> String {
-    let text = format!("{created_ms}:{id}");
-    text.bytes().map(|b| format!("{b:02x}")).collect()
+    crate::cursor::encode(&format!("{created_ms}:{id}"))
 }
 
 fn read_games_cursor(cursor: &str) -> Option<(u64, String)> {
-    if cursor.len() % 2 != 0 || cursor.len() > 256 {
-        return None;
-    }
-    let bytes = (0..cursor.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(cursor.get(i..i + 2)?, 16).ok())
-        .collect::<Option<Vec<u8>>>()?;
-    let text = String::from_utf8(bytes).ok()?;
+    let text = crate::cursor::decode(cursor)?;
     let (created, id) = text.split_once(':')?;
     Some((created.parse().ok()?, id.to_owned()))
 }
@@ -123,7 +117,10 @@ pub fn read_games_query(query: Option<&str>) -> Result<GamesQuery, ApiError> {
         if seen.iter().any(|s| *s == name) {
             return Err(ApiError::new(
                 ErrorCode::InvalidRequest,
-                format!("`{}` is given twice, expected it at most once", crate::excerpt(&name)),
+                format!(
+                    "`{}` is given twice, expected it at most once",
+                    crate::excerpt(&name)
+                ),
             )
             .at(name.into_owned()));
         }
@@ -147,19 +144,22 @@ pub fn read_games_query(query: Option<&str>) -> Result<GamesQuery, ApiError> {
             }
             "after" => {
                 read.after = Some(
-                    read_games_cursor(&value).ok_or_else(|| bad("the `next` of a page of this list"))?,
+                    read_games_cursor(&value)
+                        .ok_or_else(|| bad("the `next` of a page of this list"))?,
                 );
             }
             "status" => {
                 read.status = Some(
                     serde_json::from_value(serde_json::Value::String(value.to_string()))
-                        .map_err(|_| {
-                            bad("playing, paused, stuck, won, out_of_time or resigned")
-                        })?,
+                        .map_err(|_| bad("playing, paused, stuck, won, out_of_time or resigned"))?,
                 );
             }
             "leaderboard" => {
-                read.leaderboard = Some(read_board(&value).map_err(|_| bad("32 lowercase hex digits"))?.to_owned());
+                read.leaderboard = Some(
+                    read_board(&value)
+                        .map_err(|_| bad("32 lowercase hex digits"))?
+                        .to_owned(),
+                );
             }
             "since" | "until" => {
                 let at = humantime::parse_rfc3339(&value)

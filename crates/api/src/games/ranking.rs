@@ -306,14 +306,10 @@ pub fn leaderboard<'a>(
     Ok(Leaderboard {
         leaderboard: name.to_owned(),
         entries,
-        next: last_rank.filter(|_| more).map(|rank| cursor(&rank)),
+        next: last_rank
+            .filter(|_| more)
+            .map(|rank| crate::cursor::encode(&rank)),
     })
-}
-
-/// A rank as a page's cursor: opaque to clients, so that how ranks are
-/// made may change.
-fn cursor(rank: &str) -> String {
-    rank.bytes().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The rank a cursor names back; what is not a cursor says so.
@@ -328,14 +324,7 @@ pub fn read_cursor(cursor: &str) -> Result<String, ApiError> {
         )
         .at("after")
     };
-    if cursor.len() % 2 != 0 || cursor.len() > 256 {
-        return Err(bad());
-    }
-    let bytes = (0..cursor.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&cursor[i..i + 2], 16).map_err(|_| bad()))
-        .collect::<Result<Vec<u8>, _>>()?;
-    String::from_utf8(bytes).map_err(|_| bad())
+    crate::cursor::decode(cursor).ok_or_else(bad)
 }
 
 #[cfg(test)]
@@ -350,7 +339,7 @@ mod tests {
         assert_eq!(read("", 5), page(5, BoardFrom::Top));
         assert_eq!(read("limit=3", 100), page(3, BoardFrom::Top));
         assert_eq!(read("around=me&limit=3", 100), page(3, BoardFrom::Me));
-        let after = cursor("00000000000000001234x");
+        let after = crate::cursor::encode("00000000000000001234x");
         assert_eq!(
             read(&format!("after={after}"), 100),
             page(10, BoardFrom::After("00000000000000001234x".into()))

@@ -28,8 +28,8 @@ use crate::config::GameSettings;
 use crate::metrics;
 use crate::solvers::Solvers;
 use linkpath_api::games::{
-    Action, ActionKind, BoardFrom, BoardQuery, DailyDeal, Game, GameLimits, GameSummary,
-    GameView, GamesQuery, Logged, PlayerGames, Replay, ReplayCheck, Status, games_cursor, stored,
+    Action, ActionKind, BoardFrom, BoardQuery, DailyDeal, Game, GameLimits, GameSummary, GameView,
+    GamesQuery, Logged, PlayerGames, Replay, ReplayCheck, Status, games_cursor, stored,
 };
 use linkpath_api::{ApiError, ErrorCode, Work};
 use linkpath_engine::Stop;
@@ -326,7 +326,9 @@ impl Games {
                 (Outcome::Replayed(kept), _) => return raced(key.as_ref(), &kept),
                 (Outcome::TooManyKeys(bound), _) => return Err(too_many_keys(bound)),
                 (Outcome::Stale { current: None }, _) => return Err(not_found()),
-                (Outcome::Stale { .. } | Outcome::Full | Outcome::PlayerFull, _) if pin.pinned() => {
+                (Outcome::Stale { .. } | Outcome::Full | Outcome::PlayerFull, _)
+                    if pin.pinned() =>
+                {
                     let refused = ApiError::new(
                         ErrorCode::VersionMismatch,
                         "the game changed while this action was judged: read it again",
@@ -548,7 +550,10 @@ impl Games {
             let last_batch = batch.len() < asked;
             for (cursor, id) in batch {
                 looked += 1;
-                if query.since_ms.is_some_and(|since| cursor.created_ms < since) {
+                if query
+                    .since_ms
+                    .is_some_and(|since| cursor.created_ms < since)
+                {
                     // Newest first: every game after this one is older.
                     return Ok(page(games, None));
                 }

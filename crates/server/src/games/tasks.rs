@@ -29,8 +29,7 @@ pub async fn purge_loop(games: Arc<Games>) {
         tokio::time::sleep(EVERY).await;
         match games.records.store.purge_expired(games.now()).await {
             Ok(purged) => {
-                if purged.games > 0 || purged.keys > 0 || purged.boards > 0 || purged.players > 0
-                {
+                if purged.games > 0 || purged.keys > 0 || purged.boards > 0 || purged.players > 0 {
                     tracing::info!(
                         games = purged.games,
                         keys = purged.keys,

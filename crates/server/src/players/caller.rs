@@ -112,7 +112,10 @@ impl Guessing {
     }
 
     fn window(&self) -> std::sync::MutexGuard<'_, Window> {
-        let mut window = self.counts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut window = self
+            .counts
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         let now = Instant::now();
         if window
             .started
@@ -149,9 +152,14 @@ impl Guessing {
 
 /// The routes a player's token alone opens where API keys are set.
 fn player_route(path: &str) -> bool {
-    ["/v1/games", "/v1/leaderboards/", "/v1/daily/", "/v1/players"]
-        .iter()
-        .any(|prefix| path.starts_with(prefix))
+    [
+        "/v1/games",
+        "/v1/leaderboards/",
+        "/v1/daily/",
+        "/v1/players",
+    ]
+    .iter()
+    .any(|prefix| path.starts_with(prefix))
 }
 
 /// Tells who sent a `/v1/*` request, and refuses it if it may not be
@@ -165,9 +173,8 @@ pub(crate) async fn authenticate(
     if !path.starts_with("/v1/") {
         return next.run(request).await;
     }
-    let guest_sign_up = gate.players.guest_sign_up
-        && request.method() == Method::POST
-        && path == "/v1/players";
+    let guest_sign_up =
+        gate.players.guest_sign_up && request.method() == Method::POST && path == "/v1/players";
     let bearer = request
         .headers()
         .get(header::AUTHORIZATION)
@@ -176,7 +183,9 @@ pub(crate) async fn authenticate(
     let address = client_of(&request, &gate.trusted);
     let caller = match bearer {
         None if gate.keys.is_enabled() && !guest_sign_up => {
-            return unauthorized("an API key or a player's token is required: send Authorization: Bearer <key or token>");
+            return unauthorized(
+                "an API key or a player's token is required: send Authorization: Bearer <key or token>",
+            );
         }
         None => Caller {
             player: None,
@@ -184,7 +193,8 @@ pub(crate) async fn authenticate(
         },
         Some(token)
             if is_token(&token)
-                || gate.jwt.is_some() && looks_like_jwt(std::str::from_utf8(&token).unwrap_or("")) =>
+                || gate.jwt.is_some()
+                    && looks_like_jwt(std::str::from_utf8(&token).unwrap_or("")) =>
         {
             match sign_in(&gate, &token, address).await {
                 Ok(player) => Caller {
@@ -238,7 +248,10 @@ async fn sign_in(gate: &Gate, token: &[u8], address: IpAddr) -> Result<SignedIn,
         gate.players.by_token(token, now).await
     } else {
         let text = std::str::from_utf8(token).unwrap_or("");
-        let verifier = gate.jwt.as_ref().expect("a JWT is read only with a verifier");
+        let verifier = gate
+            .jwt
+            .as_ref()
+            .expect("a JWT is read only with a verifier");
         match verifier.verify_at(text, now) {
             Ok(jwt) => {
                 let studio = Studio {

@@ -56,7 +56,11 @@ impl SignedIn {
 }
 
 impl Players {
-    pub(crate) fn new(store: Arc<Store>, settings: &PlayerSettings, clock: Arc<dyn Clock>) -> Players {
+    pub(crate) fn new(
+        store: Arc<Store>,
+        settings: &PlayerSettings,
+        clock: Arc<dyn Clock>,
+    ) -> Players {
         Players {
             store,
             idle: Duration::from_millis(settings.player_idle_ms),
@@ -94,7 +98,10 @@ impl Players {
             token: Some(players::token_hash(token.as_bytes())),
             body: players::encode(&player),
         };
-        match self.write(&player.id, Expected::Absent, stored, now).await? {
+        match self
+            .write(&player.id, Expected::Absent, stored, now)
+            .await?
+        {
             PlayerOutcome::Written => {
                 metrics::record_sign_up("token");
                 Ok((player, token))
@@ -148,10 +155,13 @@ impl Players {
                 token: None,
                 body: players::encode(&player),
             };
-            match self.write(&id, Expected::Absent, stored.clone(), now).await? {
+            match self
+                .write(&id, Expected::Absent, stored.clone(), now)
+                .await?
+            {
                 PlayerOutcome::Written => {
                     metrics::record_sign_up("studio");
-                    return Ok(read(&id, stored)?);
+                    return read(&id, stored);
                 }
                 // Signed in by another request at the same time: read it.
                 PlayerOutcome::Stale { .. } => continue,
@@ -173,7 +183,11 @@ impl Players {
     }
 
     /// The names of the live players among `ids`, in order.
-    pub(crate) async fn names(&self, ids: &[String], now: u64) -> Result<Vec<Option<String>>, ApiError> {
+    pub(crate) async fn names(
+        &self,
+        ids: &[String],
+        now: u64,
+    ) -> Result<Vec<Option<String>>, ApiError> {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
@@ -234,7 +248,9 @@ impl Players {
             metrics::record_store("write", started);
             match outcome.map_err(unavailable)? {
                 PlayerOutcome::Written => return Ok(()),
-                PlayerOutcome::Stale { current: Some(current) } => version = current,
+                PlayerOutcome::Stale {
+                    current: Some(current),
+                } => version = current,
                 PlayerOutcome::Stale { current: None } => return Err(gone()),
                 other => return Err(refused(other)),
             }
@@ -290,7 +306,10 @@ impl Players {
             body: players::encode(&signed_in.player),
         };
         let expected = Expected::Version(signed_in.version);
-        match self.write(signed_in.id(), expected, stored.clone(), now).await {
+        match self
+            .write(signed_in.id(), expected, stored.clone(), now)
+            .await
+        {
             Ok(PlayerOutcome::Written) => read(signed_in.id(), stored).unwrap_or(signed_in),
             _ => signed_in,
         }

@@ -8,8 +8,8 @@
 use crate::support::*;
 use axum::Router;
 use serde_json::{Value, json};
-use std::time::Duration;
 use sha2::{Digest, Sha256};
+use std::time::Duration;
 
 const DAY: &str = "2026-12-02";
 /// A small day's deal, cleared in twelve moves.
@@ -49,7 +49,13 @@ pub async fn win_on(
     let mut game = made.json();
     let id = game["id"].as_str().expect("an id").to_owned();
     if let Some(assist) = assist {
-        let helped = post_as(router, &format!("/v1/games/{id}/{assist}"), &json!({}), player).await;
+        let helped = post_as(
+            router,
+            &format!("/v1/games/{id}/{assist}"),
+            &json!({}),
+            player,
+        )
+        .await;
         assert_eq!(helped.status, 200, "{}", helped.text());
     }
     let rules = body["rules"].clone();
@@ -195,7 +201,10 @@ async fn only_signed_in_players_wins_without_assists_are_ranked_best_first() {
     let empty = leaderboard(&router, "0123456789abcdef0123456789abcdef", "").await;
     assert_eq!(
         (empty.status, empty.json()),
-        (200, json!({"leaderboard": "0123456789abcdef0123456789abcdef", "entries": []}))
+        (
+            200,
+            json!({"leaderboard": "0123456789abcdef0123456789abcdef", "entries": []})
+        )
     );
 }
 
@@ -263,14 +272,28 @@ async fn pages_follow_each_other_and_around_me_centres_the_player() {
     // A new name shows at once; an erased player's entry goes.
     let renamed = call(
         &router,
-        request("PATCH", "/v1/players/me", Some(&json!({"name": "Renamed"})), Some(&players[0].bearer())),
+        request(
+            "PATCH",
+            "/v1/players/me",
+            Some(&json!({"name": "Renamed"})),
+            Some(&players[0].bearer()),
+        ),
     )
     .await;
     assert_eq!(renamed.status, 200, "{}", renamed.text());
-    let erased = call(&router, request("DELETE", "/v1/players/me", None, Some(&players[1].bearer()))).await;
+    let erased = call(
+        &router,
+        request("DELETE", "/v1/players/me", None, Some(&players[1].bearer())),
+    )
+    .await;
     assert_eq!(erased.status, 204, "{}", erased.text());
     let board = leaderboard(&router, &name, "").await.json();
-    let mut expected = vec![entries[0].clone(), entries[2].clone(), entries[3].clone(), entries[4].clone()];
+    let mut expected = vec![
+        entries[0].clone(),
+        entries[2].clone(),
+        entries[3].clone(),
+        entries[4].clone(),
+    ];
     expected[0]["player"] = json!("Renamed");
     for (i, entry) in expected.iter_mut().enumerate() {
         entry["rank"] = json!(i + 1);

@@ -340,7 +340,10 @@ fn expected_series() -> BTreeSet<Series> {
         "sign_up",
         "guessing",
     ] {
-        expected.insert(series("linkpath_player_refusals_total", &[("reason", reason)]));
+        expected.insert(series(
+            "linkpath_player_refusals_total",
+            &[("reason", reason)],
+        ));
     }
     expected.insert(series("linkpath_players_stored", &[]));
     expected.insert(series(
@@ -817,6 +820,8 @@ async fn made_up_values() {
         .collect();
     assert_eq!(
         methods,
-        ["DELETE", "GET", "PATCH", "POST", "_OTHER"].map(String::from).into()
+        ["DELETE", "GET", "PATCH", "POST", "_OTHER"]
+            .map(String::from)
+            .into()
     );
 }

@@ -48,13 +48,22 @@ async fn a_player_signs_up_renames_gets_a_new_token_and_leaves() {
 
     let renamed = call(
         &router,
-        request("PATCH", "/v1/players/me", Some(&json!({"name": "Zoé Li"})), Some(&auth)),
+        request(
+            "PATCH",
+            "/v1/players/me",
+            Some(&json!({"name": "Zoé Li"})),
+            Some(&auth),
+        ),
     )
     .await;
     assert_eq!(renamed.status, 200, "{}", renamed.text());
     assert_eq!(renamed.json()["name"], "Zoé Li");
 
-    let renewed = call(&router, request("POST", "/v1/players/me/token", None, Some(&auth))).await;
+    let renewed = call(
+        &router,
+        request("POST", "/v1/players/me/token", None, Some(&auth)),
+    )
+    .await;
     assert_eq!(renewed.status, 201, "{}", renewed.text());
     let new_token = renewed.json()["token"].as_str().unwrap().to_owned();
     assert_ne!(new_token, token);
@@ -63,9 +72,15 @@ async fn a_player_signs_up_renames_gets_a_new_token_and_leaves() {
     let new_auth = format!("Bearer {new_token}");
     assert_eq!(me(&router, Some(&new_auth)).await.json()["name"], "Zoé Li");
 
-    let erased = call(&router, request("DELETE", "/v1/players/me", None, Some(&new_auth))).await;
+    let erased = call(
+        &router,
+        request("DELETE", "/v1/players/me", None, Some(&new_auth)),
+    )
+    .await;
     assert_eq!((erased.status, erased.body.len()), (204, 0));
-    me(&router, Some(&new_auth)).await.error(401, "unauthorized");
+    me(&router, Some(&new_auth))
+        .await
+        .error(401, "unauthorized");
 }
 
 #[tokio::test]
@@ -82,25 +97,40 @@ async fn names_that_are_not_names_are_422_and_make_nobody() {
         let (_, field) = reply.error(422, "invalid_request");
         assert_eq!(field.as_deref(), Some("name"), "{body}");
     }
-    let reply = post(&router, "/v1/players", &json!({"name": "Ann", "admin": true})).await;
+    let reply = post(
+        &router,
+        "/v1/players",
+        &json!({"name": "Ann", "admin": true}),
+    )
+    .await;
     assert_eq!(reply.status, 422, "{}", reply.text());
     let ann = sign_up(&router, "Ann").await;
     let renamed = call(
         &router,
-        request("PATCH", "/v1/players/me", Some(&json!({"name": "\n"})), Some(&ann.bearer())),
+        request(
+            "PATCH",
+            "/v1/players/me",
+            Some(&json!({"name": "\n"})),
+            Some(&ann.bearer()),
+        ),
     )
     .await;
     renamed.error(422, "invalid_request");
-    assert_eq!(get_as(&router, "/v1/players/me", Some(&ann)).await.json()["name"], "Ann");
+    assert_eq!(
+        get_as(&router, "/v1/players/me", Some(&ann)).await.json()["name"],
+        "Ann"
+    );
 }
 
 /// Every action route, and the body it takes.
 fn actions(game: &Value) -> Vec<(String, Value)> {
     let id = game["id"].as_str().unwrap();
-    let mut routes: Vec<(String, Value)> = ["hint", "undo", "redo", "shuffle", "pause", "resume", "resign"]
-        .iter()
-        .map(|action| (format!("/v1/games/{id}/{action}"), json!({})))
-        .collect();
+    let mut routes: Vec<(String, Value)> = [
+        "hint", "undo", "redo", "shuffle", "pause", "resume", "resign",
+    ]
+    .iter()
+    .map(|action| (format!("/v1/games/{id}/{action}"), json!({})))
+    .collect();
     routes.push((
         format!("/v1/games/{id}/moves"),
         json!({"from": [0, 0], "to": [1, 0]}),
@@ -133,14 +163,28 @@ async fn a_players_game_is_played_by_its_player_alone() {
     }
     // Its player plays it; anyone reads it, as a lichess game is read.
     let hinted = post_as(&router, &format!("{path}/hint"), &json!({}), Some(&ann)).await;
-    assert_eq!((hinted.status, hinted.json()["version"].clone()), (200, json!(1)));
+    assert_eq!(
+        (hinted.status, hinted.json()["version"].clone()),
+        (200, json!(1))
+    );
     assert_eq!(get_as(&router, &path, Some(&bo)).await.status, 200);
-    assert_eq!(get_as(&router, &format!("{path}/replay"), None).await.status, 200);
+    assert_eq!(
+        get_as(&router, &format!("{path}/replay"), None)
+            .await
+            .status,
+        200
+    );
 
     // A game made without a token is anyone's.
     let open = post(&router, "/v1/games", &small_game()).await.json();
     let id = open["id"].as_str().unwrap();
-    let hinted = post_as(&router, &format!("/v1/games/{id}/hint"), &json!({}), Some(&bo)).await;
+    let hinted = post_as(
+        &router,
+        &format!("/v1/games/{id}/hint"),
+        &json!({}),
+        Some(&bo),
+    )
+    .await;
     assert_eq!(hinted.status, 200, "{}", hinted.text());
     assert_eq!(open.get("owner"), None);
 }
@@ -152,13 +196,27 @@ async fn private_games_are_read_by_their_player_alone() {
     let router = router(config);
     let ann = sign_up(&router, "Ann").await;
     let bo = sign_up(&router, "Bo").await;
-    let game = post_as(&router, "/v1/games", &small_game(), Some(&ann)).await.json();
+    let game = post_as(&router, "/v1/games", &small_game(), Some(&ann))
+        .await
+        .json();
     let path = format!("/v1/games/{}", game["id"].as_str().unwrap());
-    for read in [path.clone(), format!("{path}/replay"), format!("/v1/players/{}/games", ann.id)] {
-        assert_eq!(get_as(&router, &read, Some(&ann)).await.status, 200, "{read}");
-        get_as(&router, &read, Some(&bo)).await.error(403, "not_your_game");
+    for read in [
+        path.clone(),
+        format!("{path}/replay"),
+        format!("/v1/players/{}/games", ann.id),
+    ] {
+        assert_eq!(
+            get_as(&router, &read, Some(&ann)).await.status,
+            200,
+            "{read}"
+        );
+        get_as(&router, &read, Some(&bo))
+            .await
+            .error(403, "not_your_game");
     }
-    get_as(&router, &path, None).await.error(401, "unauthorized");
+    get_as(&router, &path, None)
+        .await
+        .error(401, "unauthorized");
     let open = post(&router, "/v1/games", &small_game()).await.json();
     let open_path = format!("/v1/games/{}", open["id"].as_str().unwrap());
     assert_eq!(get_as(&router, &open_path, None).await.status, 200);
@@ -180,20 +238,34 @@ async fn a_players_token_opens_games_alone_where_api_keys_gate_the_service() {
     assert!(message.contains("service's API key"), "{message}");
     let keyed = call(
         &router,
-        request("POST", "/v1/solve", Some(&board), Some("Bearer service-key-0123456789")),
+        request(
+            "POST",
+            "/v1/solve",
+            Some(&board),
+            Some("Bearer service-key-0123456789"),
+        ),
     )
     .await;
     assert_eq!(keyed.status, 200, "{}", keyed.text());
-    post(&router, "/v1/games", &small_game()).await.error(401, "unauthorized");
+    post(&router, "/v1/games", &small_game())
+        .await
+        .error(401, "unauthorized");
 
     // With guest sign-up off, signing up takes the key.
     config.players.guest_sign_up = false;
     let router = crate::support::router(config);
     let body = json!({"name": "Bo"});
-    post(&router, "/v1/players", &body).await.error(401, "unauthorized");
+    post(&router, "/v1/players", &body)
+        .await
+        .error(401, "unauthorized");
     let keyed = call(
         &router,
-        request("POST", "/v1/players", Some(&body), Some("Bearer service-key-0123456789")),
+        request(
+            "POST",
+            "/v1/players",
+            Some(&body),
+            Some("Bearer service-key-0123456789"),
+        ),
     )
     .await;
     assert_eq!(keyed.status, 201, "{}", keyed.text());
@@ -212,10 +284,18 @@ async fn a_player_holds_at_most_its_quota_of_games() {
     let (message, _) = post_as(&router, "/v1/games", &small_game(), Some(&ann))
         .await
         .error(429, "quota_exceeded");
-    assert!(message.contains("as many games as one player may"), "{message}");
+    assert!(
+        message.contains("as many games as one player may"),
+        "{message}"
+    );
     // Another player, and nobody, are not held to Ann's quota.
     let bo = sign_up(&router, "Bo").await;
-    assert_eq!(post_as(&router, "/v1/games", &small_game(), Some(&bo)).await.status, 201);
+    assert_eq!(
+        post_as(&router, "/v1/games", &small_game(), Some(&bo))
+            .await
+            .status,
+        201
+    );
     assert_eq!(post(&router, "/v1/games", &small_game()).await.status, 201);
 }
 
@@ -227,11 +307,21 @@ async fn a_players_games_are_listed_newest_first_a_page_at_a_time() {
     let mut made = Vec::new();
     for _ in 0..5 {
         clock.advance(std::time::Duration::from_millis(10));
-        made.push(post_as(&router, "/v1/games", &small_game(), Some(&ann)).await.json());
+        made.push(
+            post_as(&router, "/v1/games", &small_game(), Some(&ann))
+                .await
+                .json(),
+        );
     }
     let resigned = &made[1];
     let id = resigned["id"].as_str().unwrap();
-    let done = post_as(&router, &format!("/v1/games/{id}/resign"), &json!({}), Some(&ann)).await;
+    let done = post_as(
+        &router,
+        &format!("/v1/games/{id}/resign"),
+        &json!({}),
+        Some(&ann),
+    )
+    .await;
     assert_eq!(done.status, 200, "{}", done.text());
 
     let listed = |query: String| {
@@ -240,7 +330,12 @@ async fn a_players_games_are_listed_newest_first_a_page_at_a_time() {
         async move { get_as(&router, &path, None).await }
     };
     let ids = |page: &Value| -> Vec<Value> {
-        page["games"].as_array().unwrap().iter().map(|g| g["id"].clone()).collect()
+        page["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].clone())
+            .collect()
     };
     let newest_first: Vec<Value> = made.iter().rev().map(|g| g["id"].clone()).collect();
     let first = listed("limit=2".into()).await.json();
@@ -250,7 +345,10 @@ async fn a_players_games_are_listed_newest_first_a_page_at_a_time() {
     assert_eq!(ids(&second), newest_first[2..4]);
     let next = second["next"].as_str().unwrap();
     let third = listed(format!("limit=2&after={next}")).await.json();
-    assert_eq!((ids(&third), third.get("next")), (newest_first[4..].to_vec(), None));
+    assert_eq!(
+        (ids(&third), third.get("next")),
+        (newest_first[4..].to_vec(), None)
+    );
 
     let summary = &first["games"][0];
     let newest = &made[4];
@@ -267,16 +365,24 @@ async fn a_players_games_are_listed_newest_first_a_page_at_a_time() {
     let recent = listed(format!("since={since}")).await.json();
     assert_eq!(ids(&recent), newest_first[0..2]);
     // `me` is the signed-in player; another player has none.
-    let mine = get_as(&router, "/v1/players/me/games?limit=1", Some(&ann)).await.json();
+    let mine = get_as(&router, "/v1/players/me/games?limit=1", Some(&ann))
+        .await
+        .json();
     assert_eq!(ids(&mine), newest_first[0..1]);
     let bo = sign_up(&router, "Bo").await;
     let theirs = get_as(&router, &format!("/v1/players/{}/games", bo.id), None).await;
     assert_eq!(theirs.json(), json!({"games": []}));
-    for (query, field) in [("limit=0", "limit"), ("status=lost", "status"), ("after=zz", "after")] {
+    for (query, field) in [
+        ("limit=0", "limit"),
+        ("status=lost", "status"),
+        ("after=zz", "after"),
+    ] {
         let (_, at) = listed(query.into()).await.error(422, "invalid_request");
         assert_eq!(at.as_deref(), Some(field), "{query}");
     }
-    let (_, at) = get_as(&router, "/v1/players/ANN/games", None).await.error(422, "invalid_request");
+    let (_, at) = get_as(&router, "/v1/players/ANN/games", None)
+        .await
+        .error(422, "invalid_request");
     assert_eq!(at.as_deref(), Some("id"));
 }
 
@@ -309,7 +415,15 @@ async fn each_signed_in_player_has_a_rate_limit_bucket_of_their_own() {
     let ann = sign_up(&router, "Ann").await;
     let bo = sign_up(&router, "Bo").await;
     let mut statuses = Vec::new();
-    for player in [Some(&ann), Some(&ann), Some(&ann), Some(&ann), Some(&bo), None, None] {
+    for player in [
+        Some(&ann),
+        Some(&ann),
+        Some(&ann),
+        Some(&ann),
+        Some(&bo),
+        None,
+        None,
+    ] {
         statuses.push(get_as(&router, "/v1/players/me/games", player).await.status);
     }
     // Ann's three, then 429; Bo's first; the address's last one, then 429
@@ -351,26 +465,57 @@ async fn a_studio_signs_its_players_in_and_bad_tokens_are_401() {
     // gives; the player's games are theirs.
     let again = auth(studio_token(SECRET, now_s, json!({"name": "Other"})));
     assert_eq!(me(&router, Some(&again)).await.json(), ada);
-    let made = call(&router, request("POST", "/v1/games", Some(&small_game()), Some(&again))).await;
+    let made = call(
+        &router,
+        request("POST", "/v1/games", Some(&small_game()), Some(&again)),
+    )
+    .await;
     assert_eq!(made.json()["owner"], ada["id"]);
-    let renewed = call(&router, request("POST", "/v1/players/me/token", None, Some(&again))).await;
+    let renewed = call(
+        &router,
+        request("POST", "/v1/players/me/token", None, Some(&again)),
+    )
+    .await;
     renewed.error(409, "action_refused");
 
     let none = {
         use base64::Engine;
-        let part = |v: Value| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(v.to_string());
+        let part =
+            |v: Value| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(v.to_string());
         let claims = json!({"iss": "https://login.studio.example", "aud": "linkpath",
                             "sub": "user-7", "exp": now_s + 600});
-        format!("{}.{}.", part(json!({"alg": "none", "typ": "JWT"})), part(claims))
+        format!(
+            "{}.{}.",
+            part(json!({"alg": "none", "typ": "JWT"})),
+            part(claims)
+        )
     };
     for (what, token, says) in [
-        ("another key", studio_token("another secret of at least 32 bytes!", now_s, json!({})), "signature"),
-        ("expired", studio_token(SECRET, now_s, json!({"exp": now_s - 3600})), "expired"),
-        ("another audience", studio_token(SECRET, now_s, json!({"aud": "elsewhere"})), "audience"),
-        ("another issuer", studio_token(SECRET, now_s, json!({"iss": "https://evil.example"})), "issuer"),
+        (
+            "another key",
+            studio_token("another secret of at least 32 bytes!", now_s, json!({})),
+            "signature",
+        ),
+        (
+            "expired",
+            studio_token(SECRET, now_s, json!({"exp": now_s - 3600})),
+            "expired",
+        ),
+        (
+            "another audience",
+            studio_token(SECRET, now_s, json!({"aud": "elsewhere"})),
+            "audience",
+        ),
+        (
+            "another issuer",
+            studio_token(SECRET, now_s, json!({"iss": "https://evil.example"})),
+            "issuer",
+        ),
         ("alg none", none, "algorithm"),
     ] {
-        let (message, _) = me(&router, Some(&auth(token))).await.error(401, "unauthorized");
+        let (message, _) = me(&router, Some(&auth(token)))
+            .await
+            .error(401, "unauthorized");
         assert!(message.to_lowercase().contains(says), "{what}: {message}");
     }
 }

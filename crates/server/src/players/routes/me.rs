@@ -14,5 +14,8 @@ use linkpath_api::players::PlayerView;
 pub(crate) async fn me(caller: Caller) -> Result<Response, HttpError> {
     let me = caller.signed_in()?;
     let view = PlayerView::new(&me.player);
-    Ok(super::private_json(StatusCode::OK, linkpath_api::encode(&view)?))
+    Ok(super::private_json(
+        StatusCode::OK,
+        linkpath_api::encode(&view)?,
+    ))
 }

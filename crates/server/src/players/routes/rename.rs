@@ -29,5 +29,8 @@ pub(crate) async fn rename(
     let name = PlayerName::read(&body, &limits)?;
     let player = players.rename(me, name, players.now()).await?;
     let view = PlayerView::new(&player);
-    Ok(super::private_json(StatusCode::OK, linkpath_api::encode(&view)?))
+    Ok(super::private_json(
+        StatusCode::OK,
+        linkpath_api::encode(&view)?,
+    ))
 }

@@ -8,9 +8,9 @@ pub mod mutate;
 pub mod players;
 
 pub use client::*;
-pub use players::*;
 pub use linkpath_engine::SplitMix64 as Rng;
 pub use linkpath_testkit::samples::*;
+pub use players::*;
 
 use serde_json::Value;
 use std::process::Command;

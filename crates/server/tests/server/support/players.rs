@@ -37,7 +37,12 @@ pub async fn sign_up(router: &Router, name: &str) -> Signed {
 
 /// `method path` with `body` (JSON, or none) and `Authorization: auth`
 /// if given.
-pub fn request(method: &str, path: &str, body: Option<&Value>, auth: Option<&str>) -> Request<Body> {
+pub fn request(
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    auth: Option<&str>,
+) -> Request<Body> {
     let mut request = Request::builder().method(method).uri(path);
     if let Some(auth) = auth {
         request = request.header("authorization", auth);
@@ -52,7 +57,12 @@ pub fn request(method: &str, path: &str, body: Option<&Value>, auth: Option<&str
 }
 
 /// `POST path` with `body` as the player `as_player` (none: nobody).
-pub async fn post_as(router: &Router, path: &str, body: &Value, as_player: Option<&Signed>) -> Reply {
+pub async fn post_as(
+    router: &Router,
+    path: &str,
+    body: &Value,
+    as_player: Option<&Signed>,
+) -> Reply {
     let auth = as_player.map(Signed::bearer);
     call(router, request("POST", path, Some(body), auth.as_deref())).await
 }
