@@ -324,6 +324,12 @@ pub struct GameSettings {
     #[arg(long, env = "LINKPATH_MAX_GAME_LOG_BYTES", default_value_t = 8 << 20, value_parser = at_least_one::<u64>)]
     pub max_game_log_bytes: u64,
 
+    /// The fastest play a person makes, as the median time between a
+    /// game's moves in milliseconds: a win played faster is kept but not
+    /// ranked (`unranked: too_fast`); 0: no floor.
+    #[arg(long, env = "LINKPATH_MIN_MOVE_GAP_MS", default_value_t = 0)]
+    pub min_move_gap_ms: u64,
+
     /// Most cells of a game's board (413 beyond), below `--max-cells`: a
     /// game's record, its board with it, is written on every change; at
     /// least 1.

@@ -64,6 +64,17 @@ impl Assists {
     }
 }
 
+/// Why a game is not ranked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Unranked {
+    /// A hint, an undo or a shuffle was used.
+    Assists,
+    /// Its moves came faster than the server's floor on the median time
+    /// between moves (`LINKPATH_MIN_MOVE_GAP_MS`): faster than a person.
+    TooFast,
+}
+
 /// The server's clock of a game: the play time before `since_ms`, and
 /// when the clock last started if it runs (paused and finished games
 /// keep it stopped); and the server's downtime its running clock skipped
@@ -243,6 +254,10 @@ pub struct Game {
     /// The leaderboard of the game's deal; none on a board sent.
     #[serde(default)]
     pub leaderboard: Option<String>,
+    /// The median time between the moves of a win played faster than the
+    /// server's floor, which keeps it off the leaderboard.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub too_fast_ms: Option<u64>,
 }
 
 impl Game {
@@ -285,6 +300,7 @@ impl Game {
             last: Some(Last::of(ActionKind::Create, 0)),
             player: None,
             owner: None,
+            too_fast_ms: None,
             leaderboard: None,
         };
         let play = game.play(limits)?;
@@ -293,8 +309,21 @@ impl Game {
         Ok((game, created))
     }
 
+    /// Whether a win of this game is entered on its leaderboard.
     pub fn ranked(&self) -> bool {
-        !self.assists.any()
+        self.unranked().is_none()
+    }
+
+    /// Why a win of this game is not entered: an assist was used, or the
+    /// moves came faster than a person plays.
+    pub fn unranked(&self) -> Option<Unranked> {
+        if self.assists.any() {
+            Some(Unranked::Assists)
+        } else if self.too_fast_ms.is_some() {
+            Some(Unranked::TooFast)
+        } else {
+            None
+        }
     }
 
     pub fn board(&self) -> Board {

@@ -13,6 +13,7 @@
 //! - `view`: the game as answered;
 //! - `replay`: a game's actions, and checking them again;
 //! - `score`: the one scoring rule;
+//! - `pace`: how fast a game was played, against a floor for ranking;
 //! - `ranking`: leaderboards, and the entry a win earns;
 //! - `listing`: a player's games, a page at a time;
 //! - `daily`: the deal everyone gets on a day.
@@ -23,6 +24,7 @@ mod daily;
 mod game;
 mod listing;
 mod log;
+mod pace;
 mod ranking;
 pub mod replay;
 mod score;
@@ -34,11 +36,12 @@ mod view;
 pub use crate::wire::{Gravity, Move, Moved, Point, PresetName};
 pub use create::{CreateGame, create};
 pub use daily::{DailyDeal, DailyGame, daily};
-pub use game::{Action, Assists, Clock, Game, GameLimits, Last, MoveRequest, Status};
+pub use game::{Action, Assists, Clock, Game, GameLimits, Last, MoveRequest, Status, Unranked};
 pub use listing::{
     GameSummary, GamesQuery, MAX_GAMES, PlayerGames, games_cursor, read_games_query,
 };
 pub use log::{ActionKind, Change, Link, Log, Logged};
+pub use pace::median_move_gap_ms;
 pub use ranking::{
     BoardFrom, BoardQuery, Earned, Leaderboard, LeaderboardEntry, Listed, leaderboard, read_board,
     read_board_query,

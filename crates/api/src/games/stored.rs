@@ -192,6 +192,7 @@ fn upgrade(v1: FormatOne) -> Result<Loaded, String> {
         last: v1.last,
         player: v1.player,
         owner: None,
+        too_fast_ms: None,
         leaderboard: v1.leaderboard,
     };
     Ok(Loaded { game, unsaved: log })

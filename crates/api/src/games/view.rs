@@ -1,6 +1,6 @@
 //! A game as it is answered.
 
-use super::game::{Assists, Game, Last, Status};
+use super::game::{Assists, Game, Last, Status, Unranked};
 use super::settings::GameSettings;
 use crate::board::BoardRows;
 use serde::Serialize;
@@ -33,8 +33,13 @@ pub struct GameView {
     #[schema(nullable = false)]
     pub time_limit_ms: Option<u64>,
     pub assists: Assists,
-    /// False once any assist was used.
+    /// False once any assist was used, or once a win's moves came faster
+    /// than a person plays; `unranked` says which.
     pub ranked: bool,
+    /// Why the game is not ranked; absent while it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub unranked: Option<Unranked>,
     /// The name the game was created with, shown with it; it enters no
     /// leaderboard (`owner` does).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -79,6 +84,7 @@ impl GameView {
             time_limit_ms: game.settings.time_limit_ms,
             assists: game.assists,
             ranked: game.ranked(),
+            unranked: game.unranked(),
             player: game.player.clone(),
             owner: game.owner.clone(),
             leaderboard: game.leaderboard.clone(),

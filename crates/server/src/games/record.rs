@@ -8,7 +8,7 @@ use super::downtime::Downtime;
 use super::errors::{corrupted, not_found, short, unavailable};
 use crate::metrics;
 use linkpath_api::ApiError;
-use linkpath_api::games::{Game, Logged, stored};
+use linkpath_api::games::{ActionKind, Game, Logged, stored};
 use linkpath_store::{Expected, Kept, Outcome, Store, StoredGame, Write};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -98,6 +98,35 @@ impl Records {
         read.iter()
             .map(|(_, bytes)| decode_entry(&game.id, bytes))
             .collect()
+    }
+
+    /// The whole log of the game `id` after a change of its version
+    /// `version` that appends `appended`: the store's entries up to
+    /// `version`, then those; or `appended` alone when it starts with the
+    /// deal (a record of an older format held its log).
+    pub(crate) async fn history(
+        &self,
+        id: &str,
+        version: u64,
+        appended: &[Logged],
+        now: u64,
+    ) -> Result<Vec<Logged>, ApiError> {
+        if appended
+            .first()
+            .is_some_and(|entry| entry.action == ActionKind::Create)
+        {
+            return Ok(appended.to_vec());
+        }
+        let started = Instant::now();
+        let read = self.store.log(id, 0..version + 1, now).await;
+        metrics::record_store("read", started);
+        let mut history = read
+            .map_err(unavailable)?
+            .iter()
+            .map(|(_, bytes)| decode_entry(id, bytes))
+            .collect::<Result<Vec<_>, _>>()?;
+        history.extend_from_slice(appended);
+        Ok(history)
     }
 
     /// The game written at its new version with the entries it appends to

@@ -51,6 +51,8 @@ pub(crate) struct Games {
     pub board_size: usize,
     /// Whether a player's games are read by the player alone.
     pub private_games: bool,
+    /// The floor on a ranked win's median time between moves; 0: none.
+    min_move_gap_ms: u64,
     /// The request limits with a board's cells capped for games: a game's
     /// record, its board with it, is written on every change.
     pub request_limits: linkpath_api::Limits,
@@ -130,6 +132,7 @@ impl Games {
             key_ttl: Duration::from_millis(g.idempotency_ttl_ms),
             board_size: usize::from(g.leaderboard_size),
             private_games,
+            min_move_gap_ms: g.min_move_gap_ms,
             locks: (0..LOCKS).map(|_| tokio::sync::Mutex::new(())).collect(),
             following: std::sync::Once::new(),
             solvers,
@@ -294,12 +297,17 @@ impl Games {
             }
             let version = game.version;
             let judged = self.judge(game, unsaved, &action, read, now).await?;
-            let Some((next, log)) = judged.next else {
+            let Some((mut next, log)) = judged.next else {
                 // Refused, and nothing changed: not even the version.
                 let refused = judged.refused.expect("refused when unchanged");
                 metrics::record_game_action(kind.name(), refusal(&refused));
                 return self.refuse(id, key.as_ref(), refused, now).await;
             };
+            if next.status == Status::Won && next.ranked() && self.min_move_gap_ms > 0 {
+                // Only a win is timed: its whole log, read once.
+                let history = self.records.history(id, version, &log, now).await?;
+                next.judge_pace(&history, self.min_move_gap_ms);
+            }
             let view = GameView::new(&next, now, now + self.records.idle.as_millis() as u64);
             let json = linkpath_api::encode(&view)?;
             // The key keeps the answer this request gets: the game, or the

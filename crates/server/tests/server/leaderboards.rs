@@ -367,3 +367,41 @@ async fn bad_dates_settings_names_limits_and_players_are_422() {
         assert_eq!(reply.json()["error"]["field"], "player");
     }
 }
+
+#[tokio::test]
+async fn a_win_faster_than_a_person_plays_is_kept_but_not_ranked() {
+    let mut config = config();
+    config.games.min_move_gap_ms = 100;
+    let clock = HeldClock::now();
+    let router = router_on(config, clock.clone());
+    let deal = daily(&router, DAY, SMALL).await.json();
+    let name = deal["leaderboard"].as_str().unwrap().to_owned();
+    let bot = sign_up(&router, "Bot").await;
+    let person = sign_up(&router, "Person").await;
+    let think = |ms| Some((&*clock, Duration::from_millis(ms)));
+    let fast = win_on(&router, &deal["game"], Some(&bot), None, think(60)).await;
+    assert_eq!(
+        (&fast["status"], &fast["ranked"], &fast["unranked"]),
+        (&json!("won"), &json!(false), &json!("too_fast"))
+    );
+    let human = win_on(&router, &deal["game"], Some(&person), None, think(150)).await;
+    assert_eq!(
+        (&human["ranked"], human.get("unranked")),
+        (&json!(true), None)
+    );
+    let board = leaderboard(&router, &name, "").await.json();
+    assert_eq!(
+        board["entries"],
+        json!([entry(1, "Person", &person, &human)])
+    );
+    // An assist says so, whatever the pace.
+    let hinted = win_on(
+        &router,
+        &deal["game"],
+        Some(&person),
+        Some("hint"),
+        think(150),
+    )
+    .await;
+    assert_eq!(hinted["unranked"], "assists");
+}
