@@ -519,3 +519,39 @@ async fn a_studio_signs_its_players_in_and_bad_tokens_are_401() {
         assert!(message.to_lowercase().contains(says), "{what}: {message}");
     }
 }
+
+/// The router over a store file of its own, fresh.
+fn on_a_file(name: &str) -> Router {
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}.redb"));
+    let _ = std::fs::remove_file(&path);
+    let mut config = config();
+    config.games.store = format!("file:{}", path.display()).parse().expect("a store spec");
+    linkpath_server::app(linkpath_server::AppState::open(config).expect("the file opens"))
+}
+
+#[tokio::test]
+async fn players_live_in_the_store_file_as_in_memory() {
+    let router = on_a_file("players");
+    let ann = sign_up(&router, "Ann").await;
+    let bo = sign_up(&router, "Bo").await;
+    let game = post_as(&router, "/v1/games", &small_game(), Some(&ann)).await.json();
+    let id = game["id"].as_str().unwrap();
+    post_as(&router, &format!("/v1/games/{id}/hint"), &json!({}), Some(&bo))
+        .await
+        .error(403, "not_your_game");
+    let listed = get_as(&router, "/v1/players/me/games", Some(&ann)).await.json();
+    assert_eq!(listed["games"][0]["id"], game["id"]);
+    let renewed = call(&router, request("POST", "/v1/players/me/token", None, Some(&ann.bearer()))).await;
+    assert_eq!(renewed.status, 201, "{}", renewed.text());
+    me(&router, Some(&ann.bearer())).await.error(401, "unauthorized");
+    let new_auth = format!("Bearer {}", renewed.json()["token"].as_str().unwrap());
+    assert_eq!(me(&router, Some(&new_auth)).await.json()["name"], "Ann");
+    let erased = call(&router, request("DELETE", "/v1/players/me", None, Some(&new_auth))).await;
+    assert_eq!(erased.status, 204);
+    me(&router, Some(&new_auth)).await.error(401, "unauthorized");
+    // The game stays, its player gone from it: nobody may act on it now.
+    let kept = get_as(&router, &format!("/v1/games/{id}"), None).await;
+    assert_eq!((kept.status, kept.json()["owner"].clone()), (200, json!(ann.id)));
+    let listed = get_as(&router, &format!("/v1/players/{}/games", ann.id), None).await;
+    assert_eq!(listed.json(), json!({"games": []}));
+}
