@@ -106,15 +106,16 @@ pub(crate) const SIGN_UPS: [&str; 2] = ["token", "studio"];
 /// `linkpath_player_refusals_total`: a token unknown (never made,
 /// replaced or erased), a studio's JWT refused, a player's token on a
 /// service's route, another player's game, the games one player may hold,
-/// a sign-up without the key it needs, or too many unknown tokens from
-/// one address.
-pub(crate) const PLAYER_REFUSALS: [&str; 7] = [
+/// a sign-up without the key it needs, too many sign-ups or unknown
+/// tokens from one address.
+pub(crate) const PLAYER_REFUSALS: [&str; 8] = [
     "unknown_token",
     "jwt",
     "service_route",
     "not_your_game",
     "quota",
     "sign_up",
+    "sign_up_rate",
     "guessing",
 ];
 

@@ -14,7 +14,8 @@ use crate::games::{Clock, Games, SystemClock};
 use crate::health::Probes;
 use crate::jwt::JwtVerifier;
 use crate::metrics;
-use crate::players::{Gate, Guessing, Players};
+use crate::players::window::PerAddress;
+use crate::players::{Gate, Players};
 use crate::solvers::Solvers;
 use axum::extract::FromRef;
 use linkpath_api::Limits;
@@ -96,7 +97,10 @@ impl AppState {
                 keys: ApiKeys::new(&config.api_keys),
                 players: players.clone(),
                 jwt: player_jwt(&config),
-                guessing: Guessing::new(config.players.token_failures_per_minute),
+                guessing: PerAddress::new(
+                    config.players.token_failures_per_minute,
+                    Duration::from_secs(60),
+                ),
                 trusted: TrustedProxies::new(&config.trusted_proxies),
             },
             players,

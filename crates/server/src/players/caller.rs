@@ -13,6 +13,7 @@
 //! store is asked, so that tokens cannot be guessed at speed.
 
 use super::service::{Players, SignedIn};
+use super::window::PerAddress;
 use crate::access::{ApiKeys, client_of};
 use crate::client::TrustedProxies;
 use crate::error::{ErrorCode, HttpError};
@@ -25,10 +26,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use linkpath_api::ApiError;
 use linkpath_api::players::{Studio, is_token};
-use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
 
 /// Who sent a request, as the middleware found.
 #[derive(Clone, Debug)]
@@ -38,6 +37,8 @@ pub(crate) struct Caller {
     /// Whether the request may use what a service may: true with a valid
     /// API key, and for everyone where no keys are configured.
     pub service: bool,
+    /// The client's address, behind trusted proxies the one they name.
+    pub address: IpAddr,
 }
 
 impl Caller {
@@ -66,6 +67,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
         Ok(parts.extensions.get::<Caller>().cloned().unwrap_or(Caller {
             player: None,
             service: true,
+            address: IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED),
         }))
     }
 }
@@ -76,78 +78,11 @@ pub(crate) struct Gate {
     pub keys: ApiKeys,
     pub players: Arc<Players>,
     pub jwt: Option<JwtVerifier>,
-    pub guessing: Guessing,
+    /// The unknown tokens each address sent this minute.
+    pub guessing: PerAddress,
     /// The proxies whose forwarding headers name the client, whose
     /// address unknown tokens are counted for.
     pub trusted: TrustedProxies,
-}
-
-/// The unknown tokens each address sent in the current minute: past the
-/// rate, its tokens are refused unread until the minute is over. A fixed
-/// window, counted on failures only, so that a player's good token never
-/// spends anything.
-#[derive(Clone)]
-pub(crate) struct Guessing {
-    per_minute: u32,
-    counts: Arc<Mutex<Window>>,
-}
-
-#[derive(Default)]
-struct Window {
-    started: Option<Instant>,
-    failures: HashMap<IpAddr, u32>,
-}
-
-/// The most addresses counted in one minute; past it a new address is not
-/// counted (each address still has its own limit once counted), so that
-/// the table is bounded whatever a crowd of addresses sends.
-const ADDRESSES: usize = 100_000;
-
-impl Guessing {
-    pub(crate) fn new(per_minute: u32) -> Guessing {
-        Guessing {
-            per_minute,
-            counts: Arc::default(),
-        }
-    }
-
-    fn window(&self) -> std::sync::MutexGuard<'_, Window> {
-        let mut window = self
-            .counts
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let now = Instant::now();
-        if window
-            .started
-            .is_none_or(|started| now.duration_since(started) >= Duration::from_secs(60))
-        {
-            window.started = Some(now);
-            window.failures.clear();
-        }
-        window
-    }
-
-    /// Whether `address` may still have a token looked up, and if not,
-    /// the seconds until it may.
-    fn allows(&self, address: IpAddr) -> Result<(), u64> {
-        let window = self.window();
-        match window.failures.get(&address) {
-            Some(&failures) if failures >= self.per_minute => {
-                let started = window.started.unwrap_or_else(Instant::now);
-                let left = Duration::from_secs(60).saturating_sub(started.elapsed());
-                Err(left.as_secs().max(1))
-            }
-            _ => Ok(()),
-        }
-    }
-
-    /// Counts an unknown token from `address`.
-    fn failed(&self, address: IpAddr) {
-        let mut window = self.window();
-        if window.failures.len() < ADDRESSES || window.failures.contains_key(&address) {
-            *window.failures.entry(address).or_default() += 1;
-        }
-    }
 }
 
 /// The routes a player's token alone opens where API keys are set.
@@ -190,6 +125,7 @@ pub(crate) async fn authenticate(
         None => Caller {
             player: None,
             service: !gate.keys.is_enabled(),
+            address,
         },
         Some(token)
             if is_token(&token)
@@ -200,6 +136,7 @@ pub(crate) async fn authenticate(
                 Ok(player) => Caller {
                     player: Some(player),
                     service: false,
+                    address,
                 },
                 Err(refused) => return refused,
             }
@@ -211,6 +148,7 @@ pub(crate) async fn authenticate(
             Caller {
                 player: None,
                 service: true,
+                address,
             }
         }
         // No keys configured: whatever else is sent opens everything, as
@@ -218,6 +156,7 @@ pub(crate) async fn authenticate(
         Some(_) => Caller {
             player: None,
             service: true,
+            address,
         },
     };
     if caller.player.is_some() && gate.keys.is_enabled() && !player_route(path) {
@@ -264,7 +203,7 @@ async fn sign_in(gate: &Gate, token: &[u8], address: IpAddr) -> Result<SignedIn,
                     .map(Some)
             }
             Err(refusal) => {
-                gate.guessing.failed(address);
+                gate.guessing.count(address);
                 metrics::record_player_refusal("jwt");
                 tracing::info!(reason = refusal.reason(), "a studio's JWT was refused");
                 return Err(unauthorized(&format!(
@@ -277,7 +216,7 @@ async fn sign_in(gate: &Gate, token: &[u8], address: IpAddr) -> Result<SignedIn,
     match found {
         Ok(Some(player)) => Ok(player),
         Ok(None) => {
-            gate.guessing.failed(address);
+            gate.guessing.count(address);
             metrics::record_player_refusal("unknown_token");
             Err(unauthorized(
                 "the player's token is not known: it was replaced by a new one, or its player erased or expired",

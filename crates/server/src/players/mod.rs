@@ -10,14 +10,17 @@
 //! - `service.rs`: [`Players`], sign up, find, rename, a new token, erase;
 //!   no HTTP;
 //! - `routes/`: `/v1/players`, one route a file;
-//! - `settings.rs`: who may sign up, how many players, for how long.
+//! - `settings.rs`: who may sign up, how many players, for how long;
+//! - `window.rs`: counts per address (unknown tokens, sign-ups) in a
+//!   window of time.
 
 pub(crate) mod caller;
 pub(crate) mod routes;
 pub(crate) mod service;
 mod settings;
+pub(crate) mod window;
 
-pub(crate) use caller::{Caller, Gate, Guessing, authenticate};
+pub(crate) use caller::{Caller, Gate, authenticate};
 pub(crate) use routes::router;
 pub(crate) use service::Players;
 pub use settings::PlayerSettings;

@@ -9,6 +9,7 @@
 //! compare-and-set on the player's version, as a game's is.
 
 use super::settings::PlayerSettings;
+use super::window::PerAddress;
 use crate::games::Clock;
 use crate::games::errors::{corrupted, short, unavailable};
 use crate::metrics;
@@ -35,6 +36,8 @@ pub(crate) struct Players {
     pub guest_sign_up: bool,
     /// Whether a player's games are read by the player alone.
     pub private_games: bool,
+    /// The players each address signed up this hour.
+    pub sign_ups: PerAddress,
     /// Where the players' time comes from: the games' clock.
     clock: Arc<dyn Clock>,
 }
@@ -66,6 +69,7 @@ impl Players {
             idle: Duration::from_millis(settings.player_idle_ms),
             guest_sign_up: settings.guest_sign_up,
             private_games: settings.private_games,
+            sign_ups: PerAddress::new(settings.sign_ups_per_hour, Duration::from_secs(3600)),
             clock,
         }
     }

@@ -35,6 +35,11 @@ pub struct PlayerSettings {
     #[arg(long, env = "LINKPATH_PRIVATE_GAMES", default_value_t = false, action = ArgAction::Set)]
     pub private_games: bool,
 
+    /// Players one client address may sign up an hour (a sign-up past it
+    /// gets 429 `rate_limited` until the hour is over); at least 1.
+    #[arg(long, env = "LINKPATH_SIGN_UPS_PER_HOUR", default_value_t = 100, value_parser = crate::config::at_least_one::<u32>)]
+    pub sign_ups_per_hour: u32,
+
     /// Unknown player tokens one client address may send a minute before
     /// its requests with a token get 429 `rate_limited`, so that tokens
     /// cannot be guessed at speed; at least 1.

@@ -338,6 +338,7 @@ fn expected_series() -> BTreeSet<Series> {
         "not_your_game",
         "quota",
         "sign_up",
+        "sign_up_rate",
         "guessing",
     ] {
         expected.insert(series(

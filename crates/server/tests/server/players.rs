@@ -525,7 +525,9 @@ fn on_a_file(name: &str) -> Router {
     let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}.redb"));
     let _ = std::fs::remove_file(&path);
     let mut config = config();
-    config.games.store = format!("file:{}", path.display()).parse().expect("a store spec");
+    config.games.store = format!("file:{}", path.display())
+        .parse()
+        .expect("a store spec");
     linkpath_server::app(linkpath_server::AppState::open(config).expect("the file opens"))
 }
 
@@ -534,24 +536,77 @@ async fn players_live_in_the_store_file_as_in_memory() {
     let router = on_a_file("players");
     let ann = sign_up(&router, "Ann").await;
     let bo = sign_up(&router, "Bo").await;
-    let game = post_as(&router, "/v1/games", &small_game(), Some(&ann)).await.json();
-    let id = game["id"].as_str().unwrap();
-    post_as(&router, &format!("/v1/games/{id}/hint"), &json!({}), Some(&bo))
+    let game = post_as(&router, "/v1/games", &small_game(), Some(&ann))
         .await
-        .error(403, "not_your_game");
-    let listed = get_as(&router, "/v1/players/me/games", Some(&ann)).await.json();
+        .json();
+    let id = game["id"].as_str().unwrap();
+    post_as(
+        &router,
+        &format!("/v1/games/{id}/hint"),
+        &json!({}),
+        Some(&bo),
+    )
+    .await
+    .error(403, "not_your_game");
+    let listed = get_as(&router, "/v1/players/me/games", Some(&ann))
+        .await
+        .json();
     assert_eq!(listed["games"][0]["id"], game["id"]);
-    let renewed = call(&router, request("POST", "/v1/players/me/token", None, Some(&ann.bearer()))).await;
+    let renewed = call(
+        &router,
+        request("POST", "/v1/players/me/token", None, Some(&ann.bearer())),
+    )
+    .await;
     assert_eq!(renewed.status, 201, "{}", renewed.text());
-    me(&router, Some(&ann.bearer())).await.error(401, "unauthorized");
+    me(&router, Some(&ann.bearer()))
+        .await
+        .error(401, "unauthorized");
     let new_auth = format!("Bearer {}", renewed.json()["token"].as_str().unwrap());
     assert_eq!(me(&router, Some(&new_auth)).await.json()["name"], "Ann");
-    let erased = call(&router, request("DELETE", "/v1/players/me", None, Some(&new_auth))).await;
+    let erased = call(
+        &router,
+        request("DELETE", "/v1/players/me", None, Some(&new_auth)),
+    )
+    .await;
     assert_eq!(erased.status, 204);
-    me(&router, Some(&new_auth)).await.error(401, "unauthorized");
+    me(&router, Some(&new_auth))
+        .await
+        .error(401, "unauthorized");
     // The game stays, its player gone from it: nobody may act on it now.
     let kept = get_as(&router, &format!("/v1/games/{id}"), None).await;
-    assert_eq!((kept.status, kept.json()["owner"].clone()), (200, json!(ann.id)));
+    assert_eq!(
+        (kept.status, kept.json()["owner"].clone()),
+        (200, json!(ann.id))
+    );
     let listed = get_as(&router, &format!("/v1/players/{}/games", ann.id), None).await;
     assert_eq!(listed.json(), json!({"games": []}));
+}
+
+#[tokio::test]
+async fn an_address_signs_up_at_most_its_players_an_hour() {
+    let mut config = config();
+    config.players.sign_ups_per_hour = 2;
+    let router = router(config);
+    sign_up(&router, "Ann").await;
+    sign_up(&router, "Bo").await;
+    let refused = post(&router, "/v1/players", &json!({"name": "Cy"})).await;
+    let seconds: u64 = refused
+        .header("retry-after")
+        .expect("Retry-After")
+        .parse()
+        .unwrap();
+    assert!((3599..=3600).contains(&seconds), "{seconds}");
+    let (message, _) = refused.error(429, "rate_limited");
+    assert!(
+        message.contains("signed up as many players this hour"),
+        "{message}"
+    );
+    // A name refused counts nothing.
+    let mut config = crate::support::config();
+    config.players.sign_ups_per_hour = 1;
+    let router = crate::support::router(config);
+    post(&router, "/v1/players", &json!({"name": ""}))
+        .await
+        .error(422, "invalid_request");
+    sign_up(&router, "Ann").await;
 }

@@ -21,6 +21,7 @@ use std::sync::Arc;
         (status = 201, description = "The player and its token, shown this once", body = SignedUp),
         (status = 401, description = "Guest sign-up is off here and no API key was sent", body = linkpath_api::ErrorBody),
         (status = 422, description = "A name that is not one, named in `field`", body = linkpath_api::ErrorBody),
+        (status = 429, description = "This address signed up as many players this hour as one may (`LINKPATH_SIGN_UPS_PER_HOUR`)", body = linkpath_api::ErrorBody),
         (status = 503, description = "The store holds as many players as allowed, or is unavailable", body = linkpath_api::ErrorBody)))]
 pub(crate) async fn sign_up(
     State(players): State<Arc<Players>>,
@@ -37,7 +38,17 @@ pub(crate) async fn sign_up(
         .into());
     }
     let name = PlayerName::read(&body, &limits)?;
+    if let Err(seconds) = players.sign_ups.allows(caller.address) {
+        metrics::record_player_refusal("sign_up_rate");
+        return Err(ApiError::new(
+            ErrorCode::RateLimited,
+            "this address signed up as many players this hour as one may; retry after the time in Retry-After",
+        )
+        .retry_after(seconds)
+        .into());
+    }
     let (player, token) = players.sign_up(name, players.now()).await?;
+    players.sign_ups.count(caller.address);
     let answer = SignedUp {
         player: PlayerView::new(&player),
         token,
