@@ -273,10 +273,14 @@ impl Games {
         // The key is read after the game: a change and its key's answer are
         // written together, so a game that shows a first try's change comes
         // with that try's answer, and a retry racing it is answered that.
-        // Only the game's player may act on it, nor read what a key kept.
-        let first = self.records.load(id, now).await?;
-        owned_by(&first.0.game, player)?;
-        let mut loaded = Some(Ok(first));
+        // Only the game's player may act on it. A game gone (expired since
+        // a first try) is left to the key: its answer is kept under the
+        // caller's `Authorization`, so no other caller finds it.
+        let first = self.records.load(id, now).await;
+        if let Ok((loaded, _)) = &first {
+            owned_by(&loaded.game, player)?;
+        }
+        let mut loaded = Some(first);
         if let Some(key) = &key
             && let Some(answer) = self.kept(key, now).await?
         {
