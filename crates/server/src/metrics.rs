@@ -167,6 +167,7 @@ pub(crate) const ROUTES: [(&str, &str); 36] = [
     ("GET", "/v1/players/{id}/games"),
     ("GET", "/"),
     ("GET", "/playground/app.js"),
+    ("GET", "/playground/player.js"),
     ("GET", "/playground/style.css"),
     ("GET", "/playground/layouts.json"),
     ("GET", "/healthz"),
