@@ -517,7 +517,10 @@ test('a token the server refuses is replaced by a new guest, once a visit', BOUN
   assert.match(await text('error'), /^GET \/v1\/players\/me answered 401\nunauthorized: /);
   assert.deepEqual(problems, [`401 ${base}/v1/players/me`, `401 ${base}/v1/players/me`]);
   await page.unroute('**/v1/players/me');
-  // The game routes take the new guest's token.
+  problems = [];
+  // The game routes take the new guest's token. (The game resumed was dealt
+  // onto a layout: back to width × height.)
+  await page.selectOption('#layout', '');
   const id = await dealOnPage({ width: 4, height: 2, types: 2, copies: 4, rules: 'shisen-sho', gravity: 'none', seed: 9 });
   assert.equal((await game(id)).owner, (await storedPlayer()).id);
   assert.equal(signUps, 1);
