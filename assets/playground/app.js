@@ -2,8 +2,9 @@
 // through the public API only. The page keeps no game of its own: it keeps
 // the game's id (in the address, #game=ID, and in localStorage, so a reload
 // resumes it) and the tile picked, and draws the newest game the server
-// answered, to its own actions or on the game's event stream.
-'use strict';
+// answered, to its own actions or on the game's event stream. It plays as
+// a guest player it signs up by itself (player.js), shown with its name.
+import { api, authorization, player, rename, setup, signIn } from '/playground/player.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 // The layout of /v1/render: cells of CELL units with a one-cell margin that
@@ -35,40 +36,7 @@ const state = {
   expiring: false, // the game's time limit is being asked about
 };
 
-class ApiError extends Error {
-  constructor(status, error, method, path) {
-    super(`${method} ${path} answered ${status}\n${error.code}: ${error.message}${error.field ? ` (field ${error.field})` : ''}`);
-    this.status = status;
-    this.code = error.code;
-    this.reason = error.reason;
-    this.detail = error.message;
-  }
-}
-
 function apiKey() { return $('api-key').value.trim(); }
-
-// Sends one request; resolves to the parsed answer, or throws an ApiError
-// carrying the API's error. `version` pins the action to the game shown
-// (If-Match): a game changed elsewhere meanwhile is a 412, not a surprise.
-async function api(method, path, { body, version } = {}) {
-  const headers = {};
-  const key = apiKey();
-  if (key) headers.Authorization = `Bearer ${key}`;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (version !== undefined) headers['If-Match'] = `"${version}"`;
-  let response;
-  try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch (e) {
-    throw new ApiError(0, { code: 'unreachable', message: `the server did not answer (${e.message})` }, method, path);
-  }
-  const text = await response.text();
-  let json = null;
-  try { json = JSON.parse(text); } catch (_) { /* not JSON: kept as text below */ }
-  if (response.ok) return json;
-  const error = json && json.error ? json.error : { code: `http_${response.status}`, message: text };
-  throw new ApiError(response.status, error, method, path);
-}
 
 // ---- what is shown --------------------------------------------------------
 
@@ -151,6 +119,13 @@ function describe(game) {
   }
 }
 
+// Whose game it is: the player's own are ranked when won without assists.
+function whose(game) {
+  const me = player();
+  if (!game.owner) return 'Anyone\'s: created without a player, so a win enters no leaderboard.';
+  return me && game.owner === me.id ? `${me.name}'s.` : 'Another player\'s: only they may play it.';
+}
+
 function render() {
   const game = state.game;
   const box = $('game');
@@ -168,7 +143,7 @@ function render() {
     const s = game.settings;
     const dealt = s.types ? `, ${s.types} types${s.difficulty ? `, ${s.difficulty}` : ''}${s.seed !== undefined ? `, seed ${s.seed}` : ''}` : '';
     $('game-line').textContent = `Game ${game.id}, version ${game.version}: ${s.width} × ${s.height}${dealt}, `
-      + `${rulesName(s.rules)}, gravity ${s.gravity}.`;
+      + `${rulesName(s.rules)}, gravity ${s.gravity}. ${whose(game)}`;
   } else {
     $('game-line').textContent = '';
   }
@@ -540,8 +515,9 @@ function closeStream() {
 function follow(id) {
   closeStream();
   if (!state.game || FINISHED.has(state.game.status)) return;
-  // EventSource sends no Authorization header: with an API key the stream
-  // is read with fetch.
+  // EventSource sends no Authorization header, and the events of a game
+  // are open to read unless API keys gate the server: then the stream is
+  // read with fetch, with the player's token (or the key).
   state.stream = apiKey() ? fetchStream(id) : eventSource(id);
 }
 
@@ -578,9 +554,12 @@ function fetchStream(id) {
   (async () => {
     while (!abort.signal.aborted) {
       try {
-        const headers = { Authorization: `Bearer ${apiKey()}`, Accept: 'text/event-stream' };
+        const path = `/v1/games/${id}/events`;
+        const headers = { Accept: 'text/event-stream' };
+        const bearer = authorization(path);
+        if (bearer) headers.Authorization = `Bearer ${bearer}`;
         if (seen !== null) headers['Last-Event-ID'] = seen;
-        const response = await fetch(`/v1/games/${id}/events`, { headers, signal: abort.signal });
+        const response = await fetch(path, { headers, signal: abort.signal });
         if (response.status === 404) { gone(id); return; }
         if (response.ok) {
           $('game').dataset.stream = 'open';
@@ -613,6 +592,49 @@ function fetchStream(id) {
   return stream;
 }
 
+// ---- the player --------------------------------------------------------------
+
+// Shows who the page plays as and, when given, `note`: a quiet line about
+// what the page did about the player by itself ('' for none).
+function showPlayer(note) {
+  const me = player();
+  $('player-name').textContent = me ? me.name : 'no player';
+  $('new-name').disabled = !me;
+  $('rename-button').disabled = !me;
+  if (note !== undefined) $('player-note').textContent = note;
+  if (state.game) render();
+}
+
+// The player of an earlier visit, or a new guest. Without one the page
+// still plays, and its games are anyone's and unranked.
+async function startPlayer() {
+  try {
+    await signIn();
+    showPlayer();
+  } catch (e) {
+    if (player()) {
+      showPlayer();
+      showError(e.message);
+    } else {
+      showPlayer(`Not signed in (${e.detail}): games dealt now are anyone's, and a win enters no leaderboard.`);
+    }
+  }
+}
+
+async function renamePlayer(event) {
+  event.preventDefault();
+  showError('');
+  $('rename-button').disabled = true;
+  try {
+    const name = await rename($('new-name').value.trim());
+    $('new-name').value = '';
+    showPlayer(`Renamed: you play as ${name} now.`);
+  } catch (e) {
+    showError(e.message);
+    showPlayer();
+  }
+}
+
 // ---- start -----------------------------------------------------------------
 
 document.addEventListener('DOMContentLoaded', () => {
@@ -630,7 +652,13 @@ document.addEventListener('DOMContentLoaded', () => {
   $('resign').addEventListener('click', () => {
     if (window.confirm('Resign this game? It ends here.')) act('resign');
   });
-  $('api-key').addEventListener('change', () => { if (state.game) follow(state.game.id); });
+  $('rename').addEventListener('submit', renamePlayer);
+  $('api-key').addEventListener('change', () => {
+    // A server whose guests need a key: the key typed in signs one up.
+    if (!player()) startPlayer();
+    if (state.game) follow(state.game.id);
+  });
+  setup({ key: apiKey, changed: showPlayer });
   window.addEventListener('hashchange', () => {
     const id = idInAddress();
     if (id && (!state.game || state.game.id !== id)) load(id);
@@ -642,6 +670,7 @@ document.addEventListener('DOMContentLoaded', () => {
     try { id = localStorage.getItem(STORED); } catch (_) { id = null; }
   }
   // The shipped layouts first, so that a game resumed names its own.
-  const ready = loadLayouts().then(() => (id ? load(id) : say('Deal a game to start: pick its size or shape, rules and gravity.')));
+  // The player before the game, so that the game is read as the player.
+  const ready = loadLayouts().then(startPlayer).then(() => (id ? load(id) : say('Deal a game to start: pick its size or shape, rules and gravity.')));
   ready.finally(() => { document.body.dataset.ready = 'true'; });
 });

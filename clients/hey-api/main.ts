@@ -49,6 +49,7 @@ import {
   play,
   playground,
   playgroundLayouts,
+  playgroundPlayerScript,
   playgroundScript,
   playgroundStyle,
   readyz,
@@ -804,14 +805,17 @@ async function servedFiles(): Promise<void> {
     return `${page?.length} characters, CSP ${response?.headers.get("content-security-policy")}`;
   });
 
-  await check("GET /playground/app.js and /playground/style.css, as in assets/playground/", async () => {
+  await check("GET /playground/app.js, player.js and style.css, as in assets/playground/", async () => {
     const script = await playgroundScript();
     assert.equal(script.response?.headers.get("content-type"), "text/javascript; charset=utf-8");
     assert.equal(script.data, repoFile("assets/playground/app.js"));
+    const player = await playgroundPlayerScript();
+    assert.equal(player.response?.headers.get("content-type"), "text/javascript; charset=utf-8");
+    assert.equal(player.data, repoFile("assets/playground/player.js"));
     const style = await playgroundStyle();
     assert.equal(style.response?.headers.get("content-type"), "text/css; charset=utf-8");
     assert.equal(style.data, repoFile("assets/playground/style.css"));
-    return `${script.data?.length} + ${style.data?.length} characters`;
+    return `${script.data?.length} + ${player.data?.length} + ${style.data?.length} characters`;
   });
 
   await check("GET /playground/layouts.json: the layouts of assets/layouts/", async () => {

@@ -45,6 +45,7 @@ import {
   play,
   playground,
   playgroundLayouts,
+  playgroundPlayerScript,
   playgroundScript,
   playgroundStyle,
   readyz,
@@ -751,16 +752,20 @@ async function servedFiles(): Promise<void> {
     return `${page.length} characters, CSP ${answer.headers.get("content-security-policy")}`;
   });
 
-  await check("GET /playground/app.js and /playground/style.css, as in assets/playground/", async () => {
+  await check("GET /playground/app.js, player.js and style.css, as in assets/playground/", async () => {
     const script = await playgroundScript();
     assert.ok(script.status === 200, `status ${script.status}`);
     assert.equal(script.headers.get("content-type"), "text/javascript; charset=utf-8");
     assert.equal(script.data, repoFile("assets/playground/app.js"));
+    const player = await playgroundPlayerScript();
+    assert.ok(player.status === 200, `status ${player.status}`);
+    assert.equal(player.headers.get("content-type"), "text/javascript; charset=utf-8");
+    assert.equal(player.data, repoFile("assets/playground/player.js"));
     const style = await playgroundStyle();
     assert.ok(style.status === 200, `status ${style.status}`);
     assert.equal(style.headers.get("content-type"), "text/css; charset=utf-8");
     assert.equal(style.data, repoFile("assets/playground/style.css"));
-    return `${script.data.length} + ${style.data.length} characters`;
+    return `${script.data.length} + ${player.data.length} + ${style.data.length} characters`;
   });
 
   await check("GET /playground/layouts.json: the layouts of assets/layouts/", async () => {

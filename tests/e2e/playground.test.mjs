@@ -2,14 +2,16 @@
 //
 // Starts the release binary (or $LINKPATH_BIN) on a free loopback port with
 // games in memory, drives Debian's /usr/bin/chromium (or $CHROMIUM) with
-// playwright-core, and plays games the server holds through the page: deals
-// one, shows an illegal move's reason, plays the sequence `/v1/clear`
+// playwright-core, and plays games the server holds through the page: signs
+// up a guest once (kept across a reload), deals a game as that player, shows an illegal move's reason, plays the sequence `/v1/clear`
 // answers with undo, redo, a hint, a pause and a reload on the way, to
 // `won`, and checks the clock, score and `ranked` shown against
 // `GET /v1/games/{id}`; then changes made through the API arriving on the
 // event stream, a time limit running out, a stuck game shuffled, a game
 // that is gone, and games dealt onto a shipped layout and onto rows typed
-// in. Screenshots go under tests/artifacts/; the README's picture,
+// in; a ranked win on the deal's leaderboard under the player's name, a
+// rename with the keyboard, and a token the server refuses replaced by a
+// new guest, once. Screenshots go under tests/artifacts/; the README's picture,
 // docs/playground.png, is taken anew on each run, of the game mid-play.
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
@@ -32,6 +34,8 @@ let browser;
 let page;
 // Failed requests and page errors; each test says which it expects.
 let problems = [];
+// Sign-ups the page asked for (POST /v1/players).
+let signUps = 0;
 
 // Starts linkpath on 127.0.0.1:0 and reads the bound address from its
 // first JSON log line.
@@ -64,10 +68,13 @@ function startServer() {
 }
 
 // The API itself, beside the page: what the page shows is checked against it.
-async function call(method, path, body) {
+// `token` is a player's, for the player's own games and account.
+async function call(method, path, body, token) {
+  const headers = body === undefined ? {} : { 'Content-Type': 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
   const response = await fetch(`${base}${path}`, {
     method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    headers,
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(10000),
   });
@@ -77,6 +84,9 @@ async function call(method, path, body) {
 }
 
 const game = (id) => call('GET', `/v1/games/${id}`);
+
+// The player the page keeps in localStorage: { id, name, token }.
+const storedPlayer = () => page.evaluate(() => JSON.parse(localStorage.getItem('linkpath.player')));
 
 // A `points` attribute back to cells: the centre of [x, y] is at
 // (CELL + (x + 0.5) CELL, CELL + (y + 0.5) CELL).
@@ -142,6 +152,9 @@ before(async () => {
     if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console: ${m.text()}`);
   });
   // The browser's own favicon request is the only 404 not asked for.
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && new URL(r.url()).pathname === '/v1/players') signUps += 1;
+  });
   page.on('response', (r) => {
     if (r.status() >= 400 && new URL(r.url()).pathname !== '/favicon.ico') problems.push(`${r.status()} ${r.url()}`);
   });
@@ -162,7 +175,7 @@ after(async () => {
   server?.kill('SIGTERM');
 });
 
-test('the page loads with a CSP that allows only this origin, and no game', BOUND, async () => {
+test('the page loads with a CSP that allows only this origin, signs up a guest once, and has no game', BOUND, async () => {
   const response = await page.goto(`${base}/`);
   assert.equal(response.status(), 200);
   assert.match(response.headers()['content-security-policy'], /^default-src 'self'/);
@@ -172,6 +185,25 @@ test('the page loads with a CSP that allows only this origin, and no game', BOUN
   for (const id of ['hint', 'undo', 'redo', 'shuffle', 'pause', 'resign']) {
     assert.equal(await page.isDisabled(`#${id}`), true, id);
   }
+
+  // The first visit signs up a guest and keeps it; the server knows it.
+  const guest = await storedPlayer();
+  assert.deepEqual(Object.keys(guest).sort(), ['id', 'name', 'token']);
+  assert.match(guest.id, /^[0-9a-f]{32}$/);
+  assert.match(guest.name, /^Guest [0-9]{4}$/);
+  assert.match(guest.token, /^lpp_[0-9a-f]{64}$/);
+  assert.equal(await text('player-name'), guest.name);
+  assert.equal(await page.isEnabled('#rename-button'), true);
+  const me = await call('GET', '/v1/players/me', undefined, guest.token);
+  assert.deepEqual([me.id, me.name], [guest.id, guest.name]);
+  assert.equal(signUps, 1);
+
+  // A reload is the same player: no sign-up, the same name shown.
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.deepEqual(await storedPlayer(), guest);
+  assert.equal(await text('player-name'), guest.name);
+  assert.equal(signUps, 1);
   assert.deepEqual(problems, []);
 });
 
@@ -180,6 +212,10 @@ test('a game dealt on the page is played to the end, with an illegal move, undo,
   assert.equal(new URL(page.url()).hash, `#game=${id}`);
   const dealt = await game(id);
   assert.equal(dealt.status, 'playing');
+  // Dealt as the player signed in: the game is theirs.
+  const guest = await storedPlayer();
+  assert.equal(dealt.owner, guest.id);
+  assert.ok((await text('game-line')).endsWith(`. ${guest.name}'s.`), await text('game-line'));
   assert.deepEqual(dealt.settings, {
     width: 6, height: 4, encoding: 'text', types: 6, copies: 4, difficulty: 'easy', seed: 42, rules: 'shisen-sho', gravity: 'down', settle: false,
   });
@@ -300,24 +336,80 @@ test('changes made through the API arrive on the event stream', BOUND, async () 
   const id = await dealOnPage({ width: 4, height: 2, types: 2, copies: 4, rules: 'lianliankan', gravity: 'none', seed: 7 });
   await page.waitForSelector('#game[data-stream="open"]', { state: 'attached' });
   assert.equal(await page.locator('#board-view rect.ring').count(), 0);
+  // The game is the page's player's: only their token acts on it.
+  const { token } = await storedPlayer();
 
-  await call('POST', `/v1/games/${id}/hint`);
+  await call('POST', `/v1/games/${id}/hint`, undefined, token);
   await atVersion(1);
   assert.equal(await page.locator('#board-view g.hinted').count(), 2);
   assert.equal(await text('ranked'), 'no');
 
   const { moves } = await call('POST', '/v1/clear', { board: (await game(id)).board, rules: 'lianliankan' });
-  const after = await call('POST', `/v1/games/${id}/moves`, moves[0]);
+  const after = await call('POST', `/v1/games/${id}/moves`, moves[0], token);
   await atVersion(2);
   assert.equal(await page.locator('#board-view g.tile').count(), 6);
   assert.deepEqual(cells(await page.getAttribute('#board-view polyline.path.move', 'points')), after.last.path);
   assert.equal(await text('score'), String(after.score));
 
-  await call('POST', `/v1/games/${id}/resign`);
+  await call('POST', `/v1/games/${id}/resign`, undefined, token);
   await atVersion(3);
   assert.equal(await text('game-status'), 'resigned');
   assert.equal(await text('message'), `Resigned with 6 tiles left, score ${after.score}.`);
   assert.equal(await page.getAttribute('#game', 'data-stream'), 'closed');
+  assert.deepEqual(problems, []);
+});
+
+test('a win without assists is ranked under the player, who renames with the keyboard', BOUND, async () => {
+  const guest = await storedPlayer();
+  const id = await dealOnPage({ width: 4, height: 2, types: 2, copies: 4, difficulty: 'easy', rules: 'shisen-sho', gravity: 'none', seed: 3 });
+  const dealt = await game(id);
+  assert.equal(dealt.owner, guest.id);
+  const clear = await call('POST', '/v1/clear', { board: dealt.board, rules: 'shisen-sho' });
+  assert.equal(clear.outcome, 'solvable');
+  for (let i = 0; i < clear.moves.length; i += 1) await clickMove(clear.moves[i], i + 1);
+  await page.waitForSelector('#game[data-status="won"]', { state: 'attached' });
+  const won = await game(id);
+  assert.deepEqual([won.status, won.ranked, won.owner], ['won', true, guest.id]);
+  assert.equal(await text('ranked'), 'yes');
+
+  // The deal's leaderboard holds the win, under the player's name.
+  const entry = async () => {
+    const board = await call('GET', `/v1/leaderboards/${won.leaderboard}`);
+    assert.equal(board.entries.length, 1);
+    const { rank, player, player_id: playerId, game: entered } = board.entries[0];
+    return { rank, player, playerId, entered };
+  };
+  assert.deepEqual(await entry(), { rank: 1, player: guest.name, playerId: guest.id, entered: id });
+
+  // A name the server refuses: its error is shown as the page shows errors.
+  const field = page.getByLabel('New name');
+  await field.fill('Ann!');
+  await field.press('Enter');
+  await page.waitForSelector('#error:not([hidden])');
+  assert.match(await text('error'), /^PATCH \/v1\/players\/me answered 422\ninvalid_request: .+ \(field name\)$/);
+  assert.equal(await text('player-name'), guest.name);
+  assert.deepEqual(problems, [`422 ${base}/v1/players/me`]);
+  problems = [];
+
+  // Renamed with the keyboard alone: type, Tab to the button, Enter.
+  await field.fill('Ann Lee');
+  await field.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'rename-button');
+  assert.equal(await page.getByRole('button', { name: 'Rename' }).count(), 1);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.getElementById('player-name').textContent === 'Ann Lee');
+  assert.equal(await page.isHidden('#error'), true);
+  assert.equal(await text('player-note'), 'Renamed: you play as Ann Lee now.');
+  assert.ok((await text('game-line')).endsWith('. Ann Lee\'s.'), await text('game-line'));
+  assert.equal(await page.inputValue('#new-name'), '');
+  assert.deepEqual(await storedPlayer(), { ...guest, name: 'Ann Lee' });
+  assert.equal((await call('GET', '/v1/players/me', undefined, guest.token)).name, 'Ann Lee');
+  assert.deepEqual(await entry(), { rank: 1, player: 'Ann Lee', playerId: guest.id, entered: id });
+
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(await text('player-name'), 'Ann Lee');
+  assert.equal(await text('player-note'), '');
   assert.deepEqual(problems, []);
 });
 
@@ -393,4 +485,44 @@ test('a game is dealt onto a shipped layout and onto rows typed in', BOUND, asyn
   assert.deepEqual(marks((await game(own)).board), ['#..#', '####']);
   assert.deepEqual(problems, []);
   await page.selectOption('#layout', '');
+});
+
+test('a token the server refuses is replaced by a new guest, once a visit', BOUND, async () => {
+  const lost = await storedPlayer();
+  // A token of the right form that no player has: what a server that lost
+  // its players sees.
+  await page.evaluate((p) => localStorage.setItem('linkpath.player', JSON.stringify(p)), { ...lost, token: `lpp_${'0'.repeat(64)}` });
+  signUps = 0;
+  await page.goto(base);
+  await page.waitForSelector('body[data-ready="true"]');
+  const guest = await storedPlayer();
+  assert.notEqual(guest.id, lost.id);
+  assert.match(guest.name, /^Guest [0-9]{4}$/);
+  assert.equal(await text('player-name'), guest.name);
+  assert.equal(await text('player-note'), `This server no longer knew ${lost.name}, so the page signed up a new guest, ${guest.name}.`);
+  assert.equal(await page.isHidden('#error'), true);
+  assert.equal(signUps, 1);
+  assert.deepEqual(problems, [`401 ${base}/v1/players/me`]);
+  problems = [];
+
+  // A server that refuses every token gets one sign-up more, not one a
+  // request: the refusal after it is shown as an error.
+  const refusal = { error: { code: 'unauthorized', message: 'the player\'s token is not known' } };
+  await page.route('**/v1/players/me', (route) => route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify(refusal) }));
+  signUps = 0;
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.waitForSelector('#error:not([hidden])');
+  assert.equal(signUps, 1);
+  assert.match(await text('error'), /^GET \/v1\/players\/me answered 401\nunauthorized: /);
+  assert.deepEqual(problems, [`401 ${base}/v1/players/me`, `401 ${base}/v1/players/me`]);
+  await page.unroute('**/v1/players/me');
+  problems = [];
+  // The game routes take the new guest's token. (The game resumed was dealt
+  // onto a layout: back to width × height.)
+  await page.selectOption('#layout', '');
+  const id = await dealOnPage({ width: 4, height: 2, types: 2, copies: 4, rules: 'shisen-sho', gravity: 'none', seed: 9 });
+  assert.equal((await game(id)).owner, (await storedPlayer()).id);
+  assert.equal(signUps, 1);
+  assert.deepEqual(problems, []);
 });

@@ -49,6 +49,7 @@ use utoipa::OpenApi;
         super::players::routes::games::games,
         super::playground::index,
         super::playground::app_js,
+        super::playground::player_js,
         super::playground::style_css,
         super::playground::layouts,
         super::health::healthz,

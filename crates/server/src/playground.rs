@@ -1,6 +1,6 @@
 //! `GET /`: the playground page, a small client of the public API that a
-//! person can try in a browser. Its HTML, CSS and script are compiled into
-//! the binary; the page fetches only this server's `/v1/*` routes, and its
+//! person can try in a browser. Its HTML, CSS and scripts (the page, and
+//! the player it signs up and plays as) are compiled into the binary; the page fetches only this server's `/v1/*` routes, and its
 //! Content-Security-Policy allows nothing but this origin.
 
 use super::cached::Cached;
@@ -12,6 +12,7 @@ use std::sync::LazyLock;
 
 const INDEX_HTML: &str = include_str!("../../../assets/playground/index.html");
 const APP_JS: &str = include_str!("../../../assets/playground/app.js");
+const PLAYER_JS: &str = include_str!("../../../assets/playground/player.js");
 const STYLE_CSS: &str = include_str!("../../../assets/playground/style.css");
 
 /// The layouts the page offers to deal onto, by name: text rows, `#` a
@@ -49,6 +50,7 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
     Router::new()
         .route("/", get(index))
         .route("/playground/app.js", get(app_js))
+        .route("/playground/player.js", get(player_js))
         .route("/playground/style.css", get(style_css))
         .route("/playground/layouts.json", get(layouts))
 }
@@ -75,6 +77,14 @@ pub(crate) async fn index(request: HeaderMap) -> Response {
         (status = 304, description = "Not modified: `If-None-Match` named its `ETag`.")))]
 pub(crate) async fn app_js(request: HeaderMap) -> Response {
     static CACHED: LazyLock<Cached> = LazyLock::new(|| Cached::new(APP_JS));
+    asset(&CACHED, &request, "text/javascript; charset=utf-8")
+}
+
+#[utoipa::path(get, path = "/playground/player.js", operation_id = "playgroundPlayerScript", tag = "playground",
+    responses((status = 200, description = "The script of the player the page plays as, a module `app.js` imports.", content_type = "text/javascript", body = String),
+        (status = 304, description = "Not modified: `If-None-Match` named its `ETag`.")))]
+pub(crate) async fn player_js(request: HeaderMap) -> Response {
+    static CACHED: LazyLock<Cached> = LazyLock::new(|| Cached::new(PLAYER_JS));
     asset(&CACHED, &request, "text/javascript; charset=utf-8")
 }
 

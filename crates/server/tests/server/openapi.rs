@@ -371,6 +371,7 @@ fn the_file_is_openapi_with_the_expected_routes() {
             "GET /openapi.yaml",
             "GET /playground/app.js",
             "GET /playground/layouts.json",
+            "GET /playground/player.js",
             "GET /playground/style.css",
             "GET /readyz",
             "GET /v1/daily/{date}",
@@ -910,6 +911,7 @@ async fn the_document_and_the_page_are_revalidated_by_their_etag() {
         "/openapi.yaml",
         "/",
         "/playground/app.js",
+        "/playground/player.js",
         "/playground/style.css",
         "/playground/layouts.json",
     ] {
