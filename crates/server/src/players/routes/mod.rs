@@ -18,7 +18,8 @@ use axum::extract::FromRef;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use linkpath_api::Limits;
+use linkpath_api::players::{Player, PlayerView, SignedUp};
+use linkpath_api::{ApiError, Limits};
 use std::sync::Arc;
 
 /// The routes; they take the players, the games for a player's games,
@@ -40,6 +41,18 @@ where
         )
         .route("/v1/players/me/token", post(new_token::new_token))
         .route("/v1/players/{id}/games", get(games::games))
+}
+
+/// A player with its new token, shown this once: `201 Created`.
+fn signed_up(player: &Player, token: String) -> Result<Response, ApiError> {
+    let answer = SignedUp {
+        player: PlayerView::new(player),
+        token,
+    };
+    Ok(private_json(
+        StatusCode::CREATED,
+        linkpath_api::encode(&answer)?,
+    ))
 }
 
 /// A JSON answer that holds a secret or a player's own account: never

@@ -5,10 +5,9 @@ use crate::error::{ErrorCode, HttpError};
 use crate::players::caller::Caller;
 use crate::players::service::Players;
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::response::Response;
 use linkpath_api::ApiError;
-use linkpath_api::players::{PlayerView, SignedUp};
+use linkpath_api::players::SignedUp;
 use std::sync::Arc;
 
 /// Issues the player a new token and revokes the old. A player a studio
@@ -31,12 +30,5 @@ pub(crate) async fn new_token(
         .into());
     }
     let (player, token) = players.new_token(me, players.now()).await?;
-    let answer = SignedUp {
-        player: PlayerView::new(&player),
-        token,
-    };
-    Ok(super::private_json(
-        StatusCode::CREATED,
-        linkpath_api::encode(&answer)?,
-    ))
+    Ok(super::signed_up(&player, token)?)
 }

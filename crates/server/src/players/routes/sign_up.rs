@@ -6,9 +6,8 @@ use crate::metrics;
 use crate::players::caller::Caller;
 use crate::players::service::Players;
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::response::Response;
-use linkpath_api::players::{PlayerName, PlayerView, SignedUp};
+use linkpath_api::players::{PlayerName, SignedUp};
 use linkpath_api::{ApiError, Limits};
 use std::sync::Arc;
 
@@ -49,12 +48,5 @@ pub(crate) async fn sign_up(
     }
     let (player, token) = players.sign_up(name, players.now()).await?;
     players.sign_ups.count(caller.address);
-    let answer = SignedUp {
-        player: PlayerView::new(&player),
-        token,
-    };
-    Ok(super::private_json(
-        StatusCode::CREATED,
-        linkpath_api::encode(&answer)?,
-    ))
+    Ok(super::signed_up(&player, token)?)
 }
