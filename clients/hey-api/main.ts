@@ -11,8 +11,10 @@
 // a hint, undo and redo, the rest of /v1/clear's sequence, the event stream
 // read alongside through the SDK's Server-Sent Events reader, the replay
 // played again by /v1/replays), a second game paused, resumed, shuffled and
-// resigned, and the day's deal won under a player's name and read back from
-// its leaderboard.
+// resigned, and the day's deal won and read back from its leaderboard. The
+// held game and the day's are a player's: Ann signs up first and creates
+// them with her token (players.ts), then her win is found, she is renamed,
+// given a new token and erased.
 //
 //   node clients/hey-api/dist/hey-api/main.js http://127.0.0.1:8080 .
 //
@@ -63,9 +65,11 @@ import {
   undo,
 } from "./generated/index";
 import type * as Api from "./generated/index";
+import { afterWin, signUp } from "./players";
 import {
   type Followed,
   type Pair,
+  type Player,
   afterMove as heldAfterMove,
   assisted,
   check,
@@ -89,6 +93,7 @@ import {
   heldRequest,
   heldSettings,
   kshisenScore,
+  leaderboardEntry,
   movesHint,
   movesOfOneTile,
   noAssists,
@@ -368,15 +373,15 @@ function conflict(answer: Answer<Game, Api.ErrorBody>, expected: Api.ErrorDetail
   return `409 ${code}${reason === undefined ? "" : ` (${reason})`}: ${message}`;
 }
 
-/** A new game of the seeded 4 x 4 deal, checked whole. */
-async function created(): Promise<{ followed: Followed; first: Game }> {
-  const answer = await createGame({ body: heldRequest });
+/** A new game of the seeded 4 x 4 deal, created with `player`'s token when there is one, checked whole. */
+async function created(player?: Player): Promise<{ followed: Followed; first: Game }> {
+  const answer = await createGame({ body: heldRequest, ...(player === undefined ? {} : { auth: player.token }) });
   const first = ok(answer, 201);
   assert.equal(answer.response?.headers.get("etag"), '"0"');
   assert.match(first.id, /^[0-9a-f]{32}$/);
   assert.equal(answer.response?.headers.get("location"), `/v1/games/${first.id}`);
   assert.equal(first.elapsed_ms, 0);
-  const followed: Followed = { id: first.id, createdAt: "", elapsedMs: 0 };
+  const followed: Followed = { id: first.id, createdAt: "", elapsedMs: 0, ...(player === undefined ? {} : { owner: player.id }) };
   const expected = expectedGame(followed, first, {
     version: 0,
     status: "playing",
@@ -410,19 +415,20 @@ type StreamEvent = { event: string | undefined; id: string | undefined; data: Ap
 // A held game, played to the end: created, an illegal move, a hint, a move
 // taken back and made again, the rest of /v1/clear's sequence to `won`, all
 // watched on the event stream; then a move on the won game, and its replay
-// played again by /v1/replays.
-async function heldGame(): Promise<void> {
+// played again by /v1/replays. The game is `player`'s, each action sent with
+// the player's token; answers the game as it ended.
+async function heldGame(player: Player): Promise<Game | undefined> {
   const held: Followed = { id: "", createdAt: "", elapsedMs: 0 };
   const answers: Game[] = [];
-  const gamePath = () => ({ path: { id: held.id } });
+  const gamePath = () => ({ path: { id: held.id }, auth: player.token });
   // Every stream read here ends with the game; this bounds it if it does not.
   const streamBound = AbortSignal.timeout(30_000);
   const streamed: StreamEvent[] = [];
   let stream: AsyncGenerator<Api.GameEventsResponse> | undefined;
   let laterEvents: Promise<void> = Promise.resolve();
 
-  await check("POST /v1/games, a dealt 4 x 4 Shisen-Sho game", async () => {
-    const { followed, first } = await created();
+  await check("POST /v1/games, a dealt 4 x 4 Shisen-Sho game, with Ann's token: hers", async () => {
+    const { followed, first } = await created(player);
     Object.assign(held, followed);
     answers.push(first);
     return `${describeGame(first)}, board ${describeBoard(heldDealt)}`;
@@ -638,6 +644,7 @@ async function heldGame(): Promise<void> {
     assert.deepEqual(replayed, expected);
     return `${replay.actions.length} actions; replayed: ${replayed.status}, v${replayed.version}, score ${replayed.score}`;
   });
+  return answers[answers.length - 1];
 }
 
 // A second game of the same deal, for the actions the first did not take:
@@ -752,7 +759,8 @@ async function otherActions(): Promise<void> {
 // ---------------------------------------------------------------------------
 // The day's deal, a game made from it and won, and its leaderboard
 
-async function dailyDeal(): Promise<void> {
+// The game is won with `player`'s token, and answered as it ended.
+async function dailyDeal(player: Player): Promise<Game | undefined> {
   // A day of its own: the other programs of scripts/contract-test.sh play
   // theirs on the same server, and this leaderboard holds this win alone.
   const day = "2026-12-04";
@@ -770,25 +778,27 @@ async function dailyDeal(): Promise<void> {
     return `seed ${answer.game.seed}, leaderboard ${answer.leaderboard}, board ${describeBoard(answer.board)}`;
   });
 
-  await check("POST /v1/games from the day's deal as a player, won: entered on its leaderboard", async () => {
+  let dailyWon: Game | undefined;
+
+  await check("POST /v1/games from the day's deal with Ann's token, won: entered on its leaderboard under her name", async () => {
     assert.ok(daily !== undefined, "no deal");
+    // `player` is a name shown with the game: the board shows the player's own.
     const body: Api.CreateGame = { ...daily.game, player: "Ada" };
-    let won = ok(await createGame({ body }), 201);
-    assert.deepEqual([won.leaderboard, won.player, won.board], [daily.leaderboard, "Ada", daily.board]);
+    let won = ok(await createGame({ body, auth: player.token }), 201);
+    assert.deepEqual([won.leaderboard, won.player, won.owner, won.board], [daily.leaderboard, "Ada", player.id, daily.board]);
     const sequence = ok(await clear({ body: { board: won.board!, rules: "shisen-sho" } }));
     for (const step of sequence.moves ?? []) {
-      won = ok(await moveTiles({ path: { id: won.id }, body: { from: step.from, to: step.to } }));
+      won = ok(await moveTiles({ path: { id: won.id }, body: { from: step.from, to: step.to }, auth: player.token }));
     }
     assert.deepEqual([won.status, won.ranked], ["won", true]);
+    dailyWon = won;
     const board = ok(await getLeaderboard({ path: { name: daily.leaderboard }, query: { limit: 5 } }));
-    const expected: Api.Leaderboard = {
-      leaderboard: daily.leaderboard,
-      entries: [{ rank: 1, player: "Ada", game: won.id, elapsed_ms: won.elapsed_ms, score: won.score, won_at: won.updated_at }],
-    };
+    const expected: Api.Leaderboard = { leaderboard: daily.leaderboard, entries: [leaderboardEntry(player, won)] };
     assert.deepEqual(board, expected);
     const first = board.entries[0]!;
     return `${first.player}: rank ${first.rank}, ${first.elapsed_ms} ms, score ${first.score}`;
   });
+  return dailyWon;
 }
 
 // ---------------------------------------------------------------------------
@@ -869,9 +879,12 @@ async function servedFiles(): Promise<void> {
 async function main(): Promise<void> {
   await solveAndRender();
   await gameRoutes();
-  await heldGame();
+  const ann: Player = { id: "", name: "", createdAt: "", token: "" };
+  await signUp(ann);
+  const held = await heldGame(ann);
   await otherActions();
-  await dailyDeal();
+  const won = await dailyDeal(ann);
+  await afterWin(ann, held, won);
   await servedFiles();
   finish("hey-api client");
 }

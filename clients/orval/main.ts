@@ -12,8 +12,10 @@
 // undo and redo, the rest of /v1/clear's sequence, the replay played again
 // by /v1/replays, the event stream read once the game is won: the client
 // reads a body whole, so a stream is read when it has ended), a second game
-// paused, resumed, shuffled and resigned, and the day's deal won under a
-// player's name and read back from its leaderboard.
+// paused, resumed, shuffled and resigned, and the day's deal won and read
+// back from its leaderboard. The held game and the day's are a player's: Ann
+// signs up first and creates them with her token (players.ts), then her win
+// is found, she is renamed, given a new token and erased.
 //
 //   node clients/orval/dist/orval/main.js http://127.0.0.1:8080 .
 //
@@ -59,8 +61,10 @@ import {
   undo,
 } from "./generated/linkpath";
 import type * as Api from "./generated/linkpath";
+import { afterWin, bearer, signUp } from "./players";
 import {
   type Followed,
+  type Player,
   afterMove as heldAfterMove,
   assisted,
   check,
@@ -84,6 +88,7 @@ import {
   heldRequest,
   heldSettings,
   kshisenScore,
+  leaderboardEntry,
   movesHint,
   movesOfOneTile,
   noAssists,
@@ -354,15 +359,15 @@ function conflict(answer: GameAnswer, expected: Api.ErrorDetail): string {
   return `409 ${code}${reason === undefined ? "" : ` (${reason})`}: ${message}`;
 }
 
-/** A new game of the seeded 4 x 4 deal, checked whole. */
-async function created(): Promise<{ followed: Followed; first: Game }> {
-  const answer = await createGame(heldRequest);
+/** A new game of the seeded 4 x 4 deal, created with `player`'s token when there is one, checked whole. */
+async function created(player?: Player): Promise<{ followed: Followed; first: Game }> {
+  const answer = await createGame(heldRequest, player === undefined ? {} : bearer(player.token));
   const first = ok(answer, 201);
   assert.equal(answer.headers.get("etag"), '"0"');
   assert.match(first.id, /^[0-9a-f]{32}$/);
   assert.equal(answer.headers.get("location"), `/v1/games/${first.id}`);
   assert.equal(first.elapsed_ms, 0);
-  const followed: Followed = { id: first.id, createdAt: "", elapsedMs: 0 };
+  const followed: Followed = { id: first.id, createdAt: "", elapsedMs: 0, ...(player === undefined ? {} : { owner: player.id }) };
   const expected = expectedGame(followed, first, {
     version: 0,
     status: "playing",
@@ -399,13 +404,15 @@ function streamEvents(text: string): { event: string; id: string; data: string }
 // A held game, played to the end: created, an illegal move, a hint, a move
 // taken back and made again, the rest of /v1/clear's sequence to `won`; then
 // its event stream, a move on the won game, and its replay played again by
-// /v1/replays.
-async function heldGame(): Promise<void> {
+// /v1/replays. The game is `player`'s, each action sent with the player's
+// token; answers the game as it ended.
+async function heldGame(player: Player): Promise<Game | undefined> {
   const held: Followed = { id: "", createdAt: "", elapsedMs: 0 };
   const answers: Game[] = [];
+  const asPlayer = () => bearer(player.token);
 
-  await check("POST /v1/games, a dealt 4 x 4 Shisen-Sho game", async () => {
-    const { followed, first } = await created();
+  await check("POST /v1/games, a dealt 4 x 4 Shisen-Sho game, with Ann's token: hers", async () => {
+    const { followed, first } = await created(player);
     Object.assign(held, followed);
     answers.push(first);
     return `${describeGame(first)}, board ${describeBoard(heldDealt)}`;
@@ -430,12 +437,12 @@ async function heldGame(): Promise<void> {
   });
 
   await check("POST /v1/games/{id}/moves, an illegal move: 409 illegal_move, the version unchanged", async () => {
-    const refused = conflict(await moveTiles(held.id, { from: [0, 0], to: [2, 2] }), {
+    const refused = conflict(await moveTiles(held.id, { from: [0, 0], to: [2, 2] }, asPlayer()), {
       code: "illegal_move",
       message: "the tiles at [0, 0] and [2, 2] cannot be removed: no_path",
       reason: "no_path",
     });
-    const now = game(await getGame(held.id));
+    const now = game(await getGame(held.id, asPlayer()));
     assert.deepEqual(now, expectedGame(held, now, stateOf(answers[0]!)));
     return `${refused}; GET: ${describeGame(now)}`;
   });
@@ -445,7 +452,7 @@ async function heldGame(): Promise<void> {
     const first = listed.moves[0];
     assert.ok(first !== undefined, "no move listed");
     assert.deepEqual(first, { ...heldMoves[0]!.move, segments: 1, path: heldMoves[0]!.path });
-    const hinted = game(await hint(held.id));
+    const hinted = game(await hint(held.id, asPlayer()));
     const expected = expectedGame(held, hinted, {
       version: 1,
       status: "playing",
@@ -469,14 +476,14 @@ async function heldGame(): Promise<void> {
   await check("POST /v1/games/{id}/moves, the first move of the sequence", async () => {
     const move = cleared[0];
     assert.ok(move !== undefined, "no sequence");
-    const moved = game(await moveTiles(held.id, { from: move.from, to: move.to }));
+    const moved = game(await moveTiles(held.id, { from: move.from, to: move.to }, asPlayer()));
     assert.deepEqual(moved, afterMove(moved, 0, 2, "move", { hints: 1, undos: 0, shuffles: 0 }));
     answers.push(moved);
     return describeGame(moved);
   });
 
   await check("POST /v1/games/{id}/undo: the pair back, an assist", async () => {
-    const undone = game(await undo(held.id));
+    const undone = game(await undo(held.id, asPlayer()));
     const expected = expectedGame(held, undone, {
       version: 3,
       status: "playing",
@@ -493,7 +500,7 @@ async function heldGame(): Promise<void> {
   });
 
   await check("POST /v1/games/{id}/redo: the move made again", async () => {
-    const redone = game(await redo(held.id));
+    const redone = game(await redo(held.id, asPlayer()));
     assert.deepEqual(redone, afterMove(redone, 0, 4, "redo", assisted));
     answers.push(redone);
     return describeGame(redone);
@@ -505,7 +512,7 @@ async function heldGame(): Promise<void> {
       if (index === 0) {
         continue;
       }
-      const moved = game(await moveTiles(held.id, { from: move.from, to: move.to }));
+      const moved = game(await moveTiles(held.id, { from: move.from, to: move.to }, asPlayer()));
       assert.deepEqual(moved, afterMove(moved, index, 4 + index, "move", assisted));
       answers.push(moved);
     }
@@ -515,7 +522,7 @@ async function heldGame(): Promise<void> {
   });
 
   await check("GET /v1/games/{id}: won, as the last move answered it", async () => {
-    const won = game(await getGame(held.id));
+    const won = game(await getGame(held.id, asPlayer()));
     // The clock stopped with the last move: the game reads as that move left it.
     assert.deepEqual(won, answers[answers.length - 1]);
     assert.equal(won.version, 11);
@@ -526,7 +533,7 @@ async function heldGame(): Promise<void> {
 
   await check("GET /v1/games/{id}/events on the won game: the game, then the end", async () => {
     // The stream ends with the game, so the client's whole-body read returns.
-    const answer = await gameEvents(held.id, { signal: AbortSignal.timeout(30_000) });
+    const answer = await gameEvents(held.id, { ...asPlayer(), signal: AbortSignal.timeout(30_000) });
     assert.ok(answer.status === 200, `status ${answer.status}`);
     assert.equal(answer.headers.get("content-type"), "text/event-stream");
     // The client hands a text/event-stream body over as text, one member of
@@ -544,17 +551,17 @@ async function heldGame(): Promise<void> {
   });
 
   await check("POST /v1/games/{id}/moves on the won game: 409 game_over", async () => {
-    const refused = conflict(await moveTiles(held.id, heldMoves[0]!.move), {
+    const refused = conflict(await moveTiles(held.id, heldMoves[0]!.move, asPlayer()), {
       code: "game_over",
       message: "the game is won, expected a game in play: nothing applies to a finished game",
     });
-    const won = game(await getGame(held.id));
+    const won = game(await getGame(held.id, asPlayer()));
     assert.deepEqual(won, answers[answers.length - 1]);
     return `${refused}; GET: ${describeGame(won)}`;
   });
 
   await check("GET /v1/games/{id}/replay, POST /v1/replays: the same end", async () => {
-    const replay = ok(await getReplay(held.id));
+    const replay = ok(await getReplay(held.id, asPlayer()));
     const times = replay.actions.map(({ after_ms }) => after_ms);
     const actions: Api.ReplayAction[] = [
       { action: "hint", after_ms: times[0]! },
@@ -586,6 +593,7 @@ async function heldGame(): Promise<void> {
     assert.deepEqual(replayed, expected);
     return `${replay.actions.length} actions; replayed: ${replayed.status}, v${replayed.version}, score ${replayed.score}`;
   });
+  return answers[answers.length - 1];
 }
 
 // A second game of the same deal, for the actions the first did not take:
@@ -699,7 +707,8 @@ async function otherActions(): Promise<void> {
 // ---------------------------------------------------------------------------
 // The day's deal, a game made from it and won, and its leaderboard
 
-async function dailyDeal(): Promise<void> {
+// The game is won with `player`'s token, and answered as it ended.
+async function dailyDeal(player: Player): Promise<Game | undefined> {
   // A day of its own: the other programs of scripts/contract-test.sh play
   // theirs on the same server, and this leaderboard holds this win alone.
   const day = "2026-12-05";
@@ -717,25 +726,27 @@ async function dailyDeal(): Promise<void> {
     return `seed ${answer.game.seed}, leaderboard ${answer.leaderboard}, board ${describeBoard(answer.board)}`;
   });
 
-  await check("POST /v1/games from the day's deal as a player, won: entered on its leaderboard", async () => {
+  let dailyWon: Game | undefined;
+
+  await check("POST /v1/games from the day's deal with Ann's token, won: entered on its leaderboard under her name", async () => {
     assert.ok(daily !== undefined, "no deal");
+    // `player` is a name shown with the game: the board shows the player's own.
     const body: Api.CreateGame = { ...daily.game, player: "Ada" };
-    let won = ok(await createGame(body), 201);
-    assert.deepEqual([won.leaderboard, won.player, won.board], [daily.leaderboard, "Ada", daily.board]);
+    let won = ok(await createGame(body, bearer(player.token)), 201);
+    assert.deepEqual([won.leaderboard, won.player, won.owner, won.board], [daily.leaderboard, "Ada", player.id, daily.board]);
     const sequence = ok(await clear({ board: won.board!, rules: "shisen-sho" }));
     for (const step of sequence.moves ?? []) {
-      won = ok(await moveTiles(won.id, { from: step.from, to: step.to }));
+      won = ok(await moveTiles(won.id, { from: step.from, to: step.to }, bearer(player.token)));
     }
     assert.deepEqual([won.status, won.ranked], ["won", true]);
+    dailyWon = won;
     const board = ok(await getLeaderboard(daily.leaderboard, { limit: 5 }));
-    const expected: Api.Leaderboard = {
-      leaderboard: daily.leaderboard,
-      entries: [{ rank: 1, player: "Ada", game: won.id, elapsed_ms: won.elapsed_ms, score: won.score, won_at: won.updated_at }],
-    };
+    const expected: Api.Leaderboard = { leaderboard: daily.leaderboard, entries: [leaderboardEntry(player, won)] };
     assert.deepEqual(board, expected);
     const first = board.entries[0]!;
     return `${first.player}: rank ${first.rank}, ${first.elapsed_ms} ms, score ${first.score}`;
   });
+  return dailyWon;
 }
 
 // ---------------------------------------------------------------------------
@@ -821,9 +832,12 @@ async function servedFiles(): Promise<void> {
 async function main(): Promise<void> {
   await solveAndRender();
   await gameRoutes();
-  await heldGame();
+  const ann: Player = { id: "", name: "", createdAt: "", token: "" };
+  await signUp(ann);
+  const held = await heldGame(ann);
   await otherActions();
-  await dailyDeal();
+  const won = await dailyDeal(ann);
+  await afterWin(ann, held, won);
   await servedFiles();
   finish("orval client");
 }

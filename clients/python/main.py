@@ -17,8 +17,10 @@ alongside (one event a change), a move on the won game (409), and the
 game's replay played again by /v1/replays.
 
 And the day's deal: fetched for a small board (its seed computed here as
-docs/games.md derives it), a game made from it under a player's name and
-won, and the win read back, whole, from the deal's leaderboard.
+docs/games.md derives it), a game made from it and won, and the win read
+back, whole, from the deal's leaderboard. Both games are a player's: Ann
+signs up first and creates them with her token (players.py), then her win
+is found, she is renamed, given a new token and erased.
 
     python clients/python/main.py http://127.0.0.1:8080 docs/render.svg
 
@@ -31,7 +33,6 @@ import math
 import re
 import sys
 import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -86,47 +87,13 @@ from linkpath_client.models import (
 )
 from linkpath_client.types import UNSET, Response
 
+from checks import check, finish, parsed
+from players import after_win, sign_up_ann
+
 base_url, render_svg_path = sys.argv[1:3]
 # Statuses are checked by each check itself, the 200 of /v1/render included
 # (an SVG, which the generated client leaves unparsed).
 client = Client(base_url=base_url)
-failures: list[str] = []
-
-
-def check(name: str) -> Callable[[Callable[[], str]], None]:
-    """Runs the decorated function at once as the check `name`."""
-
-    def run(body: Callable[[], str]) -> None:
-        try:
-            print(f"ok: {name}: {body()}")
-        except Exception as error:  # noqa: BLE001 - every failure is reported, then the next check runs
-            failures.append(name)
-            print(f"FAILED: {name}: {type(error).__name__}: {error}")
-
-    return run
-
-
-def parsed(
-    response: Response[Any], status: int, model: type, expected: dict[str, Any], varying: tuple[str, ...] = ()
-) -> Any:
-    """The answer parsed into `model`, after checking it against `expected` as sent and as parsed.
-
-    `varying` names fields that change from run to run (a time): each is
-    checked to be a non-negative integer and left out of the comparison."""
-    assert response.status_code == status, f"status {response.status_code}: {response.content!r}"
-    assert response.headers["content-type"] == "application/json", response.headers["content-type"]
-    sent = json.loads(response.content)
-    for key in varying:
-        value = sent.pop(key)
-        assert isinstance(value, int) and value >= 0, f"{key} is {value!r}, expected a non-negative integer"
-    assert sent == expected, f"answer {sent}, expected {expected}"
-    answer = response.parsed
-    assert isinstance(answer, model), f"parsed as {type(answer).__name__}, expected {model.__name__}"
-    written = answer.to_dict()
-    for key in varying:
-        written.pop(key)
-    assert written == expected, f"the model writes back {written}"
-    return answer
 
 
 def point(p: list[int]) -> str:
@@ -651,6 +618,9 @@ RFC3339 = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
 held: dict[str, Any] = {"id": "", "created_at": "", "elapsed_ms": 0}
 answers: list[dict[str, Any]] = []
 
+# Ann, who creates the held game and the day's game with her token.
+ann = sign_up_ann(client, base_url)
+
 
 def kshisen_score(removed: int, elapsed_ms: int) -> int:
     """docs/games.md's score, in the server's floating-point steps, for a game without gravity."""
@@ -675,6 +645,7 @@ def expected_game(sent: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]
     return {
         "id": held["id"],
         **state,
+        "owner": ann.id,
         "settings": HELD_SETTINGS,
         "leaderboard": HELD_LEADERBOARD,
         "score": kshisen_score(16 - state["tiles_left"], elapsed),
@@ -769,10 +740,10 @@ events: EventReader | None = None
 cleared: list[Any] = []
 
 
-@check("POST /v1/games, a dealt 4 x 4 Shisen-Sho game")
+@check("POST /v1/games, a dealt 4 x 4 Shisen-Sho game, with Ann's token: hers")
 def _() -> str:
     body = CreateGame(width=4, height=4, types=4, rules=Preset.SHISEN_SHO, seed=1)
-    response = create_game.sync_detailed(client=client, body=body)
+    response = create_game.sync_detailed(client=ann.client, body=body)
     assert response.status_code == 201, f"status {response.status_code}: {response.content!r}"
     sent = json.loads(response.content)
     assert re.fullmatch(r"[0-9a-f]{32}", sent["id"]), sent["id"]
@@ -831,7 +802,7 @@ def _() -> str:
 
 @check("POST /v1/games/{id}/moves, an illegal move: 409 illegal_move, the version unchanged")
 def _() -> str:
-    response = move_tiles.sync_detailed(held["id"], client=client, body=MoveRequest(from_=[0, 0], to=[2, 2]))
+    response = move_tiles.sync_detailed(held["id"], client=ann.client, body=MoveRequest(from_=[0, 0], to=[2, 2]))
     refused = parsed(
         response,
         409,
@@ -845,7 +816,7 @@ def _() -> str:
         },
     )
     assert refused.error.code is ErrorCode.ILLEGAL_MOVE
-    now = game(get_game.sync_detailed(held["id"], client=client), 200, state_of(answers[0]))
+    now = game(get_game.sync_detailed(held["id"], client=ann.client), 200, state_of(answers[0]))
     return f"409 {refused.error.code.value} ({refused.error.reason}); GET: {describe_game(now)}"
 
 
@@ -861,7 +832,7 @@ def _() -> str:
         MovesResponse,
         {"moves": [first], "stuck": False, "cleared": False, "truncated": False},
     )
-    response = hint.sync_detailed(held["id"], client=client)
+    response = hint.sync_detailed(held["id"], client=ann.client)
     hinted = game(
         response,
         200,
@@ -884,7 +855,7 @@ def _() -> str:
 @check("POST /v1/games/{id}/moves, the first move of the sequence")
 def _() -> str:
     move = cleared[0]
-    response = move_tiles.sync_detailed(held["id"], client=client, body=MoveRequest(from_=move.from_, to=move.to))
+    response = move_tiles.sync_detailed(held["id"], client=ann.client, body=MoveRequest(from_=move.from_, to=move.to))
     moved = game(response, 200, after_move(0, 2, "move", HINTED))
     answers.append(json.loads(response.content))
     return describe_game(moved)
@@ -892,7 +863,7 @@ def _() -> str:
 
 @check("POST /v1/games/{id}/undo: the pair back, an assist")
 def _() -> str:
-    response = undo.sync_detailed(held["id"], client=client)
+    response = undo.sync_detailed(held["id"], client=ann.client)
     state = {
         "version": 3,
         "status": "playing",
@@ -910,7 +881,7 @@ def _() -> str:
 
 @check("POST /v1/games/{id}/redo: the move made again")
 def _() -> str:
-    response = redo.sync_detailed(held["id"], client=client)
+    response = redo.sync_detailed(held["id"], client=ann.client)
     redone = game(response, 200, after_move(0, 4, "redo", ASSISTED))
     answers.append(json.loads(response.content))
     return describe_game(redone)
@@ -920,7 +891,7 @@ def _() -> str:
 def _() -> str:
     assert len(cleared) == len(HELD_MOVES), "no sequence"
     for index, move in enumerate(cleared[1:], start=1):
-        response = move_tiles.sync_detailed(held["id"], client=client, body=MoveRequest(from_=move.from_, to=move.to))
+        response = move_tiles.sync_detailed(held["id"], client=ann.client, body=MoveRequest(from_=move.from_, to=move.to))
         moved = game(response, 200, after_move(index, 4 + index, "move", ASSISTED))
         answers.append(json.loads(response.content))
     assert moved.status is GameStatus.WON
@@ -930,7 +901,7 @@ def _() -> str:
 @check("GET /v1/games/{id}: won, as the last move answered it")
 def _() -> str:
     # The clock stopped with the last move: the game reads as that move left it.
-    won = parsed(get_game.sync_detailed(held["id"], client=client), 200, GameView, answers[-1])
+    won = parsed(get_game.sync_detailed(held["id"], client=ann.client), 200, GameView, answers[-1])
     assert (won.status, won.version, won.tiles_left) == (GameStatus.WON, 11, 0)
     assert won.score == kshisen_score(16, won.elapsed_ms)
     return f"{describe_game(won)}, {won.elapsed_ms} ms"
@@ -954,7 +925,7 @@ def _() -> str:
 
 @check("GET /v1/games/{id}/events on the won game: the game, then the end")
 def _() -> str:
-    response = game_events.sync_detailed(held["id"], client=client)
+    response = game_events.sync_detailed(held["id"], client=ann.client)
     assert response.status_code == 200, f"status {response.status_code}: {response.content!r}"
     assert response.headers["content-type"] == "text/event-stream", response.headers["content-type"]
     won = answers[-1]
@@ -965,7 +936,7 @@ def _() -> str:
 
 @check("POST /v1/games/{id}/moves on the won game: 409 game_over")
 def _() -> str:
-    response = move_tiles.sync_detailed(held["id"], client=client, body=MoveRequest.from_dict(HELD_MOVES[0][0]))
+    response = move_tiles.sync_detailed(held["id"], client=ann.client, body=MoveRequest.from_dict(HELD_MOVES[0][0]))
     refused = parsed(
         response,
         409,
@@ -978,7 +949,7 @@ def _() -> str:
         },
     )
     assert refused.error.code is ErrorCode.GAME_OVER
-    won = parsed(get_game.sync_detailed(held["id"], client=client), 200, GameView, answers[-1])
+    won = parsed(get_game.sync_detailed(held["id"], client=ann.client), 200, GameView, answers[-1])
     return f"409 {refused.error.code.value}: {refused.error.message}; GET: {describe_game(won)}"
 
 
@@ -994,7 +965,7 @@ def _() -> str:
         *({"action": "move", "after_ms": after, **move} for after, (move, *_) in zip(times[4:], HELD_MOVES[1:])),
     ]
     replay = parsed(
-        get_replay.sync_detailed(held["id"], client=client),
+        get_replay.sync_detailed(held["id"], client=ann.client),
         200,
         Replay,
         {"settings": HELD_SETTINGS, "board": HELD_DEALT, "actions": actions},
@@ -1024,6 +995,7 @@ def _() -> str:
 
 DAY = "2026-12-02"
 daily: dict[str, Any] = {}
+daily_won: dict[str, Any] = {}
 
 
 @check("GET /v1/daily/{date}: the deal of the documented seed")
@@ -1055,25 +1027,31 @@ def _() -> str:
     return f"seed {answer.game.seed}, leaderboard {answer.leaderboard}, board {describe_board(answer.board)}"
 
 
-@check("POST /v1/games from the day's deal as a player, won: entered on its leaderboard")
+@check("POST /v1/games from the day's deal with Ann's token, won: entered on its leaderboard under her name")
 def _() -> str:
+    # `player` is a name shown with the game: the board shows the player's own.
     body = CreateGame.from_dict({**daily["game"], "player": "Ada"})
-    made = create_game.sync_detailed(client=client, body=body)
+    made = create_game.sync_detailed(client=ann.client, body=body)
     assert made.status_code == 201, f"status {made.status_code}: {made.content!r}"
     won = json.loads(made.content)
-    assert (won["leaderboard"], won["player"], won["board"]) == (daily["leaderboard"], "Ada", daily["board"]), won
+    got = (won["leaderboard"], won["player"], won["owner"], won["board"])
+    assert got == (daily["leaderboard"], "Ada", ann.id, daily["board"]), won
     sequence = clear.sync_detailed(
         client=client, body=ClearRequest.from_dict({"board": won["board"], "rules": "shisen-sho"})
     )
     assert sequence.status_code == 200, f"status {sequence.status_code}: {sequence.content!r}"
     for step in json.loads(sequence.content)["moves"]:
-        moved = move_tiles.sync_detailed(won["id"], client=client, body=MoveRequest(from_=step["from"], to=step["to"]))
+        moved = move_tiles.sync_detailed(
+            won["id"], client=ann.client, body=MoveRequest(from_=step["from"], to=step["to"])
+        )
         assert moved.status_code == 200, f"status {moved.status_code}: {moved.content!r}"
         won = json.loads(moved.content)
     assert (won["status"], won["ranked"]) == ("won", True), won
+    daily_won.update(won)
     entry = {
         "rank": 1,
-        "player": "Ada",
+        "player": "Ann",
+        "player_id": ann.id,
         "game": won["id"],
         "elapsed_ms": won["elapsed_ms"],
         "score": won["score"],
@@ -1088,6 +1066,9 @@ def _() -> str:
     first = board.entries[0]
     return f"{first.player}: rank {first.rank}, {first.elapsed_ms} ms, score {first.score}"
 
+
+# Her win found, then a new name, a new token and her erasure.
+after_win(client, ann, answers[-1] if answers else {}, daily_won)
 
 # ---------------------------------------------------------------------------
 # Health
@@ -1105,7 +1086,4 @@ def _() -> str:
     return answer.status
 
 
-if failures:
-    print(f"python client: {len(failures)} of the checks FAILED: {'; '.join(failures)}")
-    sys.exit(1)
-print("python client: every check passed")
+finish("python client")

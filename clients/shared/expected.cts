@@ -2,7 +2,8 @@
 // clients/orval) expect of the server, whatever generated their client: the
 // README's request bodies and answers, the held game's deal and /v1/clear's
 // sequence for it, the expected game, the score and the day's seed as
-// docs/games.md computes them, and the check runner with its describe lines.
+// docs/games.md computes them, the player's answers as docs/players.md gives
+// them, and the check runner with its describe lines.
 //
 // Plain TypeScript, no generated type: each program assigns these to its own
 // generator's types, so tsc still checks them against that reading of
@@ -474,8 +475,8 @@ export function kshisenScore(removed: number, elapsedMs: number): number {
 
 const rfc3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-/** A game as a program follows it: its id, when it was created, the last play time seen. */
-export type Followed = { id: string; createdAt: string; elapsedMs: number };
+/** A game as a program follows it: its id, when it was created, the last play time seen, and its player's id when a player's token created it. */
+export type Followed = { id: string; createdAt: string; elapsedMs: number; owner?: string };
 
 /** What of a game answer follows the server's clock. */
 type Clocked = { elapsed_ms: number; created_at: string; updated_at: string; expires_at: string };
@@ -495,6 +496,7 @@ export function expectedGame<F extends { tiles_left: number }>(game: Followed, a
   return {
     id: game.id,
     ...fields,
+    ...(game.owner === undefined ? {} : { owner: game.owner }),
     settings: heldSettings,
     leaderboard: heldLeaderboard,
     score: kshisenScore(16 - fields.tiles_left, answer.elapsed_ms),
@@ -546,4 +548,78 @@ export function dailyGame(day: string) {
     settle: false,
     seed,
   } as const;
+}
+
+// ---------------------------------------------------------------------------
+// The player (docs/players.md): signed up as Ann, renamed Ann Lee, given a
+// new token, erased.
+
+export const playerName = "Ann";
+export const newName = "Ann Lee";
+
+/** A player as a program follows it: what its sign-up answered, the token replaced by each new one. */
+export type Player = { id: string; name: string; createdAt: string; token: string };
+
+/** An answer of `POST /v1/players` or `POST /v1/players/me/token`. */
+type SignedUp = { id: string; name: string; created_at: string; token: string };
+
+/**
+ * A sign-up's answer expected whole: its random parts (the id, 32 hex
+ * digits; the token, `lpp_` and 64 hex digits; the time) checked for their
+ * shape and taken as they came.
+ */
+export function expectedSignUp(answer: SignedUp): SignedUp {
+  assert.match(answer.id, /^[0-9a-f]{32}$/);
+  assert.match(answer.token, /^lpp_[0-9a-f]{64}$/);
+  assert.match(answer.created_at, rfc3339);
+  return { id: answer.id, name: playerName, created_at: answer.created_at, token: answer.token };
+}
+
+/** The player a sign-up answered, to follow. */
+export function playerOf(answer: SignedUp): Player {
+  return { id: answer.id, name: answer.name, createdAt: answer.created_at, token: answer.token };
+}
+
+/** The player as `GET` and `PATCH /v1/players/me` answer it. */
+export function playerView(player: Player): { id: string; name: string; created_at: string } {
+  return { id: player.id, name: player.name, created_at: player.createdAt };
+}
+
+/** A new token's answer expected whole: the same player, a token of the same shape that is not the one before. */
+export function expectedNewToken(player: Player, answer: SignedUp): SignedUp {
+  assert.match(answer.token, /^lpp_[0-9a-f]{64}$/);
+  assert.notEqual(answer.token, player.token);
+  return { ...playerView(player), token: answer.token };
+}
+
+/** The 401 of a token the server does not know: replaced, or its player erased. */
+export const unknownToken = {
+  error: {
+    code: "unauthorized",
+    message: "the player's token is not known: it was replaced by a new one, or its player erased or expired",
+  },
+} as const;
+
+/** What of a won game a leaderboard entry and a player's list show. */
+type Won<Status extends string = string> = { id: string; status: Status; score: number; elapsed_ms: number; tiles_left: number; ranked: boolean; leaderboard?: string; created_at: string; updated_at: string };
+
+/** The player's entry for `won` on a board, first on it, under the player's name now. */
+export function leaderboardEntry(player: Player, won: Won) {
+  return { rank: 1, player: player.name, player_id: player.id, game: won.id, elapsed_ms: won.elapsed_ms, score: won.score, won_at: won.updated_at };
+}
+
+/** A game in `GET /v1/players/{id}/games`: its summary, with its replay's link. */
+export function gameSummary<Status extends string>({ id, status, score, elapsed_ms, tiles_left, ranked, leaderboard, created_at, updated_at }: Won<Status>) {
+  return {
+    id,
+    status,
+    score,
+    elapsed_ms,
+    tiles_left,
+    ranked,
+    ...(leaderboard === undefined ? {} : { leaderboard }),
+    created_at,
+    updated_at,
+    replay: `/v1/games/${id}/replay`,
+  };
 }

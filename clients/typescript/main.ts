@@ -11,8 +11,10 @@
 // it), the event stream read alongside (one event a change), a move on the
 // won game (409), and the game's replay played again by /v1/replays. And
 // the day's deal: fetched for a small board (its seed computed here as
-// docs/games.md derives it), a game made from it under a player's name and
-// won, and the win read back, whole, from the deal's leaderboard.
+// docs/games.md derives it), a game made from it and won, and the win read
+// back, whole, from the deal's leaderboard. Both games are a player's: Ann
+// signs up first and creates them with her token (players.ts), then her
+// win is found, she is renamed, given a new token and erased.
 //
 //   node clients/typescript/dist/typescript/main.js http://127.0.0.1:8080 docs/render.svg
 //
@@ -22,8 +24,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import createClient from "openapi-fetch";
 import type { components, paths } from "./generated/linkpath.js";
+import { afterWin, playerClient, signUp } from "./players.js";
 import {
   type Followed,
+  type Player,
   afterMove as heldAfterMove,
   assisted,
   check,
@@ -47,6 +51,7 @@ import {
   heldRequest,
   heldSettings,
   kshisenScore,
+  leaderboardEntry,
   movesHint,
   movesOfOneTile,
   noAssists,
@@ -232,6 +237,11 @@ for (const [name, { body, answer: documented }] of [
 
 const held: Followed = { id: "", createdAt: "", elapsedMs: 0 };
 
+// Ann, who creates the held game and the day's game with her token.
+const ann: Player = { id: "", name: "", createdAt: "", token: "" };
+const asAnn = playerClient(baseUrl, ann);
+await signUp(client, asAnn, ann);
+
 // What of a game does not follow the clock; the board and the last change
 // are there whenever the game is not paused.
 type GameState = Pick<Game, "version" | "status" | "tiles_left" | "moves_open" | "assists" | "ranked"> & {
@@ -267,7 +277,7 @@ function conflict(answer: { data?: Game; error?: Schemas["ErrorBody"]; response:
 }
 
 const gamePath = () => ({ params: { path: { id: held.id } } });
-const getGame = async () => client.GET("/v1/games/{id}", gamePath());
+const getGame = async () => asAnn.GET("/v1/games/{id}", gamePath());
 // A game as openapi-fetch reads it: its helpers read a tuple (a Point) as an array.
 type Game = NonNullable<Awaited<ReturnType<typeof getGame>>["data"]>;
 const answers: Game[] = [];
@@ -315,8 +325,9 @@ let laterEvents: Promise<StreamEvent[]> = Promise.resolve([]);
 // Every stream read here ends with the game; this bounds it if it does not.
 const streamBound = AbortSignal.timeout(30_000);
 
-await check("POST /v1/games, a dealt 4 x 4 Shisen-Sho game", async () => {
-  const answer = await client.POST("/v1/games", { body: heldRequest });
+await check("POST /v1/games, a dealt 4 x 4 Shisen-Sho game, with Ann's token: hers", async () => {
+  held.owner = ann.id;
+  const answer = await asAnn.POST("/v1/games", { body: heldRequest });
   assert.equal(answer.response.status, 201, JSON.stringify(answer.error));
   assert.equal(answer.response.headers.get("etag"), '"0"');
   const created = answer.data;
@@ -342,7 +353,7 @@ await check("POST /v1/games, a dealt 4 x 4 Shisen-Sho game", async () => {
 });
 
 await check("GET /v1/games/{id}/events, opened before the first action: the whole game first", async () => {
-  const { data, response } = await client.GET("/v1/games/{id}/events", { ...gamePath(), parseAs: "stream", signal: streamBound });
+  const { data, response } = await asAnn.GET("/v1/games/{id}/events", { ...gamePath(), parseAs: "stream", signal: streamBound });
   assert.equal(response.status, 200);
   assert.equal(response.headers.get("content-type"), "text/event-stream");
   assert.ok(data !== undefined && data !== null, "no body");
@@ -386,7 +397,7 @@ await check("POST /v1/clear on the game's board and rules: the sequence played",
 });
 
 await check("POST /v1/games/{id}/moves, an illegal move: 409 illegal_move, the version unchanged", async () => {
-  const refused = conflict(await client.POST("/v1/games/{id}/moves", { ...gamePath(), body: { from: [0, 0], to: [2, 2] } }), {
+  const refused = conflict(await asAnn.POST("/v1/games/{id}/moves", { ...gamePath(), body: { from: [0, 0], to: [2, 2] } }), {
     code: "illegal_move",
     message: "the tiles at [0, 0] and [2, 2] cannot be removed: no_path",
     reason: "no_path",
@@ -401,7 +412,7 @@ await check("POST /v1/games/{id}/hint: the first move /v1/moves lists", async ()
   const first = listed.moves[0];
   assert.ok(first !== undefined, "no move listed");
   assert.deepEqual(first, { ...heldMoves[0]!.move, segments: 1, path: heldMoves[0]!.path });
-  const hinted = game(await client.POST("/v1/games/{id}/hint", gamePath()));
+  const hinted = game(await asAnn.POST("/v1/games/{id}/hint", gamePath()));
   const expected = expectedGame(hinted, {
     version: 1,
     status: "playing",
@@ -425,14 +436,14 @@ function afterMove(answer: Game, index: number, version: number, action: "move" 
 await check("POST /v1/games/{id}/moves, the first move of the sequence", async () => {
   const move = cleared[0];
   assert.ok(move !== undefined, "no sequence");
-  const moved = game(await client.POST("/v1/games/{id}/moves", { ...gamePath(), body: { from: move.from, to: move.to } }));
+  const moved = game(await asAnn.POST("/v1/games/{id}/moves", { ...gamePath(), body: { from: move.from, to: move.to } }));
   assert.deepEqual(moved, afterMove(moved, 0, 2, "move", { hints: 1, undos: 0, shuffles: 0 }));
   answers.push(moved);
   return describeGame(moved);
 });
 
 await check("POST /v1/games/{id}/undo: the pair back, an assist", async () => {
-  const undone = game(await client.POST("/v1/games/{id}/undo", gamePath()));
+  const undone = game(await asAnn.POST("/v1/games/{id}/undo", gamePath()));
   const expected = expectedGame(undone, {
     version: 3,
     status: "playing",
@@ -449,7 +460,7 @@ await check("POST /v1/games/{id}/undo: the pair back, an assist", async () => {
 });
 
 await check("POST /v1/games/{id}/redo: the move made again", async () => {
-  const redone = game(await client.POST("/v1/games/{id}/redo", gamePath()));
+  const redone = game(await asAnn.POST("/v1/games/{id}/redo", gamePath()));
   assert.deepEqual(redone, afterMove(redone, 0, 4, "redo", assisted));
   answers.push(redone);
   return describeGame(redone);
@@ -461,7 +472,7 @@ await check("POST /v1/games/{id}/moves, the rest of the sequence to won", async 
     if (index === 0) {
       continue;
     }
-    const moved = game(await client.POST("/v1/games/{id}/moves", { ...gamePath(), body: { from: move.from, to: move.to } }));
+    const moved = game(await asAnn.POST("/v1/games/{id}/moves", { ...gamePath(), body: { from: move.from, to: move.to } }));
     assert.deepEqual(moved, afterMove(moved, index, 4 + index, "move", assisted));
     answers.push(moved);
   }
@@ -495,7 +506,7 @@ await check("GET /v1/games/{id}/events: one event a change, ids the versions, en
 });
 
 await check("GET /v1/games/{id}/events on the won game: the game, then the end", async () => {
-  const { data, response } = await client.GET("/v1/games/{id}/events", { ...gamePath(), parseAs: "text", signal: streamBound });
+  const { data, response } = await asAnn.GET("/v1/games/{id}/events", { ...gamePath(), parseAs: "text", signal: streamBound });
   assert.equal(response.status, 200);
   assert.equal(response.headers.get("content-type"), "text/event-stream");
   const won = answers[answers.length - 1]!;
@@ -504,7 +515,7 @@ await check("GET /v1/games/{id}/events on the won game: the game, then the end",
 });
 
 await check("POST /v1/games/{id}/moves on the won game: 409 game_over", async () => {
-  const refused = conflict(await client.POST("/v1/games/{id}/moves", { ...gamePath(), body: heldMoves[0]!.move }), {
+  const refused = conflict(await asAnn.POST("/v1/games/{id}/moves", { ...gamePath(), body: heldMoves[0]!.move }), {
     code: "game_over",
     message: "the game is won, expected a game in play: nothing applies to a finished game",
   });
@@ -514,7 +525,7 @@ await check("POST /v1/games/{id}/moves on the won game: 409 game_over", async ()
 });
 
 await check("GET /v1/games/{id}/replay, POST /v1/replays: the same end", async () => {
-  const replay = ok(await client.GET("/v1/games/{id}/replay", gamePath()));
+  const replay = ok(await asAnn.GET("/v1/games/{id}/replay", gamePath()));
   const times = replay.actions.map(({ after_ms }) => after_ms);
   const actions: Schemas["ReplayAction"][] = [
     { action: "hint", after_ms: times[0]! },
@@ -563,35 +574,37 @@ await check("GET /v1/daily/{date}: the deal of the documented seed", async () =>
   return `seed ${answer.game.seed}, leaderboard ${answer.leaderboard}, board ${describeBoard(answer.board)}`;
 });
 
-await check("POST /v1/games from the day's deal as a player, won: entered on its leaderboard", async () => {
+let dailyWon: Game | undefined;
+
+await check("POST /v1/games from the day's deal with Ann's token, won: entered on its leaderboard under her name", async () => {
   assert.ok(daily !== undefined, "no deal");
+  // `player` is a name shown with the game: the board shows the player's own.
   const body: Schemas["CreateGame"] = { ...daily.game, player: "Ada" };
-  const made = await client.POST("/v1/games", { body });
+  const made = await asAnn.POST("/v1/games", { body });
   assert.equal(made.response.status, 201, JSON.stringify(made.error));
   let won = made.data!;
-  assert.deepEqual([won.leaderboard, won.player, won.board], [daily.leaderboard, "Ada", daily.board]);
+  assert.deepEqual([won.leaderboard, won.player, won.owner, won.board], [daily.leaderboard, "Ada", ann.id, daily.board]);
   const sequence = ok(await client.POST("/v1/clear", { body: { board: won.board!, rules: "shisen-sho" } }));
   for (const step of sequence.moves ?? []) {
-    const moved = await client.POST("/v1/games/{id}/moves", {
+    const moved = await asAnn.POST("/v1/games/{id}/moves", {
       params: { path: { id: won.id } },
       body: { from: step.from, to: step.to },
     });
     won = ok(moved);
   }
   assert.deepEqual([won.status, won.ranked], ["won", true]);
+  dailyWon = won;
   const board = ok(
     await client.GET("/v1/leaderboards/{name}", { params: { path: { name: daily.leaderboard }, query: { limit: 5 } } }),
   );
-  const expected: Schemas["Leaderboard"] = {
-    leaderboard: daily.leaderboard,
-    entries: [
-      { rank: 1, player: "Ada", game: won.id, elapsed_ms: won.elapsed_ms, score: won.score, won_at: won.updated_at },
-    ],
-  };
+  const expected: Schemas["Leaderboard"] = { leaderboard: daily.leaderboard, entries: [leaderboardEntry(ann, won)] };
   assert.deepEqual(board, expected);
   const first = board.entries[0]!;
   return `${first.player}: rank ${first.rank}, ${first.elapsed_ms} ms, score ${first.score}`;
 });
+
+// Her win found, then a new name, a new token and her erasure.
+await afterWin(client, asAnn, ann, answers[answers.length - 1]!, dailyWon);
 
 // ---------------------------------------------------------------------------
 // Health
