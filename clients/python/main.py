@@ -642,9 +642,13 @@ def expected_game(sent: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]
     held["elapsed_ms"] = elapsed
     for key in ("created_at", "updated_at", "expires_at"):
         assert RFC3339.fullmatch(sent[key]), f"{key} is {sent[key]!r}"
+    # The held game takes assists, and no pace floor is set: that is why
+    # it is not ranked.
+    unranked = {} if state["ranked"] else {"unranked": "assists"}
     return {
         "id": held["id"],
         **state,
+        **unranked,
         "owner": ann.id,
         "settings": HELD_SETTINGS,
         "leaderboard": HELD_LEADERBOARD,

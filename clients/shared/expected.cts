@@ -487,7 +487,7 @@ type Clocked = { elapsed_ms: number; created_at: string; updated_at: string; exp
  * back; the times, in RFC 3339) taken as it came, with the score computed
  * from it.
  */
-export function expectedGame<F extends { tiles_left: number }>(game: Followed, answer: Clocked, fields: F) {
+export function expectedGame<F extends { tiles_left: number; ranked: boolean }>(game: Followed, answer: Clocked, fields: F) {
   assert.ok(Number.isInteger(answer.elapsed_ms) && answer.elapsed_ms >= game.elapsedMs, `elapsed_ms ${answer.elapsed_ms} after ${game.elapsedMs}`);
   game.elapsedMs = answer.elapsed_ms;
   for (const time of [answer.created_at, answer.updated_at, answer.expires_at]) {
@@ -496,6 +496,9 @@ export function expectedGame<F extends { tiles_left: number }>(game: Followed, a
   return {
     id: game.id,
     ...fields,
+    // The held game takes assists, and no pace floor is set: that is why
+    // it is not ranked.
+    ...(fields.ranked ? {} : { unranked: "assists" as const }),
     ...(game.owner === undefined ? {} : { owner: game.owner }),
     settings: heldSettings,
     leaderboard: heldLeaderboard,

@@ -185,10 +185,13 @@ fn finish(operation: &mut Value, path: &str, method: &str, prose: &Value, shared
     *op = ordered;
     let api = path.starts_with("/v1/");
     // `/v1/*` takes a bearer key when keys are configured and is open
-    // otherwise; every other route is always open.
+    // otherwise; a player's own account always takes the player's token;
+    // every other route is always open.
     op.insert(
         "security".into(),
-        if api {
+        if path.starts_with("/v1/players/me") && !path.ends_with("/games") {
+            json!([{"bearer": []}])
+        } else if api {
             json!([{"bearer": []}, {}])
         } else {
             json!([])
