@@ -172,7 +172,7 @@ echo
 if [ -s "$work/server-errors.log" ]; then
   echo "Server logs with errors:"
   echo '```'
-  grep -iE 'panic|error' "$work/server-errors.log" | head -20
+  head -20 "$work/server-errors.log"
   echo '```'
   echo
 fi
