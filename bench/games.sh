@@ -60,94 +60,8 @@ linkpath_binary
 lua=$PWD/bench/games_wrk.lua
 prep=(python3 bench/games_prep.py)
 scratch_space
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-
-# start_server STORE: a fresh server (and, for a file store, a fresh file).
-start_server() {
-  port=$(free_port)
-  rm -f "$work/games.redb"
-  LINKPATH_LISTEN=127.0.0.1:$port LINKPATH_STORE=$1 LINKPATH_WORKERS=$workers RUST_LOG=warn \
-    "$bin" serve >"$work/server.log" 2>&1 &
-  server_pid=$!
-  for _ in $(seq 100); do curl -sf "127.0.0.1:$port/healthz" >/dev/null && return 0; sleep 0.1; done
-  echo "server did not come up:" >&2; cat "$work/server.log" >&2; exit 1
-}
-stop_server() {
-  kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; server_pid=
-  if grep -qiE 'panic|error' "$work/server.log"; then
-    echo "server log mentions errors:" >&2; grep -iE 'panic|error' "$work/server.log" | head -5 >&2
-    cat "$work/server.log" >>"$work/server-errors.log"
-  fi
-}
-
-# metrics FILE ROUTE: the answers to ROUTE by status ("200:N 409:N"), and the
-# store's read and write counts and seconds, from the server's /metrics.
-metrics() {
-  curl -sf "127.0.0.1:$port/metrics" | awk -v route="$2" '
-    index($0, "linkpath_http_requests_total{") == 1 && index($0, "route=\"" route "\"") {
-      match($0, /status="[0-9]+"/); s = substr($0, RSTART + 8, RLENGTH - 9); n[s] += $NF }
-    /^linkpath_store_duration_seconds_(sum|count)\{/ {
-      match($0, /operation="[a-z]+"/); op = substr($0, RSTART + 11, RLENGTH - 12)
-      kind = ($0 ~ /_sum\{/) ? "sum" : "count"; st[op "_" kind] += $NF }
-    END {
-      line = ""; for (s in n) if (n[s] > 0) line = line s ":" n[s] " "
-      printf "codes=%s\n", line
-      printf "read_count=%d read_sum=%.6f write_count=%d write_sum=%.6f\n",
-        st["read_count"], st["read_sum"], st["write_count"], st["write_sum"] }' >"$1"
-}
-
-# what MODE STORE: the line naming a run's endpoint.
-what() { if [ "$1" = play ]; then echo "POST /v1/play"; else echo "move, --store ${2%%:*}"; fi; }
-
-# wrk_run NAME MODE STORE [DELAY_MS] [SECONDS]: a fresh server with STORE
-# (MODE game: with GAMES games), then one bounded wrk run; its LPSTAT fields
-# land in shell variables NAME_requests, NAME_p99_us, ..., and NAME_rps,
-# NAME_rps2xx, NAME_codes, NAME_write_us (mean store write), NAME_read_us,
-# NAME_create_s (seconds to create the games).
-wrk_run() {
-  local name=$1 mode=$2 store=$3 delay=${4:-} d=${5:-$secs} route=/v1/play
-  start_server "$store"
-  printf -v "${name}_create_s" '%s' -
-  if [ "$mode" = game ]; then
-    route="/v1/games/{id}/moves"
-    printf -v "${name}_create_s" '%s' "$("${prep[@]}" create "$port" "$games" "$work")"
-  fi
-  metrics "$work/before" "$route"
-  echo "\$ LINKPATH_LISTEN=127.0.0.1:$port LINKPATH_STORE=$store LINKPATH_WORKERS=$workers RUST_LOG=warn $bin serve" >>"$work/commands"
-  echo "\$ LP_MODE=$mode LP_GAMES=$games${delay:+ LP_DELAY_MS=$delay} wrk -t$threads -c$conns -d${d}s --timeout 5s --latency -s bench/games_wrk.lua http://127.0.0.1:$port" >>"$work/commands"
-  LP_MODE=$mode LP_GAMES=$games LP_THREADS=$threads LP_IDS=$work/ids.txt LP_MOVES=$work/moves.txt \
-    LP_PLAY=$work/play.txt LP_DELAY_MS=$delay \
-    wrk -t"$threads" -c"$conns" -d"${d}s" --timeout 5s --latency -s "$lua" "http://127.0.0.1:$port" \
-    >"$work/$name.txt" 2>&1
-  metrics "$work/after" "$route"
-  stop_server
-  local line
-  line=$(grep '^LPSTAT ' "$work/$name.txt") || { echo "wrk failed:" >&2; cat "$work/$name.txt" >&2; exit 1; }
-  for kv in ${line#LPSTAT }; do printf -v "${name}_${kv%%=*}" '%s' "${kv#*=}"; done
-  local -n req=${name}_requests dur=${name}_duration_us bad=${name}_non2xx
-  printf -v "${name}_rps" '%.0f' "$(echo "$req * 1000000 / $dur" | bc -l)"
-  printf -v "${name}_rps2xx" '%.0f' "$(echo "($req - $bad) * 1000000 / $dur" | bc -l)"
-  # The run's own store calls: after minus before (the games' creation).
-  local codes rc rs wc ws
-  codes=$(sed -n 's/^codes=//p' "$work/after")
-  read -r rc rs wc ws < <(paste -d' ' <(sed -n 2p "$work/before") <(sed -n 2p "$work/after") | awk '{
-    for (i = 1; i <= NF; i++) { split($i, kv, "="); v[i] = kv[2] }
-    print v[5] - v[1], v[6] - v[2], v[7] - v[3], v[8] - v[4] }')
-  printf -v "${name}_codes" '%s' "${codes:-none}"
-  printf -v "${name}_read_us" '%s' "$(if [ "$rc" -gt 0 ]; then printf '%.0f' "$(echo "$rs * 1000000 / $rc" | bc -l)"; else echo -; fi)"
-  printf -v "${name}_write_us" '%s' "$(if [ "$wc" -gt 0 ]; then printf '%.0f' "$(echo "$ws * 1000000 / $wc" | bc -l)"; else echo -; fi)"
-  printf -v "${name}_mode" '%s' "$mode"
-  printf -v "${name}_store" '%s' "$store"
-  printf -v "${name}_delay" '%s' "$delay"
-  printf -v "${name}_secs" '%s' "$d"
-  runs+=("$name")
-}
-
-ms() { printf '%.2f ms' "$(echo "$1 / 1000" | bc -l)"; }
-us() { if [ "$1" = - ]; then echo -; else echo "$1 µs"; fi; }
-verdict() { if [ "$1" = 1 ]; then echo pass; else echo FAIL; fi; }
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+# shellcheck source=bench/games_lib.sh
+. bench/games_lib.sh
 
 file_store=file:$work/games.redb
 runs=()
@@ -184,40 +98,12 @@ mem_rate=$(printf '%.0f' "$(median "${ms_[@]}")")
 file_vs_play=$(printf '%.2f' "$(median "${fp[@]}")")
 file_vs_mem=$(printf '%.2f' "$(median "${fm[@]}")")
 
-# Latency at half the durable move rate. Pacing: each connection waits D ms
-# after each answer, so it asks for 1000 / (D + L) req/s, L the time an
-# answer takes (which itself depends on the load). Short calibration runs
-# (at most 3, secs_calib each, each on a fresh server) look for the D that
-# gives the target rate within 5%: D1 = 1000 * C / target, then secant
-# steps on the per-connection cycle 1000 * C / rate; the measured run uses
-# the calibrated D whose rate came closest.
+# Latency at half the durable move rate, each of the three paced to it
+# (games_lib.sh's `paced`).
 target=$(echo "$file_rate / 2" | bc -l)
-cyc=$(echo "1000 * $conns / $target" | bc -l)
-secs_calib=$(( secs < 2 ? secs : 2 ))
-paced() { # NAME MODE STORE: calibrates, then runs NAME paced
-  local name=$1 mode=$2 store=$3 d pd='' py='' y nd err best_d='' best_err='' k
-  d=$(printf '%.3f' "$cyc")
-  for k in 1 2 3; do
-    wrk_run "${name}_calib$k" "$mode" "$store" "$d" "$secs_calib"
-    local -n cr=${name}_calib${k}_rps
-    y=$(echo "1000 * $conns / $cr - $cyc" | bc -l)          # cycle error, ms
-    err=$(echo "e = $cr / $target - 1; if (e < 0) e = -e; e" | bc -l)
-    unset -n cr
-    if [ -z "$best_err" ] || [ "$(echo "$err < $best_err" | bc)" = 1 ]; then best_err=$err best_d=$d; fi
-    [ "$(echo "$err <= 0.05" | bc)" = 1 ] && break
-    if [ -n "$pd" ] && [ "$(echo "x = $y - $py; x > 0.001 || x < -0.001" | bc)" = 1 ]; then
-      nd=$(echo "$d - $y * ($d - $pd) / ($y - $py)" | bc -l)
-    else
-      nd=$(echo "$d - $y" | bc -l)
-    fi
-    pd=$d py=$y
-    d=$(printf '%.3f' "$(echo "x = $nd; if (x < 0.05) x = 0.05; if (x > 2 * $cyc) x = 2 * $cyc; x" | bc -l)")
-  done
-  wrk_run "$name" "$mode" "$store" "$best_d"
-}
-paced pfile game "$file_store"
-paced pplay play memory
-paced pmem game memory
+paced pfile game "$file_store" "$target"
+paced pplay play memory "$target"
+paced pmem game memory "$target"
 
 ok_rate=$(echo "$file_rate >= 1000" | bc)
 rate_bad=0
@@ -255,22 +141,14 @@ echo "| check | baseline | linkpath | ratio | goal | pass/fail |"
 echo "|---|---|---|---|---|---|"
 printf '%s\n' "${summary[@]}"
 echo
-echo "Every wrk run (req/s 2xx counts only 2xx answers; answers by status from the server's /metrics; store read and write: mean time of the run's store calls, a write including its commit; past end: requests after a thread's last move):"
+echo "Every wrk run (req/s 2xx counts only 2xx answers; answers by status from the server's /metrics; store reads, writes an answer: the run's store calls over its answers; store read and write: mean time of the run's store calls, a write including its commit; past end: requests after a thread's last move):"
 echo
-echo "| run | endpoint | seconds | delay | requests | req/s | req/s 2xx | p50 | p99 | max | answers by status | socket errors | past end | store read | store write | games created in |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-for r in "${runs[@]}"; do
-  declare -n q=${r}_requests rr=${r}_rps r2=${r}_rps2xx p5=${r}_p50_us p9=${r}_p99_us mx=${r}_max_us \
-    s=${r}_sockerr w=${r}_wrapped c=${r}_codes sr=${r}_read_us sw=${r}_write_us cs=${r}_create_s \
-    mo=${r}_mode st=${r}_store dl=${r}_delay sc=${r}_secs
-  echo "| $r | $(what "$mo" "$st") | $sc | ${dl:-none} | $q | $rr | $r2 | $(ms "$p5") | $(ms "$p9") | $(ms "$mx") | $c | $s | $w | $(us "$sr") | $(us "$sw") | $(if [ "$cs" = - ]; then echo -; else echo "$cs s"; fi) |"
-  unset -n q rr r2 p5 p9 mx s w c sr sw cs mo st dl sc
-done
+runs_table
 echo
 if [ -s "$work/server-errors.log" ]; then
   echo "Server logs with errors:"
   echo '```'
-  grep -iE 'panic|error' "$work/server-errors.log" | head -20
+  head -20 "$work/server-errors.log"
   echo '```'
   echo
 fi

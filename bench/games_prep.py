@@ -13,13 +13,22 @@
         board0.json  that board
         deal.json  the /v1/deal body (DEAL)
       and prints the number of moves.
-  games_prep.py create PORT N DIR
+  games_prep.py create PORT N DIR [--players]
       Creates N games on that board (DIR/create.json: the deal's board and
       rules; THREADS connections at once, a 503 retried), checks each one's
       board, and writes their ids to DIR/ids.txt, one a line; prints the
       seconds it took. (A game created with the deal's fields is dealt
       the same board, but each such deal searches for a clearable board
-      again: about half a second on a busy 2-core machine.)
+      again: about half a second on a busy 2-core machine.) With
+      --players, each game is created by a player of its own, signed up
+      first (POST /v1/players), with its token, and checked to be that
+      player's; a line is then `id token`. A player a game keeps the run
+      within LINKPATH_MAX_GAMES_PER_PLAYER whatever it is.
+  games_prep.py players PORT DIR
+      After `deal`: a signed-up player's game on the deal's board is
+      played to the end with its token, each board checked against
+      /v1/play's; a move on it without a token must be refused 401, and
+      with another player's token 403, both changing nothing.
 """
 import http.client
 import json
@@ -39,12 +48,13 @@ class Client:
         self.port = port
         self.conn = None
 
-    def post(self, path, body):
+    def post(self, path, body, token=None):
+        headers = HEADERS if token is None else {**HEADERS, "Authorization": f"Bearer {token}"}
         for attempt in range(3):
             if self.conn is None:
                 self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT)
             try:
-                self.conn.request("POST", path, body=body, headers=HEADERS)
+                self.conn.request("POST", path, body=body, headers=headers)
                 r = self.conn.getresponse()
                 return r.status, r.read()
             except (OSError, http.client.HTTPException):
@@ -102,27 +112,41 @@ def deal(port, out):
     print(len(moves))
 
 
-def create(port, n, out):
+def sign_up(c, name):
+    """A new player: its id and token."""
+    player = expect(*c.post("/v1/players", json.dumps({"name": name})), 201, "POST /v1/players")
+    return player["id"], player["token"]
+
+
+def new_game(c, body, token=None):
+    """POST /v1/games, retried while every solver slot is busy (503)."""
+    for _ in range(500):
+        status, data = c.post("/v1/games", body, token)
+        if status != 503:
+            break
+        time.sleep(0.005)
+    return expect(status, data, 201, "POST /v1/games")
+
+
+def create(port, n, out, players):
     with open(f"{out}/create.json") as f:
         body = f.read()
     with open(f"{out}/board0.json") as f:
         board0 = json.load(f)
-    ids = [None] * n
+    lines = [None] * n
     failed = []
 
     def worker(k):
         c = Client(port)
         try:
             for i in range(k, n, THREADS):
-                for _ in range(500):
-                    status, data = c.post("/v1/games", body)
-                    if status != 503:  # all solver slots busy: retry
-                        break
-                    time.sleep(0.005)
-                game = expect(status, data, 201, "POST /v1/games")
+                owner, token = sign_up(c, f"player {i}") if players else (None, None)
+                game = new_game(c, body, token)
                 if game["board"] != board0:
                     raise RuntimeError("a game was dealt another board")
-                ids[i] = game["id"]
+                if game.get("owner") != owner:
+                    raise RuntimeError(f"a game's owner is {game.get('owner')}, not {owner}")
+                lines[i] = game["id"] if token is None else f"{game['id']} {token}"
         except BaseException as e:  # reported once every thread is done
             failed.append(repr(e))
 
@@ -135,15 +159,44 @@ def create(port, n, out):
     if failed:
         sys.exit(f"creating games failed: {failed[0]}")
     with open(f"{out}/ids.txt", "w") as f:
-        f.writelines(i + "\n" for i in ids)
+        f.writelines(line + "\n" for line in lines)
     print(f"{time.monotonic() - started:.1f}")
+
+
+def players(port, out):
+    with open(f"{out}/create.json") as f:
+        body = f.read()
+    with open(f"{out}/moves.txt") as f:
+        moves = f.read().splitlines()
+    with open(f"{out}/play.txt") as f:
+        boards = [json.loads(p)["board"] for p in f.read().splitlines()]
+    c = Client(port)
+    owner, token = sign_up(c, "owner")
+    _, other = sign_up(c, "other")
+    game = new_game(c, body, token)
+    if game.get("owner") != owner:
+        sys.exit(f"a game created with a token is owned by {game.get('owner')}, not its player")
+    path = f"/v1/games/{game['id']}/moves"
+    for who, bearer, want in (("no token", None, 401), ("another player's token", other, 403)):
+        status, data = c.post(path, moves[0], bearer)
+        if status != want:
+            sys.exit(f"a move on a player's game with {who} answered {status}, not {want}: {data[:300]!r}")
+    # Move 0 made now proves the refused ones changed nothing.
+    for j, m in enumerate(moves):
+        game = expect(*c.post(path, m, token), 200, f"the player's move {j}")
+        if j + 1 < len(boards) and game["board"] != boards[j + 1]:
+            sys.exit(f"after move {j} the player's board is not /v1/play's")
+    if game["status"] != "won":
+        sys.exit(f"the player's game ended {game['status']}, not won")
 
 
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == "deal":
         deal(int(sys.argv[2]), sys.argv[3])
-    elif len(sys.argv) == 5 and sys.argv[1] == "create":
-        create(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
+    elif len(sys.argv) in (5, 6) and sys.argv[1] == "create" and sys.argv[5:] in ([], ["--players"]):
+        create(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5:] == ["--players"])
+    elif len(sys.argv) == 4 and sys.argv[1] == "players":
+        players(int(sys.argv[2]), sys.argv[3])
     else:
         sys.exit(__doc__)
 

@@ -1,10 +1,14 @@
--- wrk script for bench/games.sh: the moves of many games held by the server,
--- or the same moves through stateless /v1/play.
+-- wrk script for bench/games.sh and bench/players.sh: the moves of many
+-- games held by the server, the same moves through stateless /v1/play, or
+-- sign-ups.
 --   LP_MODE=game      POST /v1/games/{id}/moves with move j's body
+--   LP_MODE=signed    the same, each game's moves with its player's token
 --   LP_MODE=play      POST /v1/play with the board before move j and move j
---   LP_GAMES=N        games (play: only the order depends on N)
+--   LP_MODE=signup    POST /v1/players, every request the same new name
+--   LP_GAMES=N        games (play: only the order depends on N; signup: unused)
 --   LP_THREADS=T      wrk's -t: thread t plays its own range of the games
---   LP_IDS=FILE       game ids, one a line (game mode)
+--   LP_IDS=FILE       a line a game: its id, then (signed mode) a space and
+--                     its player's token, sent as Authorization: Bearer
 --   LP_MOVES=FILE     line j: move j's body (game mode)
 --   LP_PLAY=FILE      line j: the /v1/play body of move j (play mode)
 --   LP_DELAY_MS=D     pace each connection as bench/http_wrk.lua does
@@ -12,7 +16,7 @@
 -- two moves of one game are as many requests apart as the thread has games,
 -- so one is answered long before the next is sent. Past the last move of
 -- the list a thread starts it again (counted as `wrapped`: those moves get
--- 409, the games being won).
+-- 409, the games being won). A sign-up is the same request every time.
 -- done() prints one machine-readable line:
 --   LPSTAT requests=N duration_us=N non2xx=N sockerr=N p50_us=N p90_us=N
 --          p99_us=N max_us=N issued=N wrapped=N
@@ -20,7 +24,8 @@
 local mode = os.getenv("LP_MODE")
 local games = tonumber(os.getenv("LP_GAMES") or "")
 local nthreads = tonumber(os.getenv("LP_THREADS") or "")
-assert(mode == "game" or mode == "play", "LP_MODE must be game or play")
+assert(mode == "game" or mode == "signed" or mode == "play" or mode == "signup",
+  "LP_MODE must be game, signed, play or signup")
 assert(games and nthreads and games >= nthreads, "LP_GAMES and LP_THREADS must be set")
 
 local function lines(name)
@@ -49,14 +54,27 @@ issued, wrapped = 0, 0
 function init(args)
   local headers = { ["Content-Type"] = "application/json" }
   reqs = {}
-  if mode == "game" then
+  if mode == "game" or mode == "signed" then
     local ids, moves = lines("LP_IDS"), lines("LP_MOVES")
     assert(#ids >= first + count - 1, "LP_IDS has fewer ids than LP_GAMES")
-    for j = 1, #moves do
-      for g = first, first + count - 1 do
-        reqs[#reqs + 1] = wrk.format("POST", "/v1/games/" .. ids[g] .. "/moves", headers, moves[j])
+    local paths, signed = {}, {}
+    for g = first, first + count - 1 do
+      local id, token = ids[g]:match("^(%S+)%s*(%S*)$")
+      assert(id, "LP_IDS line " .. g .. " is not `id [token]`")
+      assert((token ~= "") == (mode == "signed"), "LP_IDS has a token a game only in signed mode")
+      paths[g] = "/v1/games/" .. id .. "/moves"
+      if mode == "signed" then
+        signed[g] = { ["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. token }
       end
     end
+    for j = 1, #moves do
+      for g = first, first + count - 1 do
+        reqs[#reqs + 1] = wrk.format("POST", paths[g], signed[g] or headers, moves[j])
+      end
+    end
+  elseif mode == "signup" then
+    -- Names need not be unique: every request makes a player of its own.
+    reqs[1] = wrk.format("POST", "/v1/players", headers, '{"name": "bench player"}')
   else
     local plays = lines("LP_PLAY")
     for j = 1, #plays do
@@ -72,7 +90,7 @@ function init(args)
 end
 
 function request()
-  if issued >= total then wrapped = wrapped + 1 end
+  if issued >= total and mode ~= "signup" then wrapped = wrapped + 1 end
   local r = reqs[(issued % total) + 1]
   issued = issued + 1
   return r

@@ -9,9 +9,10 @@
 #   bench/memory.sh      peak RSS under 16 concurrent million-cell requests
 #   cargo bench --bench engine   the engine alone (criterion, crates/engine)
 # Held games have scripts of their own, not run here (BENCHMARKS.md, "Held
-# games"): bench/games.sh (a move against /v1/play, file against memory
-# store) and bench/replicas.sh (the file store against Redis, one replica
-# and two behind nginx, and the cost of 100 event streams).
+# games" and "Players"): bench/games.sh (a move against /v1/play, file
+# against memory store), bench/replicas.sh (the file store against Redis,
+# one replica and two behind nginx, and the cost of 100 event streams) and
+# bench/players.sh (a signed-in move against an anonymous one, sign-ups).
 # Needs what the README names: cargo, python3, curl and wrk. Loopback only;
 # every load run is bounded in time.
 #   bench/run.sh [REPORT]   (default target/bench-report.md)
