@@ -483,6 +483,13 @@ impl Store {
         }
     }
 
+    /// Whether other processes write to this store too (Redis): what this
+    /// process read may have changed without its knowing. A file or
+    /// memory has one writer, this process.
+    pub fn shared(&self) -> bool {
+        matches!(self.backend, Backend::Redis(_))
+    }
+
     /// How many times the file was closed and opened again after an I/O
     /// error (redb refuses every call after one until then) or a panic of
     /// redb's; 0 for memory and Redis, whose connection is made again by

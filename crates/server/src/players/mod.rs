@@ -8,12 +8,14 @@
 //!   a service by its API key, or nobody) and the [`Caller`] it leaves for
 //!   the handlers;
 //! - `service.rs`: [`Players`], sign up, find, rename, a new token, erase;
-//!   no HTTP;
+//!   no HTTP; `cache.rs`, the players signed in lately, for a store this
+//!   process alone writes;
 //! - `routes/`: `/v1/players`, one route a file;
 //! - `settings.rs`: who may sign up, how many players, for how long;
 //! - `window.rs`: counts per address (unknown tokens, sign-ups) in a
 //!   window of time.
 
+mod cache;
 pub(crate) mod caller;
 pub(crate) mod routes;
 pub(crate) mod service;

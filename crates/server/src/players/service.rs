@@ -8,6 +8,7 @@
 //! made the first time the studio signs it in. Every change is a
 //! compare-and-set on the player's version, as a game's is.
 
+use super::cache::TokenCache;
 use super::settings::PlayerSettings;
 use super::window::PerAddress;
 use crate::games::Clock;
@@ -40,6 +41,9 @@ pub(crate) struct Players {
     pub sign_ups: PerAddress,
     /// Where the players' time comes from: the games' clock.
     clock: Arc<dyn Clock>,
+    /// The players signed in lately, for a store this process alone
+    /// writes.
+    cache: TokenCache,
 }
 
 /// A player a request proved to be: its record as read, with the version
@@ -48,11 +52,25 @@ pub(crate) struct Players {
 pub(crate) struct SignedIn {
     pub player: Player,
     pub version: u64,
-    expires_at_ms: u64,
+    pub expires_at_ms: u64,
     token: Option<Vec<u8>>,
 }
 
 impl SignedIn {
+    pub(crate) fn new(
+        player: Player,
+        version: u64,
+        expires_at_ms: u64,
+        token: Option<Vec<u8>>,
+    ) -> SignedIn {
+        SignedIn {
+            player,
+            version,
+            expires_at_ms,
+            token,
+        }
+    }
+
     pub(crate) fn id(&self) -> &str {
         &self.player.id
     }
@@ -65,12 +83,17 @@ impl Players {
         clock: Arc<dyn Clock>,
     ) -> Players {
         Players {
-            store,
+            store: store.clone(),
             idle: Duration::from_millis(settings.player_idle_ms),
             guest_sign_up: settings.guest_sign_up,
             private_games: settings.private_games,
             sign_ups: PerAddress::new(settings.sign_ups_per_hour, Duration::from_secs(3600)),
             clock,
+            cache: TokenCache::new(if store.shared() {
+                0
+            } else {
+                settings.player_cache
+            }),
         }
     }
 
@@ -121,14 +144,23 @@ impl Players {
         now: u64,
     ) -> Result<Option<SignedIn>, ApiError> {
         let hash = players::token_hash(token);
+        if let Some(signed_in) = self.cache.get(&hash, now)
+            && !self.refresh_due(&signed_in, now)
+        {
+            return Ok(Some(signed_in));
+        }
+        let changes = self.cache.changes();
         let started = Instant::now();
         let found = self.store.player_by_token(&hash, now).await;
         metrics::record_store("read", started);
         let Some((id, stored)) = found.map_err(unavailable)? else {
             return Ok(None);
         };
-        let signed_in = read(&id, stored)?;
-        Ok(Some(self.refreshed(signed_in, now).await))
+        let signed_in = self.refreshed(read(&id, stored)?, now).await;
+        // A refresh forgot the player, so it is kept only when none ran;
+        // the next request keeps it.
+        self.cache.put(hash, signed_in.clone(), changes);
+        Ok(Some(signed_in))
     }
 
     /// The player a studio signed in as `studio`, made the first time with
@@ -247,6 +279,7 @@ impl Players {
     pub(crate) async fn erase(&self, signed_in: &SignedIn, now: u64) -> Result<(), ApiError> {
         let mut version = signed_in.version;
         for _ in 0..ATTEMPTS {
+            self.cache.forget(signed_in.id());
             let started = Instant::now();
             let outcome = self.store.erase_player(signed_in.id(), version, now).await;
             metrics::record_store("write", started);
@@ -299,8 +332,7 @@ impl Players {
     /// was. A refresh that fails changes nothing the request needs: the
     /// player is answered as read.
     async fn refreshed(&self, signed_in: SignedIn, now: u64) -> SignedIn {
-        let due = self.expiry(now).saturating_sub(REFRESH.as_millis() as u64);
-        if signed_in.expires_at_ms > due {
+        if !self.refresh_due(&signed_in, now) {
             return signed_in;
         }
         let stored = StoredPlayer {
@@ -319,6 +351,15 @@ impl Players {
         }
     }
 
+    /// Whether a day has passed since `signed_in`'s expiry was last moved
+    /// on.
+    fn refresh_due(&self, signed_in: &SignedIn, now: u64) -> bool {
+        let due = self.expiry(now).saturating_sub(REFRESH.as_millis() as u64);
+        signed_in.expires_at_ms <= due
+    }
+
+    /// Writes a player; the cache forgets it first, so that no request
+    /// finds it as it was once the write is done.
     async fn write(
         &self,
         id: &str,
@@ -326,6 +367,7 @@ impl Players {
         player: StoredPlayer,
         now: u64,
     ) -> Result<PlayerOutcome, ApiError> {
+        self.cache.forget(id);
         let write = PlayerWrite {
             id: id.to_owned(),
             expected,
@@ -342,12 +384,12 @@ impl Players {
 fn read(id: &str, stored: StoredPlayer) -> Result<SignedIn, ApiError> {
     let player = players::decode(&stored.body)
         .map_err(|e| corrupted(format!("player {}…: {e}", short(id))))?;
-    Ok(SignedIn {
+    Ok(SignedIn::new(
         player,
-        version: stored.version,
-        expires_at_ms: stored.expires_at_ms,
-        token: stored.token,
-    })
+        stored.version,
+        stored.expires_at_ms,
+        stored.token,
+    ))
 }
 
 /// A write the store refused for a bound or a clash.

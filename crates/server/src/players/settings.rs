@@ -40,6 +40,13 @@ pub struct PlayerSettings {
     #[arg(long, env = "LINKPATH_SIGN_UPS_PER_HOUR", default_value_t = 100, value_parser = crate::config::at_least_one::<u32>)]
     pub sign_ups_per_hour: u32,
 
+    /// Players signed in lately kept in this process, so that a player's
+    /// request reads the store once, not twice; only with a store this
+    /// process alone writes (a file, memory: Redis keeps none, as another
+    /// replica may change a player); 0: none.
+    #[arg(long, env = "LINKPATH_PLAYER_CACHE", default_value_t = 10_000)]
+    pub player_cache: usize,
+
     /// Unknown player tokens one client address may send a minute before
     /// its requests with a token get 429 `rate_limited`, so that tokens
     /// cannot be guessed at speed; at least 1.
