@@ -330,7 +330,10 @@ for _ in $(seq 200); do
   kill -0 "$curl_pid" 2>/dev/null || break
   sleep 0.05
 done
-[ "$in_flight" = 1 ] || fail "the solve was never seen in flight (/metrics linkpath_solves_in_flight)"
+if [ "$in_flight" != 1 ]; then
+  wait "$curl_pid" 2>/dev/null || true
+  fail "the solve was never seen in flight (/metrics linkpath_solves_in_flight); it answered $(cat "$tmp/big.status" 2>/dev/null || echo nothing): $(head -c 300 "$tmp/big.answer" 2>/dev/null)"
+fi
 t_term=$(date +%s.%N)
 ok "solve in flight after $(python3 -c "print(f'{$t_term - $t_start:.2f}')") s; podman stop -t 30 (SIGTERM)"
 quiet_podman stop -t 30 "$name" >"$tmp/stop.log" &
