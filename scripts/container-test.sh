@@ -326,7 +326,10 @@ curl -s -o "$tmp/big.answer" -w '%{http_code} %{time_total}\n' --max-time 60 \
 curl_pid=$!; bg_pids+=("$curl_pid")
 in_flight=0
 for _ in $(seq 200); do
-  if curl -s "$base/metrics" | grep -qE '^linkpath_solves_in_flight [1-9]'; then in_flight=1; break; fi
+  # grep reads the whole page: `grep -q` would stop at the line, and curl,
+  # cut off mid-page, fail the pipe (pipefail) once /metrics outgrows the
+  # pipe's buffer.
+  if curl -s "$base/metrics" | grep -E '^linkpath_solves_in_flight [1-9]' >/dev/null; then in_flight=1; break; fi
   kill -0 "$curl_pid" 2>/dev/null || break
   sleep 0.05
 done

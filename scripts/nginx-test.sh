@@ -140,7 +140,7 @@ hold() {
     --data-binary "@$tmp/hold.json" "http://$1/v1/solve" &
   hold_pid=$!; pids+=("$hold_pid")
   for _ in $(seq 100); do
-    curl -s "http://$1/metrics" | grep -qE '^linkpath_solves_in_flight 1' && return 0
+    curl -s "http://$1/metrics" | grep -E '^linkpath_solves_in_flight 1' >/dev/null && return 0
     sleep 0.05
   done
   fail "$1: the holding solve never started"
@@ -177,7 +177,7 @@ EOF
 # free ADDRESS: waits until that replica runs no solve.
 free() {
   for _ in $(seq 100); do
-    curl -s "http://$1/metrics" | grep -qE '^linkpath_solves_in_flight 0' && return 0
+    curl -s "http://$1/metrics" | grep -E '^linkpath_solves_in_flight 0' >/dev/null && return 0
     sleep 0.05
   done
   fail "$1: a solve is still running"
