@@ -193,7 +193,8 @@ pub(crate) fn cors(origins: &[String]) -> Option<CorsLayer> {
     Some(
         CorsLayer::new()
             .allow_origin(allow)
-            .allow_methods([Method::GET, Method::POST])
+            // A player renames and erases itself with PATCH and DELETE.
+            .allow_methods([Method::GET, Method::POST, Method::PATCH, Method::DELETE])
             .allow_headers([
                 header::CONTENT_TYPE,
                 header::AUTHORIZATION,

@@ -328,6 +328,28 @@ async fn cors_allows_only_the_listed_origins() {
         "https://game.example"
     );
 
+    // A player's own account takes PATCH and DELETE from a page too.
+    for method in ["PATCH", "DELETE"] {
+        let preflight = Request::options("/v1/players/me")
+            .header(header::ORIGIN, "https://game.example")
+            .header(header::ACCESS_CONTROL_REQUEST_METHOD, method)
+            .header(
+                header::ACCESS_CONTROL_REQUEST_HEADERS,
+                "authorization, content-type",
+            )
+            .body(Body::empty())
+            .unwrap();
+        let (status, headers, _) = send(&router, preflight).await;
+        assert_eq!(status, StatusCode::OK, "{method}");
+        let allowed = headers[header::ACCESS_CONTROL_ALLOW_METHODS]
+            .to_str()
+            .unwrap();
+        assert!(
+            allowed.split(',').any(|m| m.trim() == method),
+            "{method}: {allowed}"
+        );
+    }
+
     let closed = router_without_cors().await;
     assert!(!closed.contains_key(header::ACCESS_CONTROL_ALLOW_ORIGIN));
 }
