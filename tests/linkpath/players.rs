@@ -111,3 +111,69 @@ async fn a_token_is_in_no_log_line_at_any_level_and_no_metric() {
     }
     assert!(!written.contains("lpp_"), "the log holds a token's prefix");
 }
+
+/// `POST` over a connection of its own, with `Authorization: auth`.
+async fn post_with(addr: std::net::SocketAddr, path: &str, auth: &str, body: &Value) -> Reply {
+    let headers = [
+        ("content-type", "application/json"),
+        ("authorization", auth),
+    ];
+    exchange(
+        addr,
+        &request_bytes("POST", path, &headers, body.to_string().as_bytes()),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn a_player_and_its_new_token_survive_a_sigkill() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("players-sigkill");
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = format!("file:{}", dir.join("games.redb").display());
+    let mut server = Process::serve("players-sigkill", &["--store", &store]).await;
+    let signed = server.post("/v1/players", &json!({"name": "Ann"})).await;
+    assert_eq!(signed.status, 201, "{}", signed.text());
+    let player = signed.json();
+    let old = format!("Bearer {}", player["token"].as_str().unwrap());
+    let renewed = post_with(server.addr, "/v1/players/me/token", &old, &json!({})).await;
+    assert_eq!(renewed.status, 201, "{}", renewed.text());
+    let new = format!("Bearer {}", renewed.json()["token"].as_str().unwrap());
+    let made = post_with(
+        server.addr,
+        "/v1/games",
+        &new,
+        &json!({"width": 4, "height": 2, "types": 2}),
+    )
+    .await;
+    assert_eq!(made.status, 201, "{}", made.text());
+    // Killed right after the answers: each was on disk before it was sent.
+    server.child.0.kill().expect("SIGKILL");
+    server.child.0.wait().expect("the server is gone");
+
+    let restarted = Process::serve("players-sigkill-again", &["--store", &store]).await;
+    let me = |auth: String| {
+        let raw = request_bytes(
+            "GET",
+            "/v1/players/me",
+            &[("authorization", auth.as_str())],
+            b"",
+        );
+        async move { exchange(restarted.addr, &raw).await }
+    };
+    let found = me(new.clone()).await;
+    assert_eq!(
+        (found.status, found.json()["id"].clone()),
+        (200, player["id"].clone())
+    );
+    assert_eq!(me(old).await.status, 401);
+    let listed = exchange(restarted.addr, &get_bytes("/v1/players/me/games")).await;
+    assert_eq!(listed.status, 401);
+    let raw = request_bytes(
+        "GET",
+        "/v1/players/me/games",
+        &[("authorization", new.as_str())],
+        b"",
+    );
+    let games = exchange(restarted.addr, &raw).await.json();
+    assert_eq!(games["games"][0]["id"], made.json()["id"]);
+}
