@@ -17,6 +17,8 @@ use tokio::net::{TcpListener, TcpStream};
 
 const TRACE_ID: &str = "4bf92f3577b34da6a3ce929d0e0e4736";
 const PARENT_ID: &str = "00f067aa0ba902b7";
+/// A request no route takes.
+const UNROUTED_TRACE_ID: &str = "5bf92f3577b34da6a3ce929d0e0e4737";
 
 /// The bodies POSTed to `/v1/traces`.
 type Received = Arc<Mutex<Vec<Vec<u8>>>>;
@@ -178,6 +180,8 @@ struct Span {
     span_id: String,
     parent_span_id: String,
     name: String,
+    /// `SpanKind`: 2 is SERVER.
+    kind: u64,
     attributes: Vec<(String, String)>,
     resource: Vec<(String, String)>,
 }
@@ -204,6 +208,13 @@ fn spans(request: &[u8]) -> Vec<Span> {
                     span_id: hex(one(span, 2)),
                     parent_span_id: hex(one(span, 4)),
                     name: String::from_utf8_lossy(one(span, 5)).into_owned(),
+                    kind: fields(span)
+                        .into_iter()
+                        .find_map(|(n, value)| match value {
+                            Value::Varint(kind) if n == 6 => Some(kind),
+                            _ => None,
+                        })
+                        .unwrap_or(0),
                     attributes: attributes(span, 9),
                     resource: resource.clone(),
                 });
@@ -254,12 +265,20 @@ async fn a_requests_span_is_exported_in_the_callers_trace() {
             &[
                 ("Content-Type", "application/json"),
                 ("traceparent", &traceparent),
+                ("User-Agent", "linkpath-otel-test/1"),
             ],
             body,
         ),
     )
     .await;
     assert_eq!(reply.status, 200, "{}", reply.text());
+    let unrouted = format!("00-{UNROUTED_TRACE_ID}-{PARENT_ID}-01");
+    let reply = exchange(
+        addr,
+        &request_bytes("GET", "/v1/nowhere", &[("traceparent", &unrouted)], b""),
+    )
+    .await;
+    assert_eq!(reply.status, 404, "{}", reply.text());
 
     let terminated = Command::new("kill")
         .args(["-TERM", &server.id().to_string()])
@@ -282,7 +301,13 @@ async fn a_requests_span_is_exported_in_the_callers_trace() {
         let _ = stderr.read_to_string(&mut log);
     }
     assert!(status.success(), "{status}\n{log}");
-    assert!(!log.contains("WARN"), "{log}");
+    // The 404 is logged as a refusal; nothing else may warn (the exporter
+    // warns when it cannot send).
+    let warnings: Vec<&str> = log
+        .lines()
+        .filter(|line| line.contains("WARN") && !line.contains("status=404"))
+        .collect();
+    assert!(warnings.is_empty(), "{log}");
 
     // The exporter waits for the receiver's answer before the process
     // exits: whatever was sent is here.
@@ -293,12 +318,35 @@ async fn a_requests_span_is_exported_in_the_callers_trace() {
         .find(|span| span.trace_id == TRACE_ID)
         .unwrap_or_else(|| panic!("no span of trace {TRACE_ID} in {spans:#?}\n{log}"));
     assert_eq!(request.parent_span_id, PARENT_ID, "{request:#?}");
-    assert_eq!(request.name, "request");
+    // Named and kinded as OpenTelemetry's HTTP conventions say, with their
+    // attributes.
+    assert_eq!(request.name, "POST /v1/solve");
+    assert_eq!(request.kind, 2, "SPAN_KIND_SERVER");
     assert_eq!(request.span_id.len(), 16);
     assert_ne!(request.span_id, PARENT_ID);
-    assert_eq!(request.attribute("http.request.method"), Some("POST"));
-    assert_eq!(request.attribute("http.route"), Some("/v1/solve"));
-    assert_eq!(request.attribute("http.response.status_code"), Some("200"));
+    for (key, value) in [
+        ("http.request.method", "POST"),
+        ("http.route", "/v1/solve"),
+        ("http.response.status_code", "200"),
+        ("url.path", "/v1/solve"),
+        ("url.scheme", "http"),
+        ("network.protocol.name", "http"),
+        ("network.protocol.version", "1.1"),
+        ("network.peer.address", "127.0.0.1"),
+        ("user_agent.original", "linkpath-otel-test/1"),
+    ] {
+        assert_eq!(request.attribute(key), Some(value), "{key} in {request:#?}");
+    }
+    assert_eq!(request.attribute("error.type"), None);
+    // No route: the method alone names it, and it has no `http.route`.
+    let unrouted = spans
+        .iter()
+        .find(|span| span.trace_id == UNROUTED_TRACE_ID)
+        .unwrap_or_else(|| panic!("no span of trace {UNROUTED_TRACE_ID} in {spans:#?}"));
+    assert_eq!((unrouted.name.as_str(), unrouted.kind), ("GET", 2));
+    assert_eq!(unrouted.attribute("http.route"), None);
+    assert_eq!(unrouted.attribute("http.response.status_code"), Some("404"));
+    assert_eq!(unrouted.attribute("url.path"), Some("/v1/nowhere"));
     assert_eq!(request.attribute("request_id").map(str::len), Some(36));
     let resource = |key: &str| {
         request

@@ -189,22 +189,33 @@ pub(crate) fn cors(origins: &[String]) -> Option<CorsLayer> {
     } else {
         AllowOrigin::list(origins.iter().filter_map(|o| HeaderValue::from_str(o).ok()))
     };
-    let x_request_id = header::HeaderName::from_static("x-request-id");
+    let name = header::HeaderName::from_static;
     Some(
         CorsLayer::new()
             .allow_origin(allow)
             // A player renames and erases itself with PATCH and DELETE.
             .allow_methods([Method::GET, Method::POST, Method::PATCH, Method::DELETE])
+            // What a game client sends to act safely: versions, retry keys,
+            // its place in a stream, its token and its trace.
             .allow_headers([
                 header::CONTENT_TYPE,
                 header::AUTHORIZATION,
-                x_request_id.clone(),
+                header::IF_MATCH,
+                header::IF_NONE_MATCH,
+                name("idempotency-key"),
+                name("last-event-id"),
+                name("x-request-id"),
+                name("traceparent"),
             ])
+            // Without these a page reads them as null.
             .expose_headers([
+                header::ETAG,
+                header::LOCATION,
                 header::RETRY_AFTER,
+                name("idempotent-replayed"),
                 RATELIMIT,
                 RATELIMIT_POLICY,
-                x_request_id,
+                name("x-request-id"),
             ])
             .max_age(Duration::from_secs(600)),
     )

@@ -129,12 +129,25 @@ async fn observe(request: Request, next: Next) -> Response {
         .to_owned();
     // Every line logged while the request is served carries its ids. The
     // span is at error level so that it is on whatever lines are logged.
+    // Exported, it is the request's SERVER span, named once routed
+    // (`trace::describe`).
+    #[cfg(not(feature = "otel"))]
     let span = tracing::error_span!(
         "request",
         request_id,
         trace_id = tracing::field::Empty,
         span_id = tracing::field::Empty
     );
+    #[cfg(feature = "otel")]
+    let span = tracing::error_span!(
+        "request",
+        request_id,
+        trace_id = tracing::field::Empty,
+        span_id = tracing::field::Empty,
+        otel.kind = "server"
+    );
+    #[cfg(feature = "otel")]
+    let facts = trace::ServerRequest::read(&request, metrics::method_label(method.as_str()));
     if let Some(parent) = trace::TraceParent::from_headers(request.headers()) {
         span.record("trace_id", parent.trace_id.as_str());
         span.record("span_id", parent.span_id.as_str());
@@ -147,7 +160,12 @@ async fn observe(request: Request, next: Next) -> Response {
     let route = metrics::route_label(response.extensions().get::<Route>().map(|r| r.0.as_str()));
     let status = response.status().as_u16();
     #[cfg(feature = "otel")]
-    trace::describe(&span, metrics::method_label(method.as_str()), route, status);
+    trace::describe(
+        &span,
+        &facts,
+        (route != metrics::UNMATCHED).then_some(route),
+        status,
+    );
     metrics::record_request(
         route,
         metrics::method_label(method.as_str()),

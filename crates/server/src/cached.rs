@@ -23,10 +23,10 @@ pub(crate) struct Cached {
 
 impl Cached {
     pub(crate) fn new(body: &'static str) -> Cached {
-        let digest = Sha256::digest(body.as_bytes());
-        let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
-        let etag = HeaderValue::from_str(&format!("W/\"{hex}\"")).expect("hex is a header value");
-        Cached { body, etag }
+        Cached {
+            body,
+            etag: weak_etag(body.as_bytes()),
+        }
     }
 
     /// 304 when `request` names this tag in `If-None-Match`, else the body
@@ -57,17 +57,32 @@ impl Cached {
         response
     }
 
-    /// `If-None-Match` compares weakly: `W/` is ignored, `*` matches any.
     fn matches(&self, request: &HeaderMap) -> bool {
-        let ours = self.etag.as_bytes().strip_prefix(b"W/").unwrap_or_default();
-        request
-            .get_all(header::IF_NONE_MATCH)
-            .iter()
-            .filter_map(|value| value.to_str().ok())
-            .flat_map(|value| value.split(','))
-            .map(str::trim)
-            .any(|tag| tag == "*" || tag.trim_start_matches("W/").as_bytes() == ours)
+        none_match(request, &self.etag)
     }
+}
+
+/// A weak tag for `bytes`: the first 128 bits of their SHA-256, the same
+/// on every replica.
+pub(crate) fn weak_etag(bytes: &[u8]) -> HeaderValue {
+    let digest = Sha256::digest(bytes);
+    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    HeaderValue::from_str(&format!("W/\"{hex}\"")).expect("hex is a header value")
+}
+
+/// Whether `request`'s `If-None-Match` names `etag`, so that a 304 is the
+/// answer. It compares weakly (RFC 9110, section 13.1.2): `W/` is ignored
+/// on either side, and `*` matches any.
+pub(crate) fn none_match(request: &HeaderMap, etag: &HeaderValue) -> bool {
+    let ours = etag.as_bytes();
+    let ours = ours.strip_prefix(b"W/").unwrap_or(ours);
+    request
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .map(str::trim)
+        .any(|tag| tag == "*" || tag.trim_start_matches("W/").as_bytes() == ours)
 }
 
 #[cfg(test)]

@@ -86,16 +86,93 @@ impl TraceParent {
     }
 }
 
-/// The request's method, route and status as OpenTelemetry's HTTP server
-/// attributes (the bounded labels of the metrics), and an error status
-/// for a 5xx.
+/// The longest path or user agent a span keeps, in characters.
 #[cfg(feature = "otel")]
-pub fn describe(span: &tracing::Span, method: &'static str, route: &'static str, status: u16) {
+const ATTRIBUTE_CHARS: usize = 256;
+
+/// What OpenTelemetry's HTTP server conventions record of a request, read
+/// before it is served (the handler takes the request).
+/// <https://opentelemetry.io/docs/specs/semconv/http/http-spans/>
+#[cfg(feature = "otel")]
+pub struct ServerRequest {
+    /// A standard method, or `_OTHER`.
+    method: &'static str,
+    path: String,
+    version: &'static str,
+    user_agent: Option<String>,
+    peer: Option<std::net::SocketAddr>,
+}
+
+#[cfg(feature = "otel")]
+impl ServerRequest {
+    /// `method` is the bounded label the metrics use.
+    pub fn read(request: &axum::extract::Request, method: &'static str) -> ServerRequest {
+        use axum::http::{Version, header};
+        let version = match request.version() {
+            Version::HTTP_09 => "0.9",
+            Version::HTTP_10 => "1.0",
+            Version::HTTP_2 => "2",
+            Version::HTTP_3 => "3",
+            _ => "1.1",
+        };
+        ServerRequest {
+            method,
+            // Both are the client's choice: a span keeps at most
+            // `ATTRIBUTE_CHARS` of each.
+            path: request.uri().path().chars().take(ATTRIBUTE_CHARS).collect(),
+            version,
+            user_agent: request
+                .headers()
+                .get(header::USER_AGENT)
+                .and_then(|v| v.to_str().ok())
+                .map(|agent| agent.chars().take(ATTRIBUTE_CHARS).collect()),
+            peer: request
+                .extensions()
+                .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+                .map(|c| c.0),
+        }
+    }
+}
+
+/// Names `span` as the conventions do (`POST /v1/games/{id}/moves`; the
+/// method alone when no route matched, `HTTP` for a method of no standard)
+/// and gives it their attributes; a 5xx is an error, its `error.type` the
+/// status.
+#[cfg(feature = "otel")]
+pub fn describe(
+    span: &tracing::Span,
+    request: &ServerRequest,
+    route: Option<&'static str>,
+    status: u16,
+) {
+    use opentelemetry::trace::TraceContextExt;
     use tracing_opentelemetry::OpenTelemetrySpanExt;
-    span.set_attribute("http.request.method", method);
-    span.set_attribute("http.route", route);
+    let name = match (request.method, route) {
+        ("_OTHER", _) => "HTTP".to_owned(),
+        (method, Some(route)) => format!("{method} {route}"),
+        (method, None) => method.to_owned(),
+    };
+    // The span was started when the request entered it, before routing:
+    // the started span is renamed, as `otel.name` no longer would.
+    span.context().span().update_name(name);
+    span.set_attribute("http.request.method", request.method);
+    span.set_attribute("url.scheme", "http");
+    span.set_attribute("url.path", request.path.clone());
+    span.set_attribute("network.protocol.name", "http");
+    span.set_attribute("network.protocol.version", request.version);
+    if let Some(agent) = &request.user_agent {
+        span.set_attribute("user_agent.original", agent.clone());
+    }
+    if let Some(peer) = request.peer {
+        span.set_attribute("network.peer.address", peer.ip().to_canonical().to_string());
+        span.set_attribute("network.peer.port", i64::from(peer.port()));
+    }
+    if let Some(route) = route {
+        span.set_attribute("http.route", route);
+    }
     span.set_attribute("http.response.status_code", i64::from(status));
     if status >= 500 {
+        span.set_attribute("error.type", status.to_string());
         span.set_status(opentelemetry::trace::Status::error(""));
     }
 }

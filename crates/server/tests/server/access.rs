@@ -354,6 +354,39 @@ async fn cors_allows_only_the_listed_origins() {
     assert!(!closed.contains_key(header::ACCESS_CONTROL_ALLOW_ORIGIN));
 }
 
+/// A game on another origin acts with versions and retry keys, resumes
+/// its stream, and reads the headers that say what happened.
+#[tokio::test]
+async fn cors_lets_a_game_send_and_read_every_header_of_the_api() {
+    let router = router(|c| c.cors_origins = vec!["*".into()]);
+    let preflight = Request::options("/v1/games/0123/moves")
+        .header(header::ORIGIN, "https://game.example")
+        .header(header::ACCESS_CONTROL_REQUEST_METHOD, "POST")
+        .header(
+            header::ACCESS_CONTROL_REQUEST_HEADERS,
+            "authorization,content-type,idempotency-key,if-match,if-none-match,last-event-id,traceparent,x-request-id",
+        )
+        .body(Body::empty())
+        .unwrap();
+    let (status, headers, _) = send(&router, preflight).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers[header::ACCESS_CONTROL_ALLOW_ORIGIN], "*");
+    assert_eq!(
+        headers[header::ACCESS_CONTROL_ALLOW_HEADERS],
+        "content-type,authorization,if-match,if-none-match,idempotency-key,last-event-id,x-request-id,traceparent"
+    );
+
+    let mut request = solve(None);
+    request
+        .headers_mut()
+        .insert(header::ORIGIN, "https://game.example".parse().unwrap());
+    let (_, headers, _) = send(&router, request).await;
+    assert_eq!(
+        headers[header::ACCESS_CONTROL_EXPOSE_HEADERS],
+        "etag,location,retry-after,idempotent-replayed,ratelimit,ratelimit-policy,x-request-id"
+    );
+}
+
 async fn router_without_cors() -> axum::http::HeaderMap {
     let router = router(|_| {});
     let mut request = solve(None);

@@ -6,6 +6,7 @@
 use crate::support::*;
 use axum::Router;
 use axum::body::Body;
+use axum::http::Request;
 use http_body_util::BodyExt;
 use linkpath_server::Config;
 use serde_json::{Value, json};
@@ -85,6 +86,48 @@ async fn a_game_is_created_read_and_won_move_by_move() {
     let after = make_move(&router, &id, [0, 0], [2, 0]).await;
     assert_eq!(after.status, 409);
     assert_eq!(after.json()["error"]["code"], "game_over");
+}
+
+/// A client that holds a version revalidates it: 304 with no body while
+/// the game is there, 200 with the new version once it moved on.
+#[tokio::test]
+async fn a_read_naming_the_games_etag_is_304_until_it_changes() {
+    let router = router(config());
+    let (id, _) = create(&router, pairs_board(2)).await;
+    let path = format!("/v1/games/{id}");
+    let read = |tag: &'static str| {
+        Request::get(&path)
+            .header("if-none-match", tag)
+            .body(Body::empty())
+            .unwrap()
+    };
+    let fresh = call(&router, get(&path)).await;
+    assert_eq!(
+        (fresh.header("etag"), fresh.header("cache-control")),
+        (Some("\"0\""), Some("no-cache"))
+    );
+    for tag in ["\"0\"", "W/\"0\"", "\"7\", \"0\"", "*"] {
+        let kept = call(&router, read(tag)).await;
+        assert_eq!(kept.status, 304, "{tag}");
+        assert_eq!(kept.text(), "", "{tag}");
+        assert_eq!(
+            (kept.header("etag"), kept.header("cache-control")),
+            (Some("\"0\""), Some("no-cache")),
+            "{tag}"
+        );
+    }
+    assert_eq!(make_move(&router, &id, [0, 0], [2, 0]).await.status, 200);
+    let moved = call(&router, read("\"0\"")).await;
+    assert_eq!((moved.status, moved.header("etag")), (200, Some("\"1\"")));
+    assert_eq!(moved.json()["board"], json!(["...", "B.B"]));
+    assert_eq!(call(&router, read("\"1\"")).await.status, 304);
+    // A tag of no game at all is no match, and an unknown game stays 404.
+    assert_eq!(call(&router, read("\"x\"")).await.status, 200);
+    let gone = Request::get("/v1/games/00000000000000000000000000000000")
+        .header("if-none-match", "*")
+        .body(Body::empty())
+        .unwrap();
+    assert_eq!(call(&router, gone).await.status, 404);
 }
 
 #[tokio::test]

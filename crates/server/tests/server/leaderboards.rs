@@ -103,6 +103,47 @@ fn best_first(games: &mut [(usize, Value)]) {
     });
 }
 
+/// A day's deal never changes: it is sent to be kept for good, and a
+/// revalidation naming its tag is 304.
+#[tokio::test]
+async fn the_days_deal_is_sent_to_be_kept_with_its_tag() {
+    let router = router(config());
+    let deal = daily(&router, DAY, SMALL).await;
+    assert_eq!(deal.status, 200, "{}", deal.text());
+    assert_eq!(
+        deal.header("cache-control"),
+        Some("public, max-age=31536000, immutable")
+    );
+    let etag = deal.header("etag").expect("an ETag").to_owned();
+    let digest = Sha256::digest(deal.text().as_bytes());
+    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(etag, format!("W/\"{hex}\""));
+    assert_eq!(
+        daily(&router, DAY, SMALL).await.header("etag"),
+        Some(etag.as_str())
+    );
+
+    let path = format!("/v1/daily/{DAY}?{SMALL}");
+    let revalidate = |tag: String| {
+        axum::http::Request::get(&path)
+            .header("if-none-match", tag)
+            .body(axum::body::Body::empty())
+            .unwrap()
+    };
+    let kept = call(&router, revalidate(etag.clone())).await;
+    assert_eq!((kept.status, kept.text()), (304, String::new()));
+    assert_eq!(kept.header("etag"), Some(etag.as_str()));
+    assert_eq!(
+        kept.header("cache-control"),
+        Some("public, max-age=31536000, immutable")
+    );
+    // Another day's tag is no match.
+    let other = daily(&router, "2026-12-03", SMALL).await;
+    let other = other.header("etag").expect("an ETag").to_owned();
+    assert_ne!(other, etag);
+    assert_eq!(call(&router, revalidate(other)).await.status, 200);
+}
+
 #[tokio::test]
 async fn the_days_deal_is_dealt_from_its_documented_seed() {
     let router = router(config());

@@ -1,11 +1,19 @@
 //! `GET /v1/daily/{date}`: the day's deal, dealt as `/v1/deal` deals, on
 //! the solver pool; a win of its game is entered on its leaderboard.
+//!
+//! A day's deal for given settings never changes (its seed is the date),
+//! so it is sent to be kept: `Cache-Control: public, max-age=31536000,
+//! immutable`, with an `ETag` that `If-None-Match` is answered `304` by.
+//! The tag is a hash of the answer's bytes and weak, as the answer may be
+//! sent compressed; a release that dealt otherwise would change it.
 
+use crate::cached::{none_match, weak_etag};
 use crate::error::HttpError;
 use crate::games::service::Games;
 use crate::path::PathParam;
 use axum::extract::{RawQuery, State};
-use axum::response::Response;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use linkpath_api::games::DailyDeal;
 use std::sync::Arc;
 
@@ -20,16 +28,32 @@ use std::sync::Arc;
         ("difficulty" = Option<linkpath_api::mechanics::DifficultyName>, Query, description = "`medium` when absent"),
         ("rules" = Option<linkpath_api::games::PresetName>, Query, description = "`shisen-sho` when absent; curling has no game"),
         ("gravity" = Option<linkpath_api::games::Gravity>, Query, description = "`none` when absent"),
-        ("settle" = Option<bool>, Query, description = "Whether every line settles; false when absent")),
+        ("settle" = Option<bool>, Query, description = "Whether every line settles; false when absent"),
+        ("If-None-Match" = Option<String>, Header, description = "The `ETag` of the deal held; 304 when it names this one")),
     responses(
-        (status = 200, description = "The day's deal, the body that creates its game, and its leaderboard", body = DailyDeal),
+        (status = 200, description = "The day's deal, the body that creates its game, and its leaderboard; kept for good (`Cache-Control: immutable`), with an `ETag`", body = DailyDeal),
+        (status = 304, description = "Not modified: `If-None-Match` named the deal's `ETag`"),
         (status = 422, description = "A date or setting that is not one, named in `field`", body = linkpath_api::ErrorBody),
         (status = 504, description = "The deal took past the deadline", body = linkpath_api::ErrorBody)))]
 pub(crate) async fn daily(
     State(games): State<Arc<Games>>,
     PathParam(date): PathParam<String>,
     RawQuery(query): RawQuery,
+    request: HeaderMap,
 ) -> Result<Response, HttpError> {
     let deal = games.daily(date, query).await?;
-    Ok(super::plain_json(linkpath_api::encode(&deal)?))
+    let json = linkpath_api::encode(&deal)?;
+    let caching = [
+        (header::ETAG, weak_etag(&json)),
+        (
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("public, max-age=31536000, immutable"),
+        ),
+    ];
+    if none_match(&request, &caching[0].1) {
+        return Ok((StatusCode::NOT_MODIFIED, caching).into_response());
+    }
+    let mut response = super::plain_json(json);
+    response.headers_mut().extend(caching);
+    Ok(response)
 }

@@ -60,13 +60,18 @@ fn respond(
 ) -> Response {
     let mut response = (status, [(header::CONTENT_TYPE, "application/json")], json).into_response();
     let headers = response.headers_mut();
-    if let Some(etag) = version.and_then(|v| HeaderValue::from_str(&format!("\"{v}\"")).ok()) {
-        headers.insert(header::ETAG, etag);
+    if let Some(version) = version {
+        headers.insert(header::ETAG, etag(version));
     }
     if let Some(location) = location.and_then(|l| HeaderValue::from_str(l).ok()) {
         headers.insert(header::LOCATION, location);
     }
     response
+}
+
+/// A game's version as its strong entity tag, `"3"`.
+fn etag(version: u64) -> HeaderValue {
+    HeaderValue::from_str(&format!("\"{version}\"")).expect("digits are a header value")
 }
 
 /// A JSON answer with no `ETag`.
