@@ -5,8 +5,8 @@
 //! ever answered 500.
 
 use crate::support::{
-    Reply, bounded, call, config, endless_curling, get, mahjong_sample, mahjong_sample_results,
-    post_request, router, solve, solve_request,
+    Reply, bounded, call, config, endless_curling, get, hold_the_slot_by, mahjong_sample,
+    mahjong_sample_results, post_request, router, router_slot_free, solve, solve_request,
 };
 use axum::body::Body;
 use axum::http::Request;
@@ -723,15 +723,14 @@ async fn the_second_request_gets_503_while_the_only_worker_is_busy() {
     config.workers = Some(1);
     config.request.solve_timeout_ms = 4000;
     let app = router(config);
-    let busy = tokio::spawn({
+    let send = || {
         let app = app.clone();
-        async move {
+        tokio::spawn(async move {
             let started = Instant::now();
             (solve(&app, &endless_curling()).await, started.elapsed())
-        }
-    });
-    // Time for the first request to take the slot, even on a loaded machine.
-    tokio::time::sleep(Duration::from_millis(1000)).await;
+        })
+    };
+    let busy = hold_the_slot_by(|| router_slot_free(&app), send).await;
     let shed = solve(&app, &mahjong_sample()).await;
     let (message, field) = shed.error(503, "overloaded");
     names(&message, &["1 solver slots are busy"]);

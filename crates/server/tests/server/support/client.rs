@@ -249,15 +249,33 @@ pub async fn hold_the_slot<T: Send + 'static>(
     addr: SocketAddr,
     send: impl Fn() -> tokio::task::JoinHandle<T>,
 ) -> tokio::task::JoinHandle<T> {
+    hold_the_slot_by(|| slot_free(addr), send).await
+}
+
+/// Whether the router's only solver slot is free: true on 422, false on
+/// 503.
+pub async fn router_slot_free(router: &Router) -> bool {
+    let probe = solve_request(r#"{"board": [], "queries": []}"#);
+    match call(router, probe).await.status {
+        422 => true,
+        503 => false,
+        other => panic!("the probe got {other}"),
+    }
+}
+
+/// [`hold_the_slot`], the slot probed by `free`.
+pub async fn hold_the_slot_by<T: Send + 'static, F: Future<Output = bool>>(
+    free: impl Fn() -> F,
+    send: impl Fn() -> tokio::task::JoinHandle<T>,
+) -> tokio::task::JoinHandle<T> {
     let started = std::time::Instant::now();
     loop {
         let task = send();
-        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
         loop {
             if task.is_finished() {
                 break; // shed: send it again
             }
-            if !slot_free(addr).await {
+            if !free().await {
                 return task;
             }
             assert!(
