@@ -30,6 +30,7 @@ mod encode;
 mod error;
 pub mod games;
 mod limits;
+pub mod matches;
 pub mod mechanics;
 pub mod players;
 mod render;
