@@ -83,7 +83,7 @@ function describe(game, previous) {
     }
     case 'hint': {
       const name = last.hint && nameAt(game, last.hint.from);
-      return name ? `Hint: the two lit up, ${name}, go together.` : 'Hint: the two lit up go together.';
+      return name ? `Hint: a pair lights up (${name}).` : 'Hint: a pair lights up.';
     }
     case 'undo': return last.from ? 'Took back the last move.' : 'Took back the shuffle.';
     case 'redo': return last.from ? 'Made the move again.' : 'Made the shuffle again.';

@@ -4,7 +4,9 @@
 // does not see colours plays as well: nine shapes, each in four fills
 // (solid red, blue outline, green hatched, purple with a hole), make 36
 // faces; two small shapes make 36 more, and past 72 a number in the corner
-// tells faces of one kind apart.
+// tells faces of one kind apart. Face i takes shape i mod 9 and fill
+// i mod 4 (9 and 4 share no factor, so the 36 pairs each come once), so
+// that a deal of a few types already mixes shapes and fills.
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -75,7 +77,7 @@ export function faceOf(tile) {
 // stars", "Green heart 3".
 export function nameOf(face) {
   const shape = SHAPES[face % SHAPES.length][0];
-  const { colour } = FILLS[Math.floor(face / SHAPES.length) % FILLS.length];
+  const { colour } = FILLS[face % FILLS.length];
   const round = Math.floor(face / FACES);
   const Colour = colour[0].toUpperCase() + colour.slice(1);
   if (round === 0) return `${Colour} ${shape}`;
@@ -86,7 +88,7 @@ export function nameOf(face) {
 // The glyph of `face`: its shape in its fill, once or twice.
 function glyph(face) {
   const [, tag, attributes] = SHAPES[face % SHAPES.length];
-  const f = FILLS[Math.floor(face / SHAPES.length) % FILLS.length];
+  const f = FILLS[face % FILLS.length];
   const round = Math.floor(face / FACES);
   const shape = () => {
     const g = el('g', {}, el(tag, {

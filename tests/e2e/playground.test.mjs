@@ -106,6 +106,8 @@ function watch(p) {
   });
   p.on('request', (r) => {
     if (r.method() === 'POST' && new URL(r.url()).pathname === '/v1/players') signUps += 1;
+    // The tiles are drawn by the page: no font, no picture is fetched.
+    if (['font', 'image'].includes(r.resourceType()) && new URL(r.url()).pathname !== '/favicon.ico') problems.push(`fetched ${r.url()}`);
   });
   // The browser's own favicon request is the only 404 not asked for.
   p.on('response', (r) => {
@@ -301,7 +303,7 @@ after(async () => {
   server?.kill('SIGTERM');
 });
 
-test('the page opens on a new 14 × 6 game that fills the window, and signs up a guest once', BOUND, async () => {
+test('the page opens on a new 14 × 6 game that fills the window, signs up a guest once, and resumes the game', BOUND, async () => {
   const response = await page.goto(`${base}/`);
   assert.equal(response.status(), 200);
   assert.match(response.headers()['content-security-policy'], /^default-src 'self'/);
@@ -339,6 +341,11 @@ test('the page opens on a new 14 × 6 game that fills the window, and signs up a
   assert.equal(await page.locator('#board [role="row"]').count(), 6);
   assert.equal(await page.locator('#board [role="row"]').first().locator('[role="gridcell"]').count(), 14);
   assert.match(await page.getAttribute(cell(4, 1), 'aria-label'), /^(Red|Blue|Green|Purple) [a-z]+, row 2, column 5$/);
+  // 21 types, each its own face; none is drawn from a font or a picture.
+  const faces = await page.$$eval('#board .face', (fs) => new Set(fs.map((f) => f.dataset.face)).size);
+  assert.equal(faces, 21);
+  const names = await page.$$eval('#board .cell.tile', (cs) => new Set(cs.map((c) => c.getAttribute('aria-label').split(',')[0])).size);
+  assert.equal(names, 21);
   assert.equal(await page.locator('#board [tabindex="0"]').count(), 1);
   await audit('playing (1280 x 800)');
 
@@ -350,6 +357,15 @@ test('the page opens on a new 14 × 6 game that fills the window, and signs up a
   assert.deepEqual(await storedPlayer(), guest);
   assert.equal(await text('player-name'), guest.name);
   assert.equal(signUps, 1);
+
+  // Mid-game for the README's picture: four pairs taken, then a hint.
+  const { moves } = await call('POST', '/v1/clear', { board: dealt.board, rules: dealt.settings.rules, gravity: dealt.settings.gravity });
+  for (let i = 0; i < 4; i += 1) await clickMove(moves[i], i + 1);
+  await page.click('#hint');
+  await landed(5);
+  assert.equal(await page.locator('#paths .path.hint').count(), 1);
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: join(root, 'docs', 'playground.png'), animations: 'disabled' });
   assert.deepEqual(problems, []);
 });
 
@@ -436,7 +452,7 @@ test('a game is won with the keyboard alone, with refusals in words, undo, redo,
   assert.deepEqual(await marked('hinted'), [hinted.last.hint.from, hinted.last.hint.to].sort(byReading));
   assert.deepEqual(JSON.parse(await page.getAttribute('#paths .path.hint', 'data-path')), hinted.last.hint.path);
   assert.equal(await text('assists'), 'hints 1, undos 1, shuffles 0');
-  assert.match(await text('message'), /^Hint: the two lit up, (Red|Blue|Green|Purple) [a-z]+, go together\.$/);
+  assert.match(await text('message'), /^Hint: a pair lights up \((Red|Blue|Green|Purple) [a-z]+\)\.$/);
   await page.screenshot({ path: join(artifacts, 'playground-hint.png'), animations: 'disabled' });
 
   // A reload resumes the same game at the same version, with no old path.
@@ -476,7 +492,6 @@ test('a game is won with the keyboard alone, with refusals in words, undo, redo,
   assert.ok(await focused());
   await keyMove(moves[2], 8);
   await page.screenshot({ path: join(artifacts, 'playground.png'), animations: 'disabled' });
-  await page.screenshot({ path: join(root, 'docs', 'playground.png'), animations: 'disabled' });
   for (let i = 3; i < moves.length; i += 1) await keyMove(moves[i], 6 + i);
 
   // Won: the cover says the time, the score and why it is not ranked, and
