@@ -7,9 +7,10 @@
 // "New game". The board is board.js, the game and its stream game.js,
 // the guest player the page plays as player.js.
 import { player, rename, setup, signIn } from '/playground/player.js';
-import { cellsOf, clearBoard, drawGame, flash, focusBoard, setPicked, setupBoard } from '/playground/board.js';
+import { cellsOf, clearBoard, drawGame, flash, focusBoard, setPicked, settle, setupBoard } from '/playground/board.js';
 import {
-  FINISHED, act, canRedo, canUndo, checkLimit, deal, elapsed, follow, idInAddress, load, running, setupGame, state, storedId,
+  FINISHED, act, canRedo, canUndo, checkLimit, connectionLost, deal, elapsed, follow, idInAddress, load, running, setupGame,
+  state, storedId,
 } from '/playground/game.js';
 
 const $ = (id) => document.getElementById(id);
@@ -333,10 +334,13 @@ function gone() {
   cover('gone');
 }
 
+// The server not answering, said once; when it answers again, a page
+// that could not start starts.
 function connection(lost) {
   const banner = $('connection');
   banner.textContent = lost ? 'Lost the connection to the server; trying again.' : '';
   banner.hidden = !lost;
+  if (!lost && !state.game && $('overlay').dataset.kind !== 'gone') start();
 }
 
 // A cell picked on the board, by click or by keyboard: the first tile of
@@ -344,6 +348,7 @@ function connection(lost) {
 function pick(at) {
   const game = state.game;
   if (!game || !game.board || !running(game)) return;
+  settle();
   const name = nameAt(game, at);
   if (!page.picked) {
     if (!name) { say('That cell is empty: pick a tile.'); return; }
@@ -496,8 +501,11 @@ async function startPlayer() {
   } catch (e) {
     if (player()) {
       showPlayer(errorText(e));
+    } else if (e.status === 0) {
+      connectionLost();
+      showPlayer('Not signed in yet: the server did not answer.');
     } else {
-      showPlayer(`Not signed in (${e.detail}): games dealt now are anyone's, and a win enters no leaderboard.`);
+      showPlayer(`Not signed in: ${errorText(e)} Games dealt now are anyone's, and a win enters no leaderboard.`);
     }
   }
 }

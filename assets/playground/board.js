@@ -39,6 +39,7 @@ const view = {
   flashed: [],
   queue: Promise.resolve(),
   pending: 0, // games waiting to be drawn
+  resized: false, // the box changed size while something moved
 };
 
 const key = ([x, y]) => `${x},${y}`;
@@ -238,6 +239,15 @@ const done = (animation) => animation.finished.catch(() => {});
 
 function setPhase(phase) { view.grid.dataset.phase = phase; }
 
+// Fits the board drawn to its box again, as it stands.
+function refit() {
+  view.resized = false;
+  const game = view.drawn;
+  if (!game || !game.board || !view.shape) return;
+  const { w, h, holes, key: shapeKey } = view.shape;
+  if (layout(w, h, holes, shapeKey.split(':')[2])) paint(game);
+}
+
 // A pair removed (a move, or a redo making it again): a move's path drawn
 // over the two tiles where they stand, the tiles faded, the path taken
 // away, and only then the board after the move, its tiles falling.
@@ -304,6 +314,7 @@ async function step(game) {
   if (next && (last.action === 'move' || last.action === 'redo') && last.from) await removal(game, last);
   else if (next && last.action === 'undo' && last.from) await restore(game, last);
   else if (next && last.action === 'shuffle') { setPhase('fall'); paint(game); await fall(last.moved || []); } else paint(game);
+  if (view.resized) refit();
   setPhase('idle');
 }
 
@@ -348,6 +359,12 @@ export function flash(points) {
 // Moves the keyboard's focus to the board's tab stop.
 export function focusBoard() { rove(true); }
 
+// Ends what is moving on the board at once: a player who picks while
+// tiles fall picks on the board as it now is.
+export function settle() {
+  for (const animation of view.grid.parentElement.getAnimations({ subtree: true })) animation.finish();
+}
+
 function arrow(cell, [dc, dr]) {
   const { dw, dh } = drawnSize();
   let c = Number(cell.dataset.col);
@@ -389,13 +406,11 @@ export function setupBoard({ box, pick }) {
     rove(true);
     view.pick(atOf(cell));
   });
-  // The board follows its box: a window resized or a phone turned.
+  // The board follows its box: a window resized or a phone turned; once
+  // what moves has landed, if it is moving.
   new ResizeObserver(() => {
-    const game = view.drawn;
-    if (game && game.board && view.shape && view.grid.dataset.phase === 'idle') {
-      const { w, h, holes, key: shapeKey } = view.shape;
-      if (layout(w, h, holes, shapeKey.split(':')[2])) paint(game);
-    }
+    if (view.grid.dataset.phase === 'idle') refit();
+    else view.resized = true;
   }).observe(box);
   setPhase('idle');
 }

@@ -221,7 +221,7 @@ export function act(action, body) {
 
 // A request found no server: said once, then the server is asked every
 // two seconds until it answers, and the game read again.
-function connectionLost() {
+export function connectionLost() {
   if (state.lost) return;
   state.lost = true;
   hooks.connection(true);
