@@ -544,7 +544,11 @@ document.addEventListener('DOMContentLoaded', () => {
   setupBoard({ box: $('board-box'), pick });
   setupGame({
     shown,
-    counted: renderPanel,
+    counted: () => {
+      renderPanel();
+      // A stuck game's cover offers undo once there is something to undo.
+      if ($('overlay').dataset.kind === 'stuck') cover('stuck', state.game);
+    },
     refused,
     gone,
     connection,

@@ -64,14 +64,6 @@ export function cellsOf(board) {
   }));
 }
 
-// The tile at a game cell of the game drawn, or null.
-export function tileAt(at) {
-  const board = view.drawn && view.drawn.board;
-  if (!board || !at) return null;
-  const row = cellsOf([board[at[1]]])[0];
-  return row ? row[at[0]] || null : null;
-}
-
 // ---- where things are drawn -------------------------------------------------
 
 // A game point (cells, and the ring at -1, width, height) to its drawn

@@ -149,6 +149,3 @@ export function faceSvg(face) {
   return el('svg', { class: 'face', viewBox: '0 0 100 100', 'aria-hidden': 'true', focusable: 'false', 'data-face': face },
     el('use', { href: `#face-${face}` }));
 }
-
-// How many faces differ by shape and fill alone.
-export const DISTINCT_FACES = FACES;

@@ -346,6 +346,15 @@ test('the page opens on a new 14 × 6 game that fills the window, signs up a gue
   assert.equal(faces, 21);
   const names = await page.$$eval('#board .cell.tile', (cs) => new Set(cs.map((c) => c.getAttribute('aria-label').split(',')[0])).size);
   assert.equal(names, 21);
+  // 36 faces differ by shape and fill (each fill has its colour), and 36
+  // more by two small shapes.
+  const faceNames = await page.evaluate(async () => {
+    const { nameOf } = await import('/playground/tiles.js');
+    return Array.from({ length: 72 }, (_, i) => nameOf(i));
+  });
+  assert.equal(new Set(faceNames).size, 72);
+  assert.equal(new Set(faceNames.slice(0, 36).map((n) => n.split(' ')[0])).size, 4);
+  assert.equal(new Set(faceNames.slice(0, 36).map((n) => n.split(' ')[1])).size, 9);
   assert.equal(await page.locator('#board [tabindex="0"]').count(), 1);
   await audit('playing (1280 x 800)');
 
