@@ -1,56 +1,24 @@
-// The linkpath playground: a game held by the server (/v1/games), played
-// through the public API only. The page keeps no game of its own: it keeps
-// the game's id (in the address, #game=ID, and in localStorage, so a reload
-// resumes it) and the tile picked, and draws the newest game the server
-// answered, to its own actions or on the game's event stream. It plays as
-// a guest player it signs up by itself (player.js), shown with its name.
-import { api, authorization, player, rename, setup, signIn } from '/playground/player.js';
-
-const SVG_NS = 'http://www.w3.org/2000/svg';
-// The layout of /v1/render: cells of CELL units with a one-cell margin that
-// holds the ring around the board, so a point [x, y] (-1 and width/height
-// on the ring) is drawn at centre([x, y]).
-const CELL = 40;
-const centre = ([x, y]) => [CELL + (x + 0.5) * CELL, CELL + (y + 0.5) * CELL];
-const OUTSIDE = { mahjong: true, 'shisen-sho': true, lianliankan: false, curling: false };
-const FINISHED = new Set(['won', 'out_of_time', 'resigned']);
-const STATUS_TEXT = {
-  playing: 'playing', paused: 'paused', stuck: 'stuck', won: 'won', out_of_time: 'out of time', resigned: 'resigned',
-};
-const REASONS = {
-  no_path: 'no path the rules allow joins them',
-  type_mismatch: 'the two tiles are not of one type',
-  not_a_tile: 'a cell picked holds no tile',
-  same_cell: 'the same cell twice',
-  off_board: 'a cell off the board',
-};
-const STORED = 'linkpath.game';
+// The linkpath playground: a game held by the server, played through the
+// public API only. This module is the page around the board: it opens on
+// a game (the one kept from the last visit, or a new deal), shows the
+// clock, score and buttons beside the board, says what happened in one
+// place in words, covers the board when the game is won, out of time,
+// stuck, paused or gone, and deals new games from the form folded behind
+// "New game". The board is board.js, the game and its stream game.js,
+// the guest player the page plays as player.js.
+import { player, rename, setup, signIn } from '/playground/player.js';
+import { cellsOf, clearBoard, drawGame, flash, focusBoard, setPicked, settle, setupBoard } from '/playground/board.js';
+import {
+  FINISHED, act, canRedo, canUndo, checkLimit, connectionLost, deal, elapsed, follow, idInAddress, load, running, setupGame,
+  state, storedId,
+} from '/playground/game.js';
 
 const $ = (id) => document.getElementById(id);
-const state = {
-  game: null, // the newest game answered
-  at: 0, // performance.now() when `game` came, to run its clock
-  picked: null, // the first tile of a move
-  stream: null, // the event stream followed: { close() }
-  queue: Promise.resolve(), // actions one at a time, each pinned to the version shown
-  expiring: false, // the game's time limit is being asked about
-};
+const page = { picked: null };
 
-function apiKey() { return $('api-key').value.trim(); }
-
-// ---- what is shown --------------------------------------------------------
-
-function say(...parts) { $('message').replaceChildren(...parts); }
-
-function showError(...parts) {
-  const box = $('error');
-  box.replaceChildren(...parts);
-  box.hidden = parts.length === 0 || (parts.length === 1 && parts[0] === '');
-}
-
-function strong(id, text) { return Object.assign(document.createElement('strong'), { id, textContent: text }); }
-
-const point = ([x, y]) => `[${x}, ${y}]`;
+// The most segments a path may have, by preset; null for any.
+const SEGMENTS = { 'shisen-sho': 3, lianliankan: 3, mahjong: null };
+const NUMBERS = ['no', 'one', 'two', 'three', 'four', 'five'];
 
 // m:ss, whole seconds shown as they passed.
 function clockText(ms) {
@@ -58,30 +26,166 @@ function clockText(ms) {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
-function running(game) { return game.status === 'playing' || game.status === 'stuck'; }
-
-// The play time now: the server's, moved on by the time since it answered
-// while the clock runs; never past the time limit.
-function elapsed() {
-  const game = state.game;
-  if (!game) return 0;
-  let ms = game.elapsed_ms;
-  if (running(game)) ms += performance.now() - state.at;
-  return game.time_limit_ms ? Math.min(ms, game.time_limit_ms) : ms;
+function segments(rules) {
+  if (rules && typeof rules === 'object') {
+    if (rules.max_segments !== undefined) return rules.max_segments;
+    return SEGMENTS[rules.preset || 'mahjong'] ?? null;
+  }
+  return SEGMENTS[rules || 'mahjong'] ?? null;
 }
 
-function tick() {
-  const game = state.game;
-  if (!game) { $('clock').textContent = clockText(0); return; }
-  const ms = elapsed();
-  $('clock').textContent = game.time_limit_ms ? `${clockText(ms)} of ${clockText(game.time_limit_ms)}` : clockText(ms);
-  // The server ends the game when its limit passes and sends it on the
-  // stream; a read makes sure of it when no stream is followed.
-  if (running(game) && game.time_limit_ms && ms >= game.time_limit_ms && !state.expiring) {
-    state.expiring = true;
-    setTimeout(() => refresh(game.id).finally(() => { state.expiring = false; }), state.stream ? 1000 : 0);
+function turnsText(rules) {
+  const n = segments(rules);
+  if (n === null) return null;
+  const turns = n - 1;
+  return `${NUMBERS[turns] || turns} turn${turns === 1 ? '' : 's'}`;
+}
+
+// ---- what is said ----------------------------------------------------------------
+
+// The one place for messages: the latest replaces the one before, so
+// nothing stale stays, and its box keeps its size.
+function say(text, kind = 'info') {
+  const box = $('message');
+  box.textContent = text;
+  box.dataset.kind = kind;
+  delete box.dataset.reason;
+}
+
+function nameAt(game, at) {
+  if (!game || !game.board || !at) return null;
+  const row = cellsOf([game.board[at[1]]])[0];
+  const tile = row && row[at[0]];
+  return tile ? tile.name : null;
+}
+
+function howToPlay(rules) {
+  const turns = turnsText(rules);
+  return turns
+    ? `Pick two matching tiles that a line with ${turns} or fewer can join.`
+    : 'Pick two tiles that a free line can join.';
+}
+
+// What the change to `game` was, in words; its status comes first.
+function describe(game, previous) {
+  const last = game.last && game.last.version === game.version ? game.last : { action: 'create' };
+  switch (game.status) {
+    case 'won': return `Cleared in ${clockText(game.elapsed_ms)} with ${game.score} points.`;
+    case 'out_of_time': return `Out of time with ${game.tiles_left} tiles left; ${game.score} points.`;
+    case 'resigned': return `Resigned with ${game.tiles_left} tiles left; ${game.score} points.`;
+    case 'paused': return 'Paused: the clock is stopped and the board hidden.';
+    case 'stuck': return 'No pair can be removed now: shuffle to play on, or undo.';
+    default: break;
+  }
+  switch (last.action) {
+    case 'move': {
+      const name = nameAt(previous, last.from);
+      return `${name ? `Removed a pair: ${name}.` : 'Removed a pair.'} ${game.tiles_left} tiles left.`;
+    }
+    case 'hint': {
+      const name = last.hint && nameAt(game, last.hint.from);
+      return name ? `Hint: a pair lights up (${name}).` : 'Hint: a pair lights up.';
+    }
+    case 'undo': return last.from ? 'Took back the last move.' : 'Took back the shuffle.';
+    case 'redo': return last.from ? 'Made the move again.' : 'Made the shuffle again.';
+    case 'shuffle': return 'Shuffled the tiles left.';
+    case 'resume': return 'Resumed: the clock runs again.';
+    default: return howToPlay(game.settings.rules);
   }
 }
+
+// An illegal move's reason, from the API's `reason`, in words.
+function reasonText(reason, rules) {
+  switch (reason) {
+    case 'type_mismatch': return 'These two are different tiles.';
+    case 'no_path': {
+      const turns = turnsText(rules);
+      return turns ? `No path with ${turns} or fewer joins these two.` : 'No free path joins these two.';
+    }
+    case 'not_a_tile': return 'One of the two cells is empty.';
+    case 'same_cell': return 'That is the same tile twice.';
+    case 'blocked': return 'One of the two is blocked.';
+    case 'off_board': return 'One of the two is off the board.';
+    default: return 'These two cannot be removed.';
+  }
+}
+
+const REFUSED = {
+  undo: 'Nothing to undo.',
+  redo: 'Nothing to redo.',
+  hint: 'No pair to hint: no move is open.',
+  shuffle: 'These tiles cannot be shuffled into a board that can be cleared.',
+  pause: 'The game cannot be paused now.',
+  resume: 'The game is not paused.',
+  resign: 'The game cannot be resigned now.',
+  moves: 'That move cannot be made now.',
+};
+
+// An API error in words for a player: no codes, no coordinates. The
+// server's own message is used only where it is about what was typed
+// (a deal's settings, a name), without its code quotes.
+function errorText(e, action) {
+  const plain = (e.detail || '').replace(/`/g, '');
+  switch (e.code) {
+    case 'action_refused': return REFUSED[action] || 'That cannot be done now.';
+    case 'game_over': return 'This game is over.';
+    case 'version_mismatch': return 'The game changed elsewhere; here it is as it stands now.';
+    case 'not_your_game': return 'This game is another player\'s: only they may play it.';
+    case 'unauthorized': return 'The server did not accept this player.';
+    case 'rate_limited': return 'Too many requests: wait a moment and try again.';
+    case 'quota_exceeded': return 'You hold as many games as a player may: finish or resign one first.';
+    case 'invalid_request':
+    case 'invalid_rules':
+    case 'invalid_board':
+    case 'too_large': return `Refused: ${plain}.`;
+    default:
+      if (e.status >= 500 || e.status === 0) return 'The server could not do that just now: try again in a moment.';
+      return `Refused: ${plain}.`;
+  }
+}
+
+function refused(e, action, body) {
+  if (e.code === 'illegal_move') {
+    if (body) flash([body.from, body.to]);
+    say(reasonText(e.reason, state.game && state.game.settings.rules), 'warn');
+    $('message').dataset.reason = e.reason || '';
+    return;
+  }
+  say(errorText(e, action), 'warn');
+}
+
+// ---- the panel beside the board ---------------------------------------------------
+
+const UNRANKED = {
+  assists: 'Not ranked: a hint, an undo or a shuffle was used.',
+  too_fast: 'Not ranked: the moves came faster than a person plays.',
+};
+
+function rankedText(game) {
+  if (!game.owner) return 'Not ranked: played without a player.';
+  if (game.ranked) return 'Ranked on this deal\'s leaderboard.';
+  return UNRANKED[game.unranked] || 'Not ranked.';
+}
+
+const BUTTONS = ['hint', 'undo', 'redo', 'shuffle', 'pause', 'resign'];
+
+// The buttons that can act now: none on a finished game, only resume on a
+// paused one, undo and redo when there is something to take.
+function enable(game) {
+  const live = game && !FINISHED.has(game.status);
+  const playing = live && game.status !== 'paused';
+  $('hint').disabled = !playing || game.moves_open === 0;
+  $('undo').disabled = !playing || !canUndo();
+  $('redo').disabled = !playing || !canRedo();
+  $('shuffle').disabled = !playing || game.tiles_left === 0;
+  $('pause').disabled = !live;
+  $('pause').textContent = game && game.status === 'paused' ? 'Resume' : 'Pause';
+  $('resign').disabled = !live;
+}
+
+const STATUS_TEXT = {
+  playing: 'playing', paused: 'paused', stuck: 'stuck', won: 'won', out_of_time: 'out of time', resigned: 'resigned',
+};
 
 function rulesName(rules) {
   if (rules === undefined || rules === null) return 'mahjong';
@@ -89,44 +193,7 @@ function rulesName(rules) {
   return `${rules.preset || 'mahjong'}, changed`;
 }
 
-function outside(rules) {
-  if (rules && typeof rules === 'object') {
-    if (typeof rules.outside === 'boolean') return rules.outside;
-    return OUTSIDE[rules.preset || 'mahjong'];
-  }
-  return OUTSIDE[rules || 'mahjong'];
-}
-
-// What the last change was, in words; the game's status comes first.
-function describe(game) {
-  const last = game.last || { action: 'create' };
-  switch (game.status) {
-    case 'won': return `Won: cleared in ${clockText(game.elapsed_ms)}, score ${game.score}${game.ranked ? '' : ', unranked (assists used)'}.`;
-    case 'out_of_time': return `Out of time: ${game.tiles_left} tiles left, score ${game.score}.`;
-    case 'resigned': return `Resigned with ${game.tiles_left} tiles left, score ${game.score}.`;
-    case 'paused': return 'Paused: the clock is stopped and the board hidden.';
-    case 'stuck': return 'Stuck: tiles are left and no pair can be removed. Shuffle, or undo.';
-    default: break;
-  }
-  switch (last.action) {
-    case 'move': return `Removed ${point(last.from)} and ${point(last.to)}.`;
-    case 'hint': return last.hint ? `Hint: ${point(last.hint.from)} and ${point(last.hint.to)}.` : 'Hint.';
-    case 'undo': return 'Took back the last change.';
-    case 'redo': return 'Made the change again.';
-    case 'shuffle': return 'Shuffled the tiles left.';
-    case 'resume': return 'Resumed: the clock runs again.';
-    default: return 'Click two tiles of a pair to remove them.';
-  }
-}
-
-// Whose game it is: the player's own are ranked when won without assists.
-function whose(game) {
-  const me = player();
-  if (!game.owner) return 'Anyone\'s: created without a player, so a win enters no leaderboard.';
-  return me && game.owner === me.id ? `${me.name}'s.` : 'Another player\'s: only they may play it.';
-}
-
-function render() {
+function renderPanel() {
   const game = state.game;
   const box = $('game');
   box.dataset.id = game ? game.id : '';
@@ -147,164 +214,175 @@ function render() {
   } else {
     $('game-line').textContent = '';
   }
-  const finished = !game || FINISHED.has(game.status);
-  const paused = game && game.status === 'paused';
-  for (const id of ['hint', 'undo', 'redo', 'shuffle']) $(id).disabled = finished || paused;
-  $('pause').disabled = finished;
-  $('pause').textContent = paused ? 'Resume' : 'Pause';
-  $('resign').disabled = finished;
+  enable(game);
   tick();
-  draw();
 }
 
-function el(name, attributes = {}, text) {
-  const node = document.createElementNS(SVG_NS, name);
-  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
+// Whose game it is: the player's own are ranked when won without assists.
+function whose(game) {
+  const me = player();
+  if (!game.owner) return 'Anyone\'s: created without a player, so a win enters no leaderboard.';
+  return me && game.owner === me.id ? `${me.name}'s.` : 'Another player\'s: only they may play it.';
 }
 
-// Dark colours far apart, so that types next to each other (A, B, C) do
-// not look alike; the letter tells types of one colour apart.
-const INKS = ['#c62828', '#1565c0', '#2e7d32', '#6a1b9a', '#e65100', '#00838f',
-  '#ad1457', '#4e342e', '#558b2f', '#283593', '#9e7700', '#37474f'];
-
-function ink(tile) {
-  let h = 0;
-  for (const c of tile) h = (h * 31 + c.codePointAt(0)) % INKS.length;
-  return INKS[h];
-}
-
-// A board's rows as cells: a tile's type as text, or null when empty;
-// text rows and number rows alike.
-function cellsOf(board) {
-  return board.map((row) => (typeof row === 'string'
-    ? [...row].map((c) => (c === '.' || c === ' ' ? null : c))
-    : row.map((n) => (n === 0 ? null : String(n)))));
-}
-
-const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
-
-function draw() {
-  const svg = $('board-view');
+function tick() {
   const game = state.game;
-  const board = game && game.board;
-  $('paused-cover').hidden = !(game && game.status === 'paused');
-  // An SVG element has no `hidden` property: the attribute, and style.css.
-  svg.toggleAttribute('hidden', !board);
-  svg.replaceChildren();
-  if (!board) return;
-  const rows = cellsOf(board);
-  const h = rows.length;
-  const w = h ? rows[0].length : 0;
-  svg.setAttribute('viewBox', `0 0 ${(w + 2) * CELL} ${(h + 2) * CELL}`);
-  if (outside(game.settings.rules)) {
-    svg.append(el('rect', { class: 'ring', x: 1, y: 1, width: (w + 2) * CELL - 2, height: (h + 2) * CELL - 2 }));
+  if (!game) { $('clock').textContent = clockText(0); return; }
+  const ms = elapsed();
+  $('clock').textContent = game.time_limit_ms ? `${clockText(ms)} of ${clockText(game.time_limit_ms)}` : clockText(ms);
+  checkLimit();
+}
+
+// ---- the cover over the board ---------------------------------------------------
+
+function button(id, text, onClick) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.id = id;
+  b.textContent = text;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+// Covers the board with what the game's state asks of the player; none
+// while it plays.
+function cover(kind, game) {
+  const overlay = $('overlay');
+  const hadFocus = overlay.contains(document.activeElement);
+  const boardFocus = $('board').contains(document.activeElement) || BUTTONS.some((id) => document.activeElement === $(id));
+  if (!kind) {
+    overlay.hidden = true;
+    overlay.dataset.kind = '';
+    if (hadFocus) focusBoard();
+    return;
   }
-  const last = game.last && game.last.version === game.version ? game.last : null;
-  const hint = last && last.action === 'hint' && last.hint ? last.hint : null;
-  const moved = last && ['move', 'undo', 'redo', 'shuffle'].includes(last.action) ? last.moved.map((m) => m.to) : [];
-  const back = last && last.action === 'undo' && last.from ? [last.from, last.to] : [];
-  const play = !FINISHED.has(game.status);
-  rows.forEach((row, y) => row.forEach((tile, x) => {
-    const at = [x, y];
-    const classes = ['cell', tile === null ? 'empty' : 'tile'];
-    if (same(state.picked, at)) classes.push('picked');
-    if (hint && (same(hint.from, at) || same(hint.to, at))) classes.push('hinted');
-    if (moved.some((m) => same(m, at)) || back.some((m) => same(m, at))) classes.push('moved');
-    const [cx, cy] = centre(at);
-    const g = el('g', { class: classes.join(' '), 'data-x': x, 'data-y': y });
-    if (tile !== null && play) {
-      g.setAttribute('tabindex', '0');
-      g.setAttribute('role', 'button');
-      g.setAttribute('aria-label', `tile ${tile} at ${x}, ${y}`);
-      g.setAttribute('aria-pressed', same(state.picked, at) ? 'true' : 'false');
-    }
-    g.append(el('rect', {
-      x: cx - CELL * 0.44, y: cy - CELL * 0.44, width: CELL * 0.88, height: CELL * 0.88,
-      rx: CELL * 0.12, 'stroke-width': CELL * 0.04,
-    }));
-    if (tile !== null) {
-      g.append(el('text', {
-        x: cx, y: cy, 'font-size': CELL * (tile.length > 1 ? 0.4 : 0.55), 'text-anchor': 'middle',
-        'dominant-baseline': 'central', fill: ink(tile),
-      }, tile));
-    }
-    g.addEventListener('click', () => pick(at, tile !== null));
-    g.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); pick(at, tile !== null); }
-    });
-    svg.append(g);
-  }));
-  const path = last && (last.action === 'move' || last.action === 'redo') && last.path ? last.path : null;
-  for (const [points, kind] of [[path, 'path move'], [hint && hint.path, 'path hint']]) {
-    if (!points) continue;
-    const line = el('polyline', {
-      class: kind,
-      points: points.map((p) => centre(p).join(',')).join(' '),
-      'stroke-width': CELL * 0.12,
-    });
-    // The move's path is drawn from end to end (style.css), in units of
-    // its length.
-    if (kind === 'path move') line.setAttribute('pathLength', 100);
-    svg.append(line);
+  const again = () => button('play-again', 'Play again', () => { dealFromForm(); });
+  let title;
+  let text;
+  let detail = '';
+  let buttons;
+  switch (kind) {
+    case 'won':
+      title = 'Cleared!';
+      text = `Time ${clockText(game.elapsed_ms)} · Score ${game.score}`;
+      detail = rankedText(game);
+      buttons = [again()];
+      break;
+    case 'out_of_time':
+      title = 'Out of time';
+      text = `${game.tiles_left} tiles left · Score ${game.score}`;
+      buttons = [again()];
+      break;
+    case 'resigned':
+      title = 'Resigned';
+      text = `${game.tiles_left} tiles left · Score ${game.score}`;
+      buttons = [again()];
+      break;
+    case 'stuck':
+      title = 'No moves left';
+      text = 'No pair of tiles can be removed.';
+      detail = 'A shuffle deals the tiles left anew; it counts as an assist.';
+      buttons = [button('overlay-shuffle', 'Shuffle', () => act('shuffle'))];
+      if (canUndo()) buttons.push(button('overlay-undo', 'Undo', () => act('undo')));
+      break;
+    case 'paused':
+      title = 'Paused';
+      text = 'The clock is stopped and the board hidden.';
+      buttons = [button('overlay-resume', 'Resume', () => act('resume'))];
+      break;
+    default: // gone
+      title = 'This game is gone';
+      text = 'The server no longer has it: a game expires after a day without play, or the server\'s store was emptied.';
+      buttons = [button('overlay-new', 'Deal a new game', () => { dealFromForm(); })];
+      break;
   }
+  overlay.dataset.kind = kind;
+  $('overlay-title').textContent = title;
+  $('overlay-text').textContent = text;
+  $('overlay-detail').textContent = detail;
+  $('overlay-buttons').replaceChildren(...buttons);
+  overlay.hidden = false;
+  if (hadFocus || boardFocus) buttons[0].focus();
 }
 
-// Shows `game` unless a newer version is shown already. The same version
-// again (the stream repeating an answer, or a read) only sets the clock.
-function show(game) {
-  const current = state.game;
-  if (current && current.id === game.id) {
-    if (game.version < current.version) return;
-    if (game.version === current.version) {
-      if (game.elapsed_ms > current.elapsed_ms) {
-        state.game = game;
-        state.at = performance.now();
-        tick();
-      }
-      return;
-    }
+function coverFor(game) {
+  if (!game) return null;
+  if (FINISHED.has(game.status) || game.status === 'stuck' || game.status === 'paused') return game.status;
+  return null;
+}
+
+// ---- showing a game --------------------------------------------------------------
+
+function shown(game, { previous }) {
+  page.picked = null;
+  setPicked(null);
+  renderPanel();
+  say(describe(game, previous), game.status === 'won' ? 'win' : 'info');
+  const kind = coverFor(game);
+  // The board lands first, then the cover: a win shows its last pair go.
+  drawGame(game).then(() => {
+    if (state.game === game) cover(kind, game);
+  }, () => {});
+  if (!kind) cover(null);
+}
+
+function gone() {
+  page.picked = null;
+  renderPanel();
+  clearBoard();
+  say('This game is gone.', 'warn');
+  cover('gone');
+}
+
+// The server not answering, said once; when it answers again, a page
+// that could not start starts.
+function connection(lost) {
+  const banner = $('connection');
+  banner.textContent = lost ? 'Lost the connection to the server; trying again.' : '';
+  banner.hidden = !lost;
+  if (!lost && !state.game && $('overlay').dataset.kind !== 'gone') start();
+}
+
+// A cell picked on the board, by click or by keyboard: the first tile of
+// a move, or the second, which sends the move.
+function pick(at) {
+  const game = state.game;
+  if (!game || !game.board || !running(game)) return;
+  settle();
+  const name = nameAt(game, at);
+  if (!page.picked) {
+    if (!name) { say('That cell is empty: pick a tile.'); return; }
+    page.picked = at;
+    setPicked(at);
+    say(`Picked ${name}: now pick its match.`);
+    return;
   }
-  state.game = game;
-  state.at = performance.now();
-  state.picked = null;
-  render();
-  say(describe(game));
-  if (FINISHED.has(game.status)) closeStream();
+  const from = page.picked;
+  page.picked = null;
+  setPicked(null);
+  if (from[0] === at[0] && from[1] === at[1]) {
+    say(`Put back ${name}.`);
+    return;
+  }
+  act('moves', { from, to: at });
 }
 
-// ---- the game's life -------------------------------------------------------
-
-function remember(id) {
-  try {
-    if (id) localStorage.setItem(STORED, id); else localStorage.removeItem(STORED);
-  } catch (_) { /* storage refused: the address still holds the id */ }
-  history.replaceState(null, '', id ? `#game=${id}` : location.pathname);
-}
-
-function idInAddress() {
-  const match = /^#(?:game=)?([0-9A-Za-z_-]+)$/.exec(location.hash);
-  return match ? match[1] : null;
-}
-
-// ---- the shape dealt onto ---------------------------------------------------
+// ---- the deal form ---------------------------------------------------------------
 
 // The layouts shipped with the server (assets/layouts/), by name.
 const layouts = new Map();
 
 async function loadLayouts() {
   try {
-    for (const { name, rows } of await api('GET', '/playground/layouts.json')) {
+    const response = await fetch('/playground/layouts.json');
+    for (const { name, rows } of await response.json()) {
       layouts.set(name, rows);
       const option = document.createElement('option');
       option.value = name;
       option.textContent = `${name} (${rows.join('').split('#').length - 1} cells)`;
       $('layout').insertBefore(option, $('layout').lastElementChild);
     }
-  } catch (e) {
-    showError(e.message);
-  }
+  } catch (_) { /* the shapes typed in still deal */ }
 }
 
 // The rows typed, as /v1/deal takes them: blank lines at the end dropped.
@@ -359,118 +437,7 @@ function fillForm(settings) {
   $('time-limit').value = settings.time_limit_ms ? settings.time_limit_ms / 60000 : '';
 }
 
-function open(game) {
-  closeStream();
-  state.game = null;
-  remember(game.id);
-  fillForm(game.settings);
-  show(game);
-  follow(game.id);
-}
-
-async function load(id) {
-  closeStream();
-  state.game = null;
-  state.picked = null;
-  render();
-  say('Loading the game…');
-  try {
-    open(await api('GET', `/v1/games/${encodeURIComponent(id)}`));
-  } catch (e) {
-    if (e.code === 'game_not_found') gone(id);
-    else { say(''); showError(e.message); }
-  }
-}
-
-// The game is not on this server (never was, or expired): start afresh.
-function gone(id) {
-  if (state.game && state.game.id !== id) return;
-  closeStream();
-  state.game = null;
-  state.picked = null;
-  remember(null);
-  render();
-  say(strong('gone', `Game ${id} is gone`),
-    ': this server has no such game (it expired after a day without play, or the server\'s store was emptied). Deal a new game.');
-}
-
-// Reads the game again, as the server has it now.
-async function refresh(id) {
-  try {
-    const game = await api('GET', `/v1/games/${id}`);
-    if (state.game && state.game.id === id) show(game);
-  } catch (e) {
-    if (e.code === 'game_not_found') gone(id);
-  }
-}
-
-// Queues an action on the game shown, pinned to the version shown when it
-// is sent, after the actions before it.
-function act(action, body) {
-  const id = state.game && state.game.id;
-  if (!id) return state.queue;
-  state.queue = state.queue.then(async () => {
-    if (!state.game || state.game.id !== id) return;
-    const shown = state.game.version;
-    try {
-      const game = await api('POST', `/v1/games/${id}/${action}`, { body, version: shown });
-      showError('');
-      show(game);
-    } catch (e) {
-      await refused(e, id, shown);
-    }
-  });
-  return state.queue;
-}
-
-async function refused(e, id, shown) {
-  switch (e.code) {
-    case 'illegal_move':
-      // Nothing changed on the server; the board stays as shown.
-      showError('Not removed: ', strong('reason', e.reason || 'illegal'), ` (${REASONS[e.reason] || e.detail}).`);
-      draw();
-      break;
-    case 'version_mismatch':
-      await refresh(id);
-      showError(`The game changed elsewhere after version ${shown}, so nothing was done: look again.`);
-      break;
-    case 'game_not_found':
-      gone(id);
-      break;
-    case 'game_over':
-    case 'action_refused':
-      showError(strong('refused', e.detail));
-      await refresh(id);
-      break;
-    default:
-      showError(e.message);
-  }
-}
-
-function pick(at, isTile) {
-  const game = state.game;
-  if (!game || !game.board || FINISHED.has(game.status)) return;
-  showError('');
-  if (!state.picked) {
-    if (!isTile) return;
-    state.picked = at;
-    draw();
-    say(`Picked ${point(at)}: now the tile to remove it with.`);
-    return;
-  }
-  const from = state.picked;
-  state.picked = null;
-  draw();
-  if (same(from, at)) {
-    say(`Put back ${point(at)}.`);
-    return;
-  }
-  act('moves', { from, to: at });
-}
-
-async function deal(event) {
-  event.preventDefault();
-  showError('');
+function formBody() {
   const number = (id) => Number($(id).value);
   const minutes = $('time-limit').value.trim();
   const seed = $('seed').value.trim();
@@ -490,109 +457,29 @@ async function deal(event) {
   // No copies: 4 on width × height, the cells shared out on a layout.
   if ($('copies').value.trim() !== '') body.copies = number('copies');
   if (minutes !== '') body.time_limit_ms = Math.max(1, Math.round(Number(minutes) * 60000));
+  return body;
+}
+
+// Deals a game as the form says, then folds the form away and puts the
+// board, whole, in view with the keyboard on it.
+async function dealFromForm() {
   $('deal').disabled = true;
   say('Dealing…');
   try {
-    open(await api('POST', '/v1/games', { body }));
+    await deal(formBody());
+    $('new-game-box').open = false;
+    window.scrollTo(0, 0);
+    focusBoard();
+    return true;
   } catch (e) {
-    say('');
-    showError(e.message);
+    say(errorText(e, 'deal'), 'warn');
+    return false;
   } finally {
     $('deal').disabled = false;
   }
 }
 
-// ---- the event stream -------------------------------------------------------
-
-function closeStream() {
-  if (state.stream) state.stream.close();
-  state.stream = null;
-  $('game').dataset.stream = 'closed';
-}
-
-// Follows the game's events until it finishes: changes made elsewhere
-// (another tab, the API) show up as they happen.
-function follow(id) {
-  closeStream();
-  if (!state.game || FINISHED.has(state.game.status)) return;
-  // EventSource sends no Authorization header, and the events of a game
-  // are open to read unless API keys gate the server: then the stream is
-  // read with fetch, with the player's token (or the key).
-  state.stream = apiKey() ? fetchStream(id) : eventSource(id);
-}
-
-function onEvent(id, data) {
-  if (!state.game || state.game.id !== id) return;
-  let game;
-  try { game = JSON.parse(data); } catch (_) { return; }
-  show(game);
-}
-
-function eventSource(id) {
-  const source = new EventSource(`/v1/games/${id}/events`);
-  const stream = { close: () => source.close() };
-  source.addEventListener('open', () => { if (state.stream === stream) $('game').dataset.stream = 'open'; });
-  source.addEventListener('game', (e) => onEvent(id, e.data));
-  // A stream that ended is opened again by EventSource itself, with
-  // Last-Event-ID; an answer that is no stream (a 404, a 503) ends it.
-  source.addEventListener('error', () => {
-    if (state.stream !== stream || source.readyState !== EventSource.CLOSED) return;
-    $('game').dataset.stream = 'closed';
-    setTimeout(async () => {
-      if (state.stream !== stream) return;
-      await refresh(id);
-      if (state.stream === stream) follow(id);
-    }, 3000);
-  });
-  return stream;
-}
-
-function fetchStream(id) {
-  const abort = new AbortController();
-  const stream = { close: () => abort.abort() };
-  let seen = null;
-  (async () => {
-    while (!abort.signal.aborted) {
-      try {
-        const path = `/v1/games/${id}/events`;
-        const headers = { Accept: 'text/event-stream' };
-        const bearer = authorization(path);
-        if (bearer) headers.Authorization = `Bearer ${bearer}`;
-        if (seen !== null) headers['Last-Event-ID'] = seen;
-        const response = await fetch(path, { headers, signal: abort.signal });
-        if (response.status === 404) { gone(id); return; }
-        if (response.ok) {
-          $('game').dataset.stream = 'open';
-          const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-          let buffer = '';
-          for (;;) {
-            const { value, done } = await reader.read();
-            if (done) break;
-            buffer += value.replace(/\r\n?/g, '\n');
-            let end;
-            while ((end = buffer.indexOf('\n\n')) >= 0) {
-              const block = buffer.slice(0, end);
-              buffer = buffer.slice(end + 2);
-              const data = [];
-              for (const line of block.split('\n')) {
-                if (line.startsWith('id:')) seen = line.slice(3).trim();
-                else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-              }
-              if (data.length) onEvent(id, data.join('\n'));
-            }
-          }
-        }
-      } catch (_) {
-        if (abort.signal.aborted) return;
-      }
-      if (state.stream === stream) $('game').dataset.stream = 'closed';
-      await new Promise((resolve) => { setTimeout(resolve, 3000); });
-    }
-  })();
-  return stream;
-}
-
-// ---- the player --------------------------------------------------------------
+// ---- the player --------------------------------------------------------------------
 
 // Shows who the page plays as and, when given, `note`: a quiet line about
 // what the page did about the player by itself ('' for none).
@@ -602,7 +489,7 @@ function showPlayer(note) {
   $('new-name').disabled = !me;
   $('rename-button').disabled = !me;
   if (note !== undefined) $('player-note').textContent = note;
-  if (state.game) render();
+  if (state.game) renderPanel();
 }
 
 // The player of an earlier visit, or a new guest. Without one the page
@@ -613,64 +500,85 @@ async function startPlayer() {
     showPlayer();
   } catch (e) {
     if (player()) {
-      showPlayer();
-      showError(e.message);
+      showPlayer(errorText(e));
+    } else if (e.status === 0) {
+      connectionLost();
+      showPlayer('Not signed in yet: the server did not answer.');
     } else {
-      showPlayer(`Not signed in (${e.detail}): games dealt now are anyone's, and a win enters no leaderboard.`);
+      showPlayer(`Not signed in: ${errorText(e)} Games dealt now are anyone's, and a win enters no leaderboard.`);
     }
   }
 }
 
 async function renamePlayer(event) {
   event.preventDefault();
-  showError('');
   $('rename-button').disabled = true;
   try {
     const name = await rename($('new-name').value.trim());
     $('new-name').value = '';
     showPlayer(`Renamed: you play as ${name} now.`);
+    say(`You play as ${name} now.`);
   } catch (e) {
-    showError(e.message);
+    say(`That name was refused: ${(e.detail || '').replace(/`/g, '')}.`, 'warn');
     showPlayer();
   }
 }
 
-// ---- start -----------------------------------------------------------------
+// ---- start -----------------------------------------------------------------------------
+
+async function start() {
+  await Promise.all([loadLayouts(), startPlayer()]);
+  const id = storedId();
+  if (id) {
+    try {
+      if (await load(id)) fillForm(state.game.settings);
+    } catch (e) {
+      say(errorText(e), 'warn');
+    }
+  } else {
+    await dealFromForm();
+  }
+}
 
 document.addEventListener('DOMContentLoaded', () => {
-  $('new-game').addEventListener('submit', deal);
+  setupBoard({ box: $('board-box'), pick });
+  setupGame({
+    shown,
+    counted: () => {
+      renderPanel();
+      // A stuck game's cover offers undo once there is something to undo.
+      if ($('overlay').dataset.kind === 'stuck') cover('stuck', state.game);
+    },
+    refused,
+    gone,
+    connection,
+    streaming: (s) => { $('game').dataset.stream = s; },
+    key: () => $('api-key').value.trim(),
+  });
+  setup({ key: () => $('api-key').value.trim(), changed: showPlayer });
+  $('new-game').addEventListener('submit', (e) => { e.preventDefault(); dealFromForm(); });
   $('layout').addEventListener('change', pickLayout);
   // Rows edited are one's own, whatever they started from.
   $('layout-rows').addEventListener('input', () => {
     if (layouts.has($('layout').value)) $('layout').value = 'own';
   });
-  $('hint').addEventListener('click', () => act('hint'));
-  $('undo').addEventListener('click', () => act('undo'));
-  $('redo').addEventListener('click', () => act('redo'));
-  $('shuffle').addEventListener('click', () => act('shuffle'));
+  for (const action of ['hint', 'undo', 'redo', 'shuffle']) $(action).addEventListener('click', () => act(action));
   $('pause').addEventListener('click', () => act(state.game && state.game.status === 'paused' ? 'resume' : 'pause'));
   $('resign').addEventListener('click', () => {
     if (window.confirm('Resign this game? It ends here.')) act('resign');
   });
   $('rename').addEventListener('submit', renamePlayer);
+  $('server-key').addEventListener('submit', (e) => e.preventDefault());
   $('api-key').addEventListener('change', () => {
     // A server whose guests need a key: the key typed in signs one up.
     if (!player()) startPlayer();
     if (state.game) follow(state.game.id);
   });
-  setup({ key: apiKey, changed: showPlayer });
   window.addEventListener('hashchange', () => {
     const id = idInAddress();
-    if (id && (!state.game || state.game.id !== id)) load(id);
+    if (id && (!state.game || state.game.id !== id)) load(id).catch((e) => say(errorText(e), 'warn'));
   });
   setInterval(tick, 250);
-  render();
-  let id = idInAddress();
-  if (!id) {
-    try { id = localStorage.getItem(STORED); } catch (_) { id = null; }
-  }
-  // The shipped layouts first, so that a game resumed names its own.
-  // The player before the game, so that the game is read as the player.
-  const ready = loadLayouts().then(startPlayer).then(() => (id ? load(id) : say('Deal a game to start: pick its size or shape, rules and gravity.')));
-  ready.finally(() => { document.body.dataset.ready = 'true'; });
+  renderPanel();
+  start().finally(() => { document.body.dataset.ready = 'true'; });
 });

@@ -50,10 +50,13 @@ import {
   pause,
   play,
   playground,
+  playgroundBoardScript,
+  playgroundGameScript,
   playgroundLayouts,
   playgroundPlayerScript,
   playgroundScript,
   playgroundStyle,
+  playgroundTilesScript,
   readyz,
   redo,
   render,
@@ -815,13 +818,18 @@ async function servedFiles(): Promise<void> {
     return `${page?.length} characters, CSP ${response?.headers.get("content-security-policy")}`;
   });
 
-  await check("GET /playground/app.js, player.js and style.css, as in assets/playground/", async () => {
+  await check("GET /playground/app.js, its modules and style.css, as in assets/playground/", async () => {
     const script = await playgroundScript();
     assert.equal(script.response?.headers.get("content-type"), "text/javascript; charset=utf-8");
     assert.equal(script.data, repoFile("assets/playground/app.js"));
     const player = await playgroundPlayerScript();
     assert.equal(player.response?.headers.get("content-type"), "text/javascript; charset=utf-8");
     assert.equal(player.data, repoFile("assets/playground/player.js"));
+    for (const [name, get] of [["board.js", playgroundBoardScript], ["tiles.js", playgroundTilesScript], ["game.js", playgroundGameScript]] as const) {
+      const module = await get();
+      assert.equal(module.response?.headers.get("content-type"), "text/javascript; charset=utf-8", name);
+      assert.equal(module.data, repoFile(`assets/playground/${name}`), name);
+    }
     const style = await playgroundStyle();
     assert.equal(style.response?.headers.get("content-type"), "text/css; charset=utf-8");
     assert.equal(style.data, repoFile("assets/playground/style.css"));

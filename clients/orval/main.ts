@@ -46,10 +46,13 @@ import {
   pause,
   play,
   playground,
+  playgroundBoardScript,
+  playgroundGameScript,
   playgroundLayouts,
   playgroundPlayerScript,
   playgroundScript,
   playgroundStyle,
+  playgroundTilesScript,
   readyz,
   redo,
   render,
@@ -763,7 +766,7 @@ async function servedFiles(): Promise<void> {
     return `${page.length} characters, CSP ${answer.headers.get("content-security-policy")}`;
   });
 
-  await check("GET /playground/app.js, player.js and style.css, as in assets/playground/", async () => {
+  await check("GET /playground/app.js, its modules and style.css, as in assets/playground/", async () => {
     const script = await playgroundScript();
     assert.ok(script.status === 200, `status ${script.status}`);
     assert.equal(script.headers.get("content-type"), "text/javascript; charset=utf-8");
@@ -772,6 +775,12 @@ async function servedFiles(): Promise<void> {
     assert.ok(player.status === 200, `status ${player.status}`);
     assert.equal(player.headers.get("content-type"), "text/javascript; charset=utf-8");
     assert.equal(player.data, repoFile("assets/playground/player.js"));
+    for (const [name, get] of [["board.js", playgroundBoardScript], ["tiles.js", playgroundTilesScript], ["game.js", playgroundGameScript]] as const) {
+      const module = await get();
+      assert.ok(module.status === 200, `${name}: status ${module.status}`);
+      assert.equal(module.headers.get("content-type"), "text/javascript; charset=utf-8", name);
+      assert.equal(module.data, repoFile(`assets/playground/${name}`), name);
+    }
     const style = await playgroundStyle();
     assert.ok(style.status === 200, `status ${style.status}`);
     assert.equal(style.headers.get("content-type"), "text/css; charset=utf-8");

@@ -137,7 +137,7 @@ pub(crate) const BUCKETS: [f64; 17] = [
 
 /// Every route of the router, as `(method, path)`: the `route` and
 /// `method` labels of the request series.
-pub(crate) const ROUTES: [(&str, &str); 37] = [
+pub(crate) const ROUTES: [(&str, &str); 40] = [
     ("POST", "/v1/solve"),
     ("POST", "/v1/render"),
     ("POST", "/v1/moves"),
@@ -169,6 +169,9 @@ pub(crate) const ROUTES: [(&str, &str); 37] = [
     ("GET", "/"),
     ("GET", "/playground/app.js"),
     ("GET", "/playground/player.js"),
+    ("GET", "/playground/board.js"),
+    ("GET", "/playground/tiles.js"),
+    ("GET", "/playground/game.js"),
     ("GET", "/playground/style.css"),
     ("GET", "/playground/layouts.json"),
     ("GET", "/healthz"),

@@ -1,7 +1,9 @@
-//! `GET /`: the playground page, a small client of the public API that a
-//! person can try in a browser. Its HTML, CSS and scripts (the page, and
-//! the player it signs up and plays as) are compiled into the binary; the page fetches only this server's `/v1/*` routes, and its
-//! Content-Security-Policy allows nothing but this origin.
+//! `GET /`: the playground page, a game of the public API that a person
+//! plays in a browser. Its HTML, CSS and script modules (the page, the
+//! board, the tile faces, the game and its stream, and the player it signs
+//! up and plays as) are compiled into the binary; the page fetches only
+//! this server's routes, and its Content-Security-Policy allows nothing
+//! but this origin.
 
 use super::cached::Cached;
 use axum::Router;
@@ -13,6 +15,9 @@ use std::sync::LazyLock;
 const INDEX_HTML: &str = include_str!("../../../assets/playground/index.html");
 const APP_JS: &str = include_str!("../../../assets/playground/app.js");
 const PLAYER_JS: &str = include_str!("../../../assets/playground/player.js");
+const BOARD_JS: &str = include_str!("../../../assets/playground/board.js");
+const TILES_JS: &str = include_str!("../../../assets/playground/tiles.js");
+const GAME_JS: &str = include_str!("../../../assets/playground/game.js");
 const STYLE_CSS: &str = include_str!("../../../assets/playground/style.css");
 
 /// The layouts the page offers to deal onto, by name: text rows, `#` a
@@ -51,6 +56,9 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route("/", get(index))
         .route("/playground/app.js", get(app_js))
         .route("/playground/player.js", get(player_js))
+        .route("/playground/board.js", get(board_js))
+        .route("/playground/tiles.js", get(tiles_js))
+        .route("/playground/game.js", get(game_js))
         .route("/playground/style.css", get(style_css))
         .route("/playground/layouts.json", get(layouts))
 }
@@ -85,6 +93,30 @@ pub(crate) async fn app_js(request: HeaderMap) -> Response {
         (status = 304, description = "Not modified: `If-None-Match` named its `ETag`.")))]
 pub(crate) async fn player_js(request: HeaderMap) -> Response {
     static CACHED: LazyLock<Cached> = LazyLock::new(|| Cached::new(PLAYER_JS));
+    asset(&CACHED, &request, "text/javascript; charset=utf-8")
+}
+
+#[utoipa::path(get, path = "/playground/board.js", operation_id = "playgroundBoardScript", tag = "playground",
+    responses((status = 200, description = "The script of the board: the grid of cells, its keyboard, the paths and falls drawn; a module `app.js` imports.", content_type = "text/javascript", body = String),
+        (status = 304, description = "Not modified: `If-None-Match` named its `ETag`.")))]
+pub(crate) async fn board_js(request: HeaderMap) -> Response {
+    static CACHED: LazyLock<Cached> = LazyLock::new(|| Cached::new(BOARD_JS));
+    asset(&CACHED, &request, "text/javascript; charset=utf-8")
+}
+
+#[utoipa::path(get, path = "/playground/tiles.js", operation_id = "playgroundTilesScript", tag = "playground",
+    responses((status = 200, description = "The script that draws the tile faces in SVG; a module `board.js` imports.", content_type = "text/javascript", body = String),
+        (status = 304, description = "Not modified: `If-None-Match` named its `ETag`.")))]
+pub(crate) async fn tiles_js(request: HeaderMap) -> Response {
+    static CACHED: LazyLock<Cached> = LazyLock::new(|| Cached::new(TILES_JS));
+    asset(&CACHED, &request, "text/javascript; charset=utf-8")
+}
+
+#[utoipa::path(get, path = "/playground/game.js", operation_id = "playgroundGameScript", tag = "playground",
+    responses((status = 200, description = "The script of the game shown: its actions, its event stream and the connection; a module `app.js` imports.", content_type = "text/javascript", body = String),
+        (status = 304, description = "Not modified: `If-None-Match` named its `ETag`.")))]
+pub(crate) async fn game_js(request: HeaderMap) -> Response {
+    static CACHED: LazyLock<Cached> = LazyLock::new(|| Cached::new(GAME_JS));
     asset(&CACHED, &request, "text/javascript; charset=utf-8")
 }
 
