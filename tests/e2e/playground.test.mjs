@@ -21,14 +21,10 @@
 // docs/playground-phone.png, mid-game, are taken anew on each run.
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { join } from 'node:path';
+import { launchChromium, root, startServer } from './support.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const binary = process.env.LINKPATH_BIN || join(root, 'target', 'release', 'linkpath');
 const artifacts = join(root, 'tests', 'artifacts');
 const AXE = readFileSync(join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 // No test may hang: each is cut off well past what it needs.
@@ -47,36 +43,6 @@ let problems = [];
 let signUps = 0;
 // What the run measured, written to tests/artifacts/measurements.json.
 const measured = { board: {}, axe: {} };
-
-// Starts linkpath on 127.0.0.1:0 and reads the bound address from its
-// first JSON log line.
-function startServer() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, ['serve'], {
-      env: { ...process.env, LINKPATH_LISTEN: '127.0.0.1:0', LINKPATH_LOG_FORMAT: 'json', LINKPATH_STORE: 'memory', RUST_LOG: 'info' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    const timer = setTimeout(() => reject(new Error('linkpath did not start within 10 s')), 10000);
-    let buffered = '';
-    child.stderr.on('data', (chunk) => {
-      buffered += chunk;
-      let newline;
-      while ((newline = buffered.indexOf('\n')) >= 0) {
-        const line = buffered.slice(0, newline);
-        buffered = buffered.slice(newline + 1);
-        try {
-          const event = JSON.parse(line);
-          if (event.message === 'linkpath serving') {
-            clearTimeout(timer);
-            resolve({ child, base: `http://${event.listen}` });
-          }
-        } catch (_) { /* not a JSON line */ }
-      }
-    });
-    child.on('error', (e) => { clearTimeout(timer); reject(e); });
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`linkpath exited with ${code}`)); });
-  });
-}
 
 // The API itself, beside the page: what the page shows is checked against it.
 // `token` is a player's, for the player's own games and account.
@@ -283,12 +249,7 @@ function recordPhases(p = page) {
 
 before(async () => {
   ({ child: server, base } = await startServer());
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    timeout: 30000,
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: DESKTOP });
   page = await context.newPage();
   watch(page);
