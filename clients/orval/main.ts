@@ -64,7 +64,9 @@ import type * as Api from "./generated/linkpath";
 import { afterWin, bearer, signUp } from "./players";
 import {
   type Followed,
+  type Pair,
   type Player,
+  type Same,
   afterMove as heldAfterMove,
   assisted,
   check,
@@ -103,6 +105,11 @@ import {
   solveRagged,
   solveRulesObject,
 } from "../shared/expected.cjs";
+
+// A cell is read as a plain pair, [x, y] and nothing after it (openapi.yaml
+// gives a point's two `prefixItems` no `items`): tsc fails here otherwise.
+const sentCellIsAPair: Same<Api.Query["from"], Pair> = true;
+const answeredCellIsAPair: Same<NonNullable<Api.Connected["path"]>[number], Pair> = true;
 
 const [baseUrl, checkout] = process.argv.slice(2);
 if (baseUrl === undefined || checkout === undefined) {
