@@ -388,11 +388,16 @@ async function created(player?: Player): Promise<{ followed: Followed; first: Ga
  * event's `data` as JSON, so it yields the game itself, where the generated
  * type says EventStream (GameEvent | string, openapi.yaml's schema of the
  * stream, or void for the 204 that ends a finished game's stream); the game
- * is checked to be an object and taken as one.
+ * is checked to be an object with a version and taken as one.
  */
 function sentGame(data: Api.GameEventsResponse): Game {
-  assert.ok(typeof data === "object" && "version" in data, `not a game: ${JSON.stringify(data)}`);
-  return data as unknown as Game;
+  assert.ok(isGame(data), `not a game: ${JSON.stringify(data)}`);
+  return data;
+}
+
+/** Whether `data` is a game: an object with a version (each is then compared whole with the game expected). */
+function isGame(data: unknown): data is Game {
+  return typeof data === "object" && data !== null && "version" in data;
 }
 
 // One event as the SDK's reader hands it to onSseEvent.
