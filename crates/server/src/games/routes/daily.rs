@@ -12,7 +12,12 @@ use std::sync::Arc;
 /// The deal everyone gets on a day, for the settings asked.
 #[utoipa::path(get, path = "/v1/daily/{date}", operation_id = "getDailyDeal", tag = "games",
     params(
-        ("date" = String, Path, description = "The day, `YYYY-MM-DD`", pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"),
+        // A day the calendar has, from 1970-01-01 to 9999-12-31, as the
+        // route reads it: months of 31, 30 and 28 days, then the 29th of
+        // February of the leap years (1972 to 1996, then a year divisible
+        // by 4 but not 100, or by 400).
+        ("date" = String, Path, description = "The day, `YYYY-MM-DD`, from 1970-01-01 to 9999-12-31",
+            pattern = r"^(?:(?:19[7-9][0-9]|[2-9][0-9]{3})-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:19(?:7[26]|8[048]|9[26])|[2-9][0-9](?:0[48]|[2468][048]|[13579][26])|(?:[2468][048]|[3579][26])00)-02-29)$"),
         ("width" = Option<u64>, Query, description = "Columns; 14 when absent", minimum = 1),
         ("height" = Option<u64>, Query, description = "Rows; 6 when absent", minimum = 1),
         ("types" = Option<u64>, Query, description = "Tile types; 21 when absent", minimum = 1),
