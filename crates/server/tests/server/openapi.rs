@@ -14,9 +14,9 @@
 //!   headers and content type, and their bodies fit the documented schema.
 //! - Requests the server accepts fit the request schema; requests it
 //!   refuses that JSON Schema can express do not. Likewise the values of
-//!   `Idempotency-Key`, `If-Match`, the day of a daily deal, a player's id
-//!   and `since`: each fits its parameter's schema exactly when the server
-//!   takes it.
+//!   `Idempotency-Key`, `If-Match`, the day and `copies` of a daily deal,
+//!   a player's id and `since`: each fits its parameter's schema exactly
+//!   when the server takes it.
 //! - `GET /openapi.yaml` serves the file on disk byte for byte, and the
 //!   document and the page's files answer 304 to their `ETag`.
 //!
@@ -838,6 +838,15 @@ async fn parameter_schemas_agree_with_the_server() {
         }
     }
 
+    let schema = validator(parameter_schema("/v1/daily/{date}", "get", "copies"));
+    for copies in 0..=6 {
+        let path = format!("/v1/daily/2026-12-02?width=4&height=3&types=1&copies={copies}");
+        let refused = refuses(&router, request(Method::GET, &path), "copies").await;
+        if schema.is_valid(&json!(copies)) == refused {
+            disagreements.push(format!("copies: {copies}, refused {refused}"));
+        }
+    }
+
     let schema = validator(parameter_schema("/v1/players/{id}/games", "get", "id"));
     let zeros = "0".repeat(32);
     let ids = [
@@ -925,6 +934,11 @@ async fn error_answers_fit_the_file() {
     assert_eq!(answer.json()["error"]["field"], json!("queries"));
     let answer = exchange(&small, post_json(" ".repeat(201))).await;
     assert_eq!(answer.status, StatusCode::PAYLOAD_TOO_LARGE);
+    // 413 of a day's deal too big for the server
+    let path = "/v1/daily/2026-12-02?width=1000&height=1000";
+    let answer = exchange(&router, request(Method::GET, path)).await;
+    assert_eq!(answer.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(answer.json()["error"]["field"], json!("width"));
     // 422 of each code
     for (body, code) in [
         (json!({"queries": []}), "invalid_board"),

@@ -21,13 +21,14 @@ use std::sync::Arc;
         ("width" = Option<u64>, Query, description = "Columns; 14 when absent", minimum = 1),
         ("height" = Option<u64>, Query, description = "Rows; 6 when absent", minimum = 1),
         ("types" = Option<u64>, Query, description = "Tile types; 21 when absent", minimum = 1),
-        ("copies" = Option<u64>, Query, description = "Tiles of each type; 4 when absent", minimum = 1),
+        ("copies" = Option<u64>, Query, description = "Tiles of each type, an even number; 4 when absent", minimum = 2, multiple_of = 2),
         ("difficulty" = Option<linkpath_api::mechanics::DifficultyName>, Query, description = "`medium` when absent"),
         ("rules" = Option<linkpath_api::games::PresetName>, Query, description = "`shisen-sho` when absent; curling has no game"),
         ("gravity" = Option<linkpath_api::games::Gravity>, Query, description = "`none` when absent"),
         ("settle" = Option<bool>, Query, description = "Whether every line settles; false when absent")),
     responses(
         (status = 200, description = "The day's deal, the body that creates its game, and its leaderboard", body = DailyDeal),
+        (status = 413, description = "A board over the server's limits (`LINKPATH_MAX_SIDE`, `LINKPATH_MAX_CELLS`), named in `field`", body = linkpath_api::ErrorBody),
         (status = 422, description = "A date or setting that is not one, named in `field`", body = linkpath_api::ErrorBody),
         (status = 504, description = "The deal took past the deadline", body = linkpath_api::ErrorBody)))]
 pub(crate) async fn daily(
