@@ -73,6 +73,7 @@ import {
   type Followed,
   type Pair,
   type Player,
+  type Same,
   afterMove as heldAfterMove,
   assisted,
   check,
@@ -112,6 +113,11 @@ import {
   solveRulesObject,
 } from "../shared/expected.cjs";
 
+// A cell is read as a plain pair, [x, y] and nothing after it (openapi.yaml
+// gives a point's two `prefixItems` no `items`): tsc fails here otherwise.
+const sentCellIsAPair: Same<Api.Query["from"], Pair> = true;
+const answeredCellIsAPair: Same<NonNullable<Api.Connected["path"]>[number], Pair> = true;
+
 const [baseUrl, checkout] = process.argv.slice(2);
 if (baseUrl === undefined || checkout === undefined) {
   console.error("usage: main.js BASE_URL CHECKOUT_DIR");
@@ -135,67 +141,47 @@ function ok<T>(answer: Answer<T>, status = 200): T {
   return answer.data;
 }
 
-// A cell [x, y]. openapi.yaml writes its schema as two `prefixItems` with
-// `items: {}` and maxItems 2; hey-api reads `items: {}` as a required third
-// element of any type, [number, number, unknown], to which a pair written
-// [x, y] is not assignable. Cells written here are made by at(), those of
-// clients/shared/expected.cts taken in by typed(): the two places that say
-// so; the answers hold two numbers.
-type Point = Api.Query["from"];
-function at(x: number, y: number): Point {
-  return [x, y] as unknown as Point;
-}
-
-// A generated type as clients/shared/expected.cts writes its values: the
-// same, but for its cells, which are pairs.
-type Shared<T> = T extends Point ? Pair : T extends (infer E)[] ? Shared<E>[] : T extends object ? { [K in keyof T]: Shared<T[K]> } : T;
-
-/** A value of clients/shared/expected.cts as the generated type `T`: checked against it but for the cells (see at()). */
-function typed<T>(value: Shared<T>): T {
-  return value as unknown as T;
-}
-
 // ---------------------------------------------------------------------------
 // /v1/solve and /v1/render
 
 // The README's bodies and answers are clients/shared/expected.cts's, each
 // assigned to the generated type here: tsc checks them against this
 // generator's reading of openapi.yaml.
-const readmeSolve: Api.SolveRequest = typed<Api.SolveRequest>(solveExample.body);
+const readmeSolve: Api.SolveRequest = solveExample.body;
 
 async function solveAndRender(): Promise<void> {
   await check("POST /v1/solve, the README's example", async () => {
     const answer = ok(await solve({ body: readmeSolve }));
-    const expected: Api.SolveResponse = typed<Api.SolveResponse>(solveExample.answer);
+    const expected: Api.SolveResponse = solveExample.answer;
     assert.deepEqual(answer, expected);
     return answer.results.map(describeResult).join("; ");
   });
 
   await check("POST /v1/solve, a rules object", async () => {
-    const body: Api.SolveRequest = typed<Api.SolveRequest>(solveRulesObject.body);
+    const body: Api.SolveRequest = solveRulesObject.body;
     const answer = ok(await solve({ body }));
-    const expected: Api.SolveResponse = typed<Api.SolveResponse>(solveRulesObject.answer);
+    const expected: Api.SolveResponse = solveRulesObject.answer;
     assert.deepEqual(answer, expected);
     return answer.results.map(describeResult).join("; ");
   });
 
   await check("POST /v1/solve, every reason, include_path false", async () => {
-    const body: Api.SolveRequest = typed<Api.SolveRequest>(solveEveryReason.body);
+    const body: Api.SolveRequest = solveEveryReason.body;
     const answer = ok(await solve({ body }));
-    const expected: Api.SolveResponse = typed<Api.SolveResponse>(solveEveryReason.answer);
+    const expected: Api.SolveResponse = solveEveryReason.answer;
     assert.deepEqual(answer, expected);
     return answer.results.map(describeResult).join("; ");
   });
 
   await check("POST /v1/solve, number rows (curling)", async () => {
-    const body: Api.SolveRequest = typed<Api.SolveRequest>(solveCurling.body);
+    const body: Api.SolveRequest = solveCurling.body;
     const answer = ok(await solve({ body }));
-    const expected: Api.SolveResponse = typed<Api.SolveResponse>(solveCurling.answer);
+    const expected: Api.SolveResponse = solveCurling.answer;
     assert.deepEqual(answer, expected);
     return answer.results.map(describeResult).join("; ");
   });
 
-  const ragged: Api.SolveRequest = typed<Api.SolveRequest>(solveRagged.body);
+  const ragged: Api.SolveRequest = solveRagged.body;
   const raggedError: Api.ErrorBody = solveRagged.answer;
 
   await check("POST /v1/solve, the README's ragged board: 422 through the typed error body", async () => {
@@ -209,7 +195,7 @@ async function solveAndRender(): Promise<void> {
   });
 
   await check("POST /v1/render, docs/render.json: the SVG of docs/render.svg, read from the Blob", async () => {
-    const body: Api.SolveRequest = typed<Api.SolveRequest>(renderExample);
+    const body: Api.SolveRequest = renderExample;
     // The default parseAs ("auto") reads an image/* answer as a Blob, which
     // is what the generated type says (Blob | File); `parseAs: "text"` would
     // give the string, still typed as a Blob.
@@ -237,9 +223,9 @@ async function solveAndRender(): Promise<void> {
 
 async function gameRoutes(): Promise<void> {
   await check("POST /v1/moves, the README's hint", async () => {
-    const body: Api.MovesRequest = typed<Api.MovesRequest>(movesHint.body);
+    const body: Api.MovesRequest = movesHint.body;
     const answer = ok(await moves({ body }));
-    const expected: Api.MovesResponse = typed<Api.MovesResponse>(movesHint.answer);
+    const expected: Api.MovesResponse = movesHint.answer;
     assert.deepEqual(answer, expected);
     const first = answer.moves[0]!;
     const flags = `stuck ${answer.stuck}, cleared ${answer.cleared}, truncated ${answer.truncated}`;
@@ -247,17 +233,17 @@ async function gameRoutes(): Promise<void> {
   });
 
   await check("POST /v1/moves, the README's moves of one tile", async () => {
-    const body: Api.MovesRequest = typed<Api.MovesRequest>(movesOfOneTile.body);
+    const body: Api.MovesRequest = movesOfOneTile.body;
     const answer = ok(await moves({ body }));
-    const expected: Api.MovesResponse = typed<Api.MovesResponse>(movesOfOneTile.answer);
+    const expected: Api.MovesResponse = movesOfOneTile.answer;
     assert.deepEqual(answer, expected);
     return `${answer.moves.length} partners: ${answer.moves.map((m) => point(m.to)).join(" ")}`;
   });
 
   await check("POST /v1/play, the README's example", async () => {
-    const body: Api.PlayRequest = typed<Api.PlayRequest>(playExample.body);
+    const body: Api.PlayRequest = playExample.body;
     const answer = ok(await play({ body }));
-    const expected: Api.PlayResponse = typed<Api.PlayResponse>(playExample.answer);
+    const expected: Api.PlayResponse = playExample.answer;
     assert.deepEqual(answer, expected);
     const stop = answer.stopped_at;
     const stopped = stop === undefined ? "not stopped" : `stopped at ${stop.index} (${point(stop.from)}-${point(stop.to)}: ${stop.reason})`;
@@ -265,73 +251,73 @@ async function gameRoutes(): Promise<void> {
   });
 
   await check("POST /v1/clear, a board that can be cleared", async () => {
-    const body: Api.ClearRequest = typed<Api.ClearRequest>(clearSolvable.body);
+    const body: Api.ClearRequest = clearSolvable.body;
     const answer = ok(await clear({ body }));
-    const expected: Api.ClearResponse = { ...typed<Omit<Api.ClearResponse, "elapsed_ms">>(clearSolvable.answer), elapsed_ms: elapsedOf(answer) };
+    const expected: Api.ClearResponse = { ...clearSolvable.answer, elapsed_ms: elapsedOf(answer) };
     assert.deepEqual(answer, expected);
     return `${answer.outcome}, ${describeMoves(answer.moves)}, ${answer.states} states`;
   });
 
   await check("POST /v1/clear, two crossed pairs", async () => {
-    const body: Api.ClearRequest = typed<Api.ClearRequest>(clearCrossed.body);
+    const body: Api.ClearRequest = clearCrossed.body;
     const answer = ok(await clear({ body }));
-    const expected: Api.ClearResponse = { ...typed<Omit<Api.ClearResponse, "elapsed_ms">>(clearCrossed.answer), elapsed_ms: elapsedOf(answer) };
+    const expected: Api.ClearResponse = { ...clearCrossed.answer, elapsed_ms: elapsedOf(answer) };
     assert.deepEqual(answer, expected);
     return `${answer.outcome}, ${describeMoves(answer.moves)}, ${answer.states} states`;
   });
 
   await check("POST /v1/clear, the README's odd type", async () => {
-    const body: Api.ClearRequest = typed<Api.ClearRequest>(clearOddType.body);
+    const body: Api.ClearRequest = clearOddType.body;
     const answer = ok(await clear({ body }));
-    const expected: Api.ClearResponse = { ...typed<Omit<Api.ClearResponse, "elapsed_ms">>(clearOddType.answer), elapsed_ms: elapsedOf(answer) };
+    const expected: Api.ClearResponse = { ...clearOddType.answer, elapsed_ms: elapsedOf(answer) };
     assert.deepEqual(answer, expected);
     return `${answer.outcome}, ${answer.reason} ${answer.tile} x ${answer.count}`;
   });
 
   await check("POST /v1/deal, the README's example", async () => {
-    const body: Api.DealRequest = typed<Api.DealRequest>(dealExample.body);
+    const body: Api.DealRequest = dealExample.body;
     const answer = ok(await deal({ body }));
-    const expected: Api.DealResponse = typed<Api.DealResponse>(dealExample.answer);
+    const expected: Api.DealResponse = dealExample.answer;
     assert.deepEqual(answer, expected);
     return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
   });
 
   await check("POST /v1/deal, the README's Mahjong faces", async () => {
-    const body: Api.DealRequest = typed<Api.DealRequest>(dealMahjongFaces.body);
+    const body: Api.DealRequest = dealMahjongFaces.body;
     const answer = ok(await deal({ body }));
-    const expected: Api.DealResponse = typed<Api.DealResponse>(dealMahjongFaces.answer);
+    const expected: Api.DealResponse = dealMahjongFaces.answer;
     assert.deepEqual(answer, expected);
     return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
   });
 
   await check("POST /v1/deal, number rows (openapi.yaml's small deal, encoding numbers)", async () => {
-    const body: Api.DealRequest = typed<Api.DealRequest>(dealNumbers.body);
+    const body: Api.DealRequest = dealNumbers.body;
     const answer = ok(await deal({ body }));
-    const expected: Api.DealResponse = typed<Api.DealResponse>(dealNumbers.answer);
+    const expected: Api.DealResponse = dealNumbers.answer;
     assert.deepEqual(answer, expected);
     return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
   });
 
   await check("POST /v1/deal, onto a layout (openapi.yaml's pyramid)", async () => {
-    const body: Api.DealRequest = typed<Api.DealRequest>(dealLayout.body);
+    const body: Api.DealRequest = dealLayout.body;
     const answer = ok(await deal({ body }));
-    const expected: Api.DealResponse = typed<Api.DealResponse>(dealLayout.answer);
+    const expected: Api.DealResponse = dealLayout.answer;
     assert.deepEqual(answer, expected);
     return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
   });
 
   await check("POST /v1/shuffle, so that a move exists", async () => {
-    const body: Api.ShuffleRequest = typed<Api.ShuffleRequest>(shuffleAMove.body);
+    const body: Api.ShuffleRequest = shuffleAMove.body;
     const answer = ok(await shuffle({ body }));
-    const expected: Api.ShuffleResponse = typed<Api.ShuffleResponse>(shuffleAMove.answer);
+    const expected: Api.ShuffleResponse = shuffleAMove.answer;
     assert.deepEqual(answer, expected);
     return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
   });
 
   await check("POST /v1/shuffle, so that the board can be cleared", async () => {
-    const body: Api.ShuffleRequest = typed<Api.ShuffleRequest>(shuffleClearable.body);
+    const body: Api.ShuffleRequest = shuffleClearable.body;
     const answer = ok(await shuffle({ body }));
-    const expected: Api.ShuffleResponse = typed<Api.ShuffleResponse>(shuffleClearable.answer);
+    const expected: Api.ShuffleResponse = shuffleClearable.answer;
     assert.deepEqual(answer, expected);
     return `board ${describeBoard(answer.board)}, ${describeMoves(answer.moves)}`;
   });
@@ -352,7 +338,7 @@ function stateOf({ version, status, board, tiles_left, moves_open, assists, rank
 }
 
 // /v1/clear's sequence for the held deal (clients/shared/expected.cts).
-const heldMoves = typed<{ move: Api.MoveRequest; path: Point[]; board: string[]; movesOpen: number }[]>(sharedHeldMoves);
+const heldMoves: { move: Api.MoveRequest; path: Api.Query["from"][]; board: string[]; movesOpen: number }[] = sharedHeldMoves;
 
 /** A game answer of the held deal expected whole (clients/shared/expected.cts), typed as this generator reads a game. */
 function expectedGame(game: Followed, answer: Game, fields: GameState): Game {
@@ -405,11 +391,16 @@ async function created(player?: Player): Promise<{ followed: Followed; first: Ga
  * event's `data` as JSON, so it yields the game itself, where the generated
  * type says EventStream (GameEvent | string, openapi.yaml's schema of the
  * stream, or void for the 204 that ends a finished game's stream); the game
- * is checked to be an object and taken as one.
+ * is checked to be an object with a version and taken as one.
  */
 function sentGame(data: Api.GameEventsResponse): Game {
-  assert.ok(typeof data === "object" && "version" in data, `not a game: ${JSON.stringify(data)}`);
-  return data as unknown as Game;
+  assert.ok(isGame(data), `not a game: ${JSON.stringify(data)}`);
+  return data;
+}
+
+/** Whether `data` is a game: an object with a version (each is then compared whole with the game expected). */
+function isGame(data: unknown): data is Game {
+  return typeof data === "object" && data !== null && "version" in data;
 }
 
 // One event as the SDK's reader hands it to onSseEvent.
@@ -485,7 +476,7 @@ async function heldGame(player: Player): Promise<Game | undefined> {
   });
 
   await check("POST /v1/games/{id}/moves, an illegal move: 409 illegal_move, the version unchanged", async () => {
-    const refused = conflict(await moveTiles({ ...gamePath(), body: { from: at(0, 0), to: at(2, 2) } }), {
+    const refused = conflict(await moveTiles({ ...gamePath(), body: { from: [0, 0], to: [2, 2] } }), {
       code: "illegal_move",
       message: "the tiles at [0, 0] and [2, 2] cannot be removed: no_path",
       reason: "no_path",
@@ -518,7 +509,7 @@ async function heldGame(player: Player): Promise<Game | undefined> {
 
   /** The game after the `index`th move of the sequence was made (by a move or a redo) as change `version`. */
   function afterMove(answer: Game, index: number, version: number, action: "move" | "redo", assists: Api.Assists): Game {
-    return expectedGame(held, answer, typed<GameState>(heldAfterMove(index, version, action, assists)));
+    return expectedGame(held, answer, heldAfterMove(index, version, action, assists));
   }
 
   await check("POST /v1/games/{id}/moves, the first move of the sequence", async () => {

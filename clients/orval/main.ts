@@ -67,7 +67,9 @@ import type * as Api from "./generated/linkpath";
 import { afterWin, bearer, signUp } from "./players";
 import {
   type Followed,
+  type Pair,
   type Player,
+  type Same,
   afterMove as heldAfterMove,
   assisted,
   check,
@@ -107,6 +109,11 @@ import {
   solveRulesObject,
 } from "../shared/expected.cjs";
 
+// A cell is read as a plain pair, [x, y] and nothing after it (openapi.yaml
+// gives a point's two `prefixItems` no `items`): tsc fails here otherwise.
+const sentCellIsAPair: Same<Api.Query["from"], Pair> = true;
+const answeredCellIsAPair: Same<NonNullable<Api.Connected["path"]>[number], Pair> = true;
+
 const [baseUrl, checkout] = process.argv.slice(2);
 if (baseUrl === undefined || checkout === undefined) {
   console.error("usage: main.js BASE_URL CHECKOUT_DIR");
@@ -127,12 +134,23 @@ type Answer = { data: unknown; status: number; headers: Headers };
 // The body an answer has at `status`, as the generated type says.
 type BodyAt<R extends Answer, S extends number> = Extract<R, { status: S }>["data"];
 
-/** The body of a 200 (201 for a game created) as JSON, or a failure naming the status and the body. */
-function ok<R extends Answer, S extends number = 200>(answer: R, status: S = 200 as S): BodyAt<R, S> {
-  assert.equal(answer.status, status, JSON.stringify(answer.data));
+/** Whether `answer` has `status`: the generated type then says what its body is. */
+function hasStatus<R extends Answer, S extends number>(answer: R, status: S): answer is Extract<R, { status: S }> {
+  return answer.status === status;
+}
+
+/** The body of an answer at `status` as JSON, or a failure naming the status and the body. */
+function at<R extends Answer, S extends number>(answer: R, status: S): BodyAt<R, S> {
+  if (!hasStatus(answer, status)) {
+    assert.fail(`status ${answer.status}, expected ${status}: ${JSON.stringify(answer.data)}`);
+  }
   assert.equal(answer.headers.get("content-type"), "application/json");
-  // The status is the one asked: the body is the type the client gives it.
-  return answer.data as BodyAt<R, S>;
+  return answer.data;
+}
+
+/** The body of a 200 as JSON, or a failure naming the status and the body. */
+function ok<R extends Answer>(answer: R): BodyAt<R, 200> {
+  return at(answer, 200);
 }
 
 // ---------------------------------------------------------------------------
@@ -365,7 +383,7 @@ function conflict(answer: GameAnswer, expected: Api.ErrorDetail): string {
 /** A new game of the seeded 4 x 4 deal, created with `player`'s token when there is one, checked whole. */
 async function created(player?: Player): Promise<{ followed: Followed; first: Game }> {
   const answer = await createGame(heldRequest, player === undefined ? {} : bearer(player.token));
-  const first = ok(answer, 201);
+  const first = at(answer, 201);
   assert.equal(answer.headers.get("etag"), '"0"');
   assert.match(first.id, /^[0-9a-f]{32}$/);
   assert.equal(answer.headers.get("location"), `/v1/games/${first.id}`);
@@ -547,7 +565,7 @@ async function heldGame(player: Player): Promise<Game | undefined> {
     assert.equal(text, `event: game\nid: ${won.version}\ndata: ${JSON.stringify(won)}\n\n`);
     const events = streamEvents(text);
     assert.deepEqual(
-      events.map(({ event, id, data }) => ({ event, id, game: JSON.parse(data) as Game })),
+      events.map(({ event, id, data }) => ({ event, id, game: JSON.parse(data) })),
       [{ event: "game", id: String(won.version), game: won }],
     );
     return `${text.length} characters, one event: ${describeGame(won)}`;
@@ -735,7 +753,7 @@ async function dailyDeal(player: Player): Promise<Game | undefined> {
     assert.ok(daily !== undefined, "no deal");
     // `player` is a name shown with the game: the board shows the player's own.
     const body: Api.CreateGame = { ...daily.game, player: "Ada" };
-    let won = ok(await createGame(body, bearer(player.token)), 201);
+    let won = at(await createGame(body, bearer(player.token)), 201);
     assert.deepEqual([won.leaderboard, won.player, won.owner, won.board], [daily.leaderboard, "Ada", player.id, daily.board]);
     const sequence = ok(await clear({ board: won.board!, rules: "shisen-sho" }));
     for (const step of sequence.moves ?? []) {

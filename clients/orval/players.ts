@@ -29,12 +29,18 @@ import {
 type Answer = { data: unknown; status: number; headers: Headers };
 type BodyAt<R extends Answer, S extends number> = Extract<R, { status: S }>["data"];
 
+/** Whether `answer` has `status`: the generated type then says what its body is. */
+function hasStatus<R extends Answer, S extends number>(answer: R, status: S): answer is Extract<R, { status: S }> {
+  return answer.status === status;
+}
+
 /** The body of an answer at `status`, or a failure naming the status and the body. */
 function at<R extends Answer, S extends number>(answer: R, status: S): BodyAt<R, S> {
-  assert.equal(answer.status, status, JSON.stringify(answer.data));
+  if (!hasStatus(answer, status)) {
+    assert.fail(`status ${answer.status}, expected ${status}: ${JSON.stringify(answer.data)}`);
+  }
   assert.equal(answer.headers.get("content-type"), "application/json");
-  // The status is the one asked: the body is the type the client gives it.
-  return answer.data as BodyAt<R, S>;
+  return answer.data;
 }
 
 /** A 401 for a token the server does not know, compared whole. */

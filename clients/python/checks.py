@@ -7,13 +7,28 @@ ends the program, exiting 1 when any check failed.
 """
 
 import json
+import re
 import sys
 from collections.abc import Callable
-from typing import Any
+from datetime import datetime
+from typing import Any, Protocol, TypeVar
 
 from linkpath_client.types import Response
 
 failures: list[str] = []
+
+
+class Model(Protocol):
+    """What every generated model has: it writes itself back as JSON."""
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+M = TypeVar("M", bound=Model)
+
+# A time as the server writes it (`...Z`) or as a model writes its
+# `datetime` back (`isoformat()`, `+00:00`).
+TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)")
 
 
 def check(name: str) -> Callable[[Callable[[], str]], None]:
@@ -29,13 +44,27 @@ def check(name: str) -> Callable[[Callable[[], str]], None]:
     return run
 
 
+def instants(value: Any) -> Any:
+    """`value` with every time in it read as a `datetime`: a model holds a
+    `format: date-time` field as one and writes it back in Python's own
+    notation, the same instant in other characters."""
+    if isinstance(value, dict):
+        return {key: instants(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [instants(item) for item in value]
+    if isinstance(value, str) and TIME.fullmatch(value):
+        return datetime.fromisoformat(value)
+    return value
+
+
 def parsed(
-    response: Response[Any], status: int, model: type, expected: dict[str, Any], varying: tuple[str, ...] = ()
-) -> Any:
+    response: Response[Any], status: int, model: type[M], expected: dict[str, Any], varying: tuple[str, ...] = ()
+) -> M:
     """The answer parsed into `model`, after checking it against `expected` as sent and as parsed.
 
     `varying` names fields that change from run to run (a time): each is
-    checked to be a non-negative integer and left out of the comparison."""
+    checked to be a non-negative integer and left out of the comparison.
+    Times are compared as characters as sent, as instants as written back."""
     assert response.status_code == status, f"status {response.status_code}: {response.content!r}"
     assert response.headers["content-type"] == "application/json", response.headers["content-type"]
     sent = json.loads(response.content)
@@ -48,7 +77,7 @@ def parsed(
     written = answer.to_dict()
     for key in varying:
         written.pop(key)
-    assert written == expected, f"the model writes back {written}"
+    assert instants(written) == instants(expected), f"the model writes back {written}"
     return answer
 
 

@@ -85,9 +85,9 @@ from linkpath_client.models import (
     SolveRequest,
     SolveResponse,
 )
-from linkpath_client.types import UNSET, Response
+from linkpath_client.types import UNSET, Response, Unset
 
-from checks import check, finish, parsed
+from checks import check, finish, instants, parsed
 from players import after_win, sign_up_ann
 
 base_url, render_svg_path = sys.argv[1:3]
@@ -110,7 +110,7 @@ def describe_results(answer: SolveResponse) -> str:
     parts = []
     for result in answer.results:
         if isinstance(result, Connected):
-            corners = "no path asked" if result.path is UNSET else " ".join(map(point, result.path))
+            corners = "no path asked" if isinstance(result.path, Unset) else " ".join(map(point, result.path))
             parts.append(f"{result.segments} segments ({corners})")
         else:
             assert isinstance(result, NotConnected)
@@ -280,6 +280,7 @@ def _() -> str:
         },
     )
     hint = answer.moves[0]
+    assert not isinstance(hint.path, Unset), "no path"
     flags = f"stuck {answer.stuck}, cleared {answer.cleared}, truncated {answer.truncated}"
     return f"{point(hint.from_)}-{point(hint.to)} in {hint.segments} via {' '.join(map(point, hint.path))}; {flags}"
 
@@ -355,6 +356,7 @@ def _() -> str:
         },
     )
     stop = answer.stopped_at
+    assert not isinstance(stop, Unset), "not stopped"
     stopped = f"stopped at {stop.index} ({point(stop.from_)}-{point(stop.to)}: {stop.reason.value})"
     return (
         f"{len(answer.steps)} steps, {stopped}, cleared {answer.cleared}, stuck {answer.stuck}, "
@@ -412,6 +414,7 @@ def _() -> str:
         varying=("elapsed_ms",),
     )
     assert answer.outcome is ClearOutcome.UNSOLVABLE
+    assert not isinstance(answer.reason, Unset), "no reason"
     return f"{answer.outcome.value}, {answer.reason.value} {answer.tile} x {answer.count}"
 
 
@@ -766,8 +769,9 @@ def _() -> str:
     assert created.elapsed_ms == 0 and created.score == 0
     assert response.headers["etag"] == '"0"'
     assert response.headers["location"] == f"/v1/games/{created.id}"
-    held["created_at"] = created.created_at
+    held["created_at"] = sent["created_at"]
     answers.append(sent)
+    assert not isinstance(created.board, Unset), "no board"
     return f"{describe_game(created)}, board {describe_board(created.board)}"
 
 
@@ -784,14 +788,15 @@ def _() -> str:
     assert (first["event"], first["id"]) == ("game", "0"), first
     sent = json.loads(first["data"])
     assert sent == expected_game(sent, state_of(answers[0])), f"the first event is {sent}"
-    # Parsed into the model as any game answer.
-    assert GameView.from_dict(sent).to_dict() == sent
+    # Parsed into the model as any game answer (its times as instants).
+    assert instants(GameView.from_dict(sent).to_dict()) == instants(sent)
     return f"event {first['event']}, id {first['id']}, version {sent['version']}, {sent['status']}"
 
 
 @check("POST /v1/clear on the game's board and rules: the sequence played")
 def _() -> str:
     created = GameView.from_dict(answers[0])
+    assert not isinstance(created.board, Unset), "no board"
     body = ClearRequest(board=created.board, rules=created.settings.rules)
     answer = parsed(
         clear.sync_detailed(client=client, body=body),
@@ -800,6 +805,7 @@ def _() -> str:
         {"outcome": "solvable", "moves": [move for move, *_ in HELD_MOVES], "states": 8, "budget_ms": 1000},
         varying=("elapsed_ms",),
     )
+    assert not isinstance(answer.moves, Unset), "no moves"
     cleared.extend(answer.moves)
     return f"{answer.outcome.value}, {describe_moves(answer.moves)}"
 
@@ -852,6 +858,7 @@ def _() -> str:
         },
     )
     answers.append(json.loads(response.content))
+    assert not isinstance(hinted.last, Unset) and not isinstance(hinted.last.hint, Unset), "no hint"
     given = hinted.last.hint
     return f"hint {point(given.from_)}-{point(given.to)}; {describe_game(hinted)}"
 

@@ -11,8 +11,10 @@ openapi-python-client sends a token through its `AuthenticatedClient`
 one with the player's token of the moment.
 """
 
+import json
 import re
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from linkpath_client import AuthenticatedClient, Client
@@ -72,17 +74,21 @@ def sign_up_ann(client: Client, base_url: str) -> Player:
         assert isinstance(sent, SignedUp), f"status {response.status_code}: {response.content!r}"
         assert re.fullmatch(r"[0-9a-f]{32}", sent.id), sent.id
         assert TOKEN.fullmatch(sent.token), sent.token
-        assert RFC3339.fullmatch(sent.created_at), sent.created_at
-        expected = {"id": sent.id, "name": NAME, "created_at": sent.created_at, "token": sent.token}
+        # The time as sent, and as the model holds it: a `datetime` in UTC.
+        created_at = json.loads(response.content)["created_at"]
+        assert RFC3339.fullmatch(created_at), created_at
+        assert sent.created_at == datetime.fromisoformat(created_at), sent.created_at
+        assert sent.created_at.utcoffset() == timedelta(0), sent.created_at
+        expected = {"id": sent.id, "name": NAME, "created_at": created_at, "token": sent.token}
         parsed(response, 201, SignedUp, expected)
         assert response.headers["cache-control"] == "no-store", response.headers.get("cache-control")
-        player.id, player.name, player.created_at, player.token = sent.id, sent.name, sent.created_at, sent.token
+        player.id, player.name, player.created_at, player.token = sent.id, sent.name, created_at, sent.token
         return f"{sent.name}, id {sent.id}, a token of {len(sent.token)} characters"
 
     @check("GET /v1/players/me with her token (AuthenticatedClient)")
     def _() -> str:
         me = parsed(get_me.sync_detailed(client=player.client), 200, PlayerView, player.view())
-        return f"{me.name}, created {me.created_at}"
+        return f"{me.name}, created {me.created_at.isoformat()}"
 
     return player
 

@@ -20,6 +20,14 @@ import { createHash } from "node:crypto";
 
 /** A cell [x, y]. */
 export type Pair = [number, number];
+
+/**
+ * `true` when `A` and `B` are one type, else `false`: a program assigns
+ * `true` to `Same<its generated type, the type expected>`, so that tsc
+ * fails when a generator reads openapi.yaml otherwise (a cell as anything
+ * but a plain pair, say).
+ */
+export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 export type PairMove = { from: Pair; to: Pair };
 type Board = string[] | number[][];
 type Outcome = "solvable" | "unsolvable";

@@ -73,6 +73,7 @@ pub struct PlayerView {
     #[schema(example = "Ann")]
     pub name: String,
     /// RFC 3339, UTC.
+    #[schema(format = DateTime)]
     pub created_at: String,
 }
 

@@ -317,8 +317,9 @@ pub(crate) fn route_statuses(method: &str, route: &str) -> Vec<u16> {
     } else if route == "/readyz" {
         statuses.push(503);
     } else if route == "/v1/daily/{date}" {
-        // A deal: refused settings, no solver slot, past the deadline.
-        statuses.extend([422, 503, 504]);
+        // A deal: a board over the limits, refused settings, no solver
+        // slot, past the deadline.
+        statuses.extend([413, 422, 503, 504]);
     } else if route == "/v1/leaderboards/{name}" {
         statuses.extend([422, 503]);
     }

@@ -150,9 +150,19 @@ fn document() -> Value {
 /// schema, so a model with two points (`from`, `to`) declares it twice,
 /// which `mypy --strict` refuses; written out, each loop takes its field's
 /// name.
+///
+/// utoipa always writes `items`, `{}` by default, which hey-api types as a
+/// third element (`[number, number, unknown]`) and orval as more
+/// (`[number, number, ...unknown[]]`); `items: false` is refused by
+/// openapi-python-client's parser. With no `items` at all, `maxItems: 2`
+/// says the same and every generator gives a plain pair.
 fn inline_points(schemas: &mut Value) {
     let map = schemas.as_object_mut().expect("schemas");
-    let point = map.remove("Point").expect("the point schema");
+    let mut point = map.remove("Point").expect("the point schema");
+    point
+        .as_object_mut()
+        .expect("the point schema")
+        .shift_remove("items");
     fn walk(value: &mut Value, point: &Value) {
         match value {
             Value::Object(map) if map.get("$ref") == Some(&json!("#/components/schemas/Point")) => {
@@ -186,26 +196,24 @@ fn finish(operation: &mut Value, path: &str, method: &str, prose: &Value, shared
         }
     }
     *op = ordered;
-    let api = path.starts_with("/v1/");
     // `/v1/*` takes a bearer key when keys are configured and is open
-    // otherwise; a player's own account always takes the player's token;
-    // every other route is always open.
-    op.insert(
-        "security".into(),
-        if path.starts_with("/v1/players/me") && !path.ends_with("/games") {
-            json!([{"bearer": []}])
-        } else if api {
-            json!([{"bearer": []}, {}])
-        } else {
-            json!([])
-        },
-    );
+    // otherwise: the document's own `security` (openapi/frame.yaml), not
+    // repeated here. A player's own account always takes the player's
+    // token; every route outside `/v1/` is always open.
+    if path.starts_with("/v1/players/me") {
+        op.insert("security".into(), json!([{"bearer": []}]));
+    } else if !path.starts_with("/v1/") {
+        op.insert("security".into(), json!([]));
+    }
     // The route's own parameters (a game's id, `If-Match`, ...), then the
     // request id every route takes.
-    let mut parameters = match op.remove("parameters") {
+    let mut parameters = match op.shift_remove("parameters") {
         Some(Value::Array(own)) => own,
         _ => Vec::new(),
     };
+    for parameter in &mut parameters {
+        request_header(parameter);
+    }
     parameters.push(json!({"$ref": "#/components/parameters/XRequestId"}));
     op.insert("parameters".into(), Value::Array(parameters));
     if let Some(examples) = prose.get("request")
@@ -255,6 +263,21 @@ fn finish(operation: &mut Value, path: &str, method: &str, prose: &Value, shared
             None => json!({"$ref": format!("#/components/responses/{name}")}),
         };
         responses.entry(status).or_insert(response);
+    }
+}
+
+/// A request header's schema as its reader takes it: utoipa writes an
+/// `Option<String>` header as any string or null, and a generated request
+/// the server refuses is the document's fault.
+fn request_header(parameter: &mut Value) {
+    use super::games::routes::{act, keys};
+    if parameter["in"] != "header" {
+        return;
+    }
+    match parameter["name"].as_str() {
+        Some("Idempotency-Key") => parameter["schema"] = keys::schema(),
+        Some("If-Match") => parameter["schema"] = act::if_match_schema(),
+        _ => {}
     }
 }
 

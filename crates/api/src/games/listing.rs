@@ -7,7 +7,6 @@ use super::ranking::{read_board, unknown_parameter};
 use super::view::rfc3339;
 use crate::error::{ApiError, ErrorCode};
 use serde::Serialize;
-use std::time::{Duration, UNIX_EPOCH};
 use utoipa::ToSchema;
 
 /// Games a page lists when `limit` is absent.
@@ -68,7 +67,9 @@ pub struct GameSummary {
     #[schema(nullable = false)]
     pub leaderboard: Option<String>,
     /// RFC 3339, UTC.
+    #[schema(format = DateTime)]
     pub created_at: String,
+    #[schema(format = DateTime)]
     pub updated_at: String,
     /// The game's replay: `GET` it to check the game.
     #[schema(example = "/v1/games/0f1e2d3c4b5a69788796a5b4c3d2e1f0/replay")]
@@ -162,13 +163,9 @@ pub fn read_games_query(query: Option<&str>) -> Result<GamesQuery, ApiError> {
                 );
             }
             "since" | "until" => {
-                let at = humantime::parse_rfc3339(&value)
-                    .ok()
-                    .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-                    .as_ref()
-                    .map(Duration::as_millis)
-                    .and_then(|ms| u64::try_from(ms).ok())
-                    .ok_or_else(|| bad("a time in RFC 3339, such as 2026-12-05T00:00:00Z"))?;
+                let at = read_time(&value).ok_or_else(|| {
+                    bad("a time in RFC 3339, such as 2026-12-05T00:00:00Z or 2026-12-05T01:00:00+01:00")
+                })?;
                 if name == "since" {
                     read.since_ms = Some(at);
                 } else {
@@ -185,6 +182,100 @@ pub fn read_games_query(query: Option<&str>) -> Result<GamesQuery, ApiError> {
         seen.push(name.into_owned());
     }
     Ok(read)
+}
+
+/// An RFC 3339 date-time (`format: date-time`), with any offset (`Z`,
+/// `+01:00`, `-05:30`), as milliseconds since 1970; a time before 1970 is
+/// 0, before every game.
+fn read_time(text: &str) -> Option<u64> {
+    if !text.is_ascii() {
+        return None;
+    }
+    let (local, offset_minutes) = split_offset(text)?;
+    let ms = read_local_time(local)? - offset_minutes * 60_000;
+    Some(u64::try_from(ms).unwrap_or(0))
+}
+
+/// The local time of an RFC 3339 date-time and its offset from UTC, in
+/// minutes east.
+fn split_offset(text: &str) -> Option<(&str, i64)> {
+    if let Some(local) = text.strip_suffix(['Z', 'z']) {
+        return Some((local, 0));
+    }
+    let (local, offset) = text.split_at(text.len().checked_sub(6)?);
+    let o = offset.as_bytes();
+    let sign = match o[0] {
+        b'+' => 1,
+        b'-' => -1,
+        _ => return None,
+    };
+    let (hours, minutes) = (number(&o[1..3])?, number(&o[4..6])?);
+    (o[3] == b':' && hours <= 23 && minutes <= 59).then_some((local, sign * (hours * 60 + minutes)))
+}
+
+/// `YYYY-MM-DDTHH:MM:SS[.fraction]` as milliseconds since 1970 (negative
+/// before), fractions of a millisecond cut; a leap second reads as the
+/// second before it.
+fn read_local_time(local: &str) -> Option<i64> {
+    let (whole, fraction) = match local.split_once('.') {
+        Some((whole, fraction)) => (whole, Some(fraction)),
+        None => (local, None),
+    };
+    let w = whole.as_bytes();
+    if w.len() != 19
+        || [w[4], w[7], w[13], w[16]] != [b'-', b'-', b':', b':']
+        || !matches!(w[10], b'T' | b't')
+    {
+        return None;
+    }
+    let [year, month, day, hour, minute, second] =
+        [0..4, 5..7, 8..10, 11..13, 14..16, 17..19].map(|at| number(&w[at]));
+    let (year, month, day) = (year?, month?, day?);
+    let (hour, minute, second) = (hour?, minute?, second?);
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days_in_month = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return None,
+    };
+    if !(1..=days_in_month).contains(&day) || hour > 23 || minute > 59 || second > 60 {
+        return None;
+    }
+    let millis = match fraction {
+        None => 0,
+        Some(digits) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+            let first: Vec<u8> = digits
+                .bytes()
+                .chain(std::iter::repeat(b'0'))
+                .take(3)
+                .collect();
+            number(&first)?
+        }
+        Some(_) => return None,
+    };
+    let seconds =
+        days_from_civil(year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second.min(59);
+    Some(seconds * 1_000 + millis)
+}
+
+/// A run of ASCII digits as a number.
+fn number(digits: &[u8]) -> Option<i64> {
+    digits.iter().try_fold(0, |n, &b| {
+        b.is_ascii_digit().then(|| n * 10 + i64::from(b - b'0'))
+    })
+}
+
+/// Days from 1970-01-01 to a day of the proleptic Gregorian calendar
+/// (Howard Hinnant's `days_from_civil`), negative before it.
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let year_of_era = year - era * 400;
+    let day_of_year = (153 * ((month + 9) % 12) + 2) / 5 + day - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
 }
 
 #[cfg(test)]
@@ -220,6 +311,47 @@ mod tests {
             "colour=red",
         ] {
             assert!(read_games_query(Some(bad)).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn times_are_rfc_3339_with_any_offset() {
+        let at = Some(1_796_428_800_000);
+        for same in [
+            "2026-12-05T00:00:00Z",
+            "2026-12-05t00:00:00z",
+            "2026-12-05T00:00:00+00:00",
+            "2026-12-05T00:00:00-00:00",
+            "2026-12-05T01:30:00+01:30",
+            "2026-12-04T19:00:00-05:00",
+            "2026-12-05T00:00:00.0000Z",
+        ] {
+            assert_eq!(read_time(same), at, "{same}");
+        }
+        assert_eq!(read_time("1970-01-01T00:00:00Z"), Some(0));
+        assert_eq!(
+            read_time("2026-12-05T00:00:00.1239Z"),
+            Some(1_796_428_800_123)
+        );
+        assert_eq!(read_time("2024-02-29T23:59:60Z"), Some(1_709_251_199_000));
+        // Before 1970: before every game.
+        assert_eq!(read_time("0001-01-01T00:00:00Z"), Some(0));
+        assert_eq!(read_time("1970-01-01T00:30:00+01:00"), Some(0));
+        for bad in [
+            "",
+            "2026-12-05",
+            "2026-12-05T00:00:00",
+            "2026-12-05 00:00:00Z",
+            "2026-02-29T00:00:00Z",
+            "2026-13-01T00:00:00Z",
+            "2026-12-05T24:00:00Z",
+            "2026-12-05T00:00:00.Z",
+            "2026-12-05T00:00:00+24:00",
+            "2026-12-05T00:00:00+0100",
+            "2026-12-05T00:00:00é+0:00",
+            "+2026-12-5T00:00:00Z",
+        ] {
+            assert_eq!(read_time(bad), None, "{bad}");
         }
     }
 }

@@ -51,6 +51,7 @@ pub struct LeaderboardEntry {
     pub elapsed_ms: u64,
     pub score: u64,
     /// RFC 3339, UTC.
+    #[schema(format = DateTime)]
     pub won_at: String,
 }
 

@@ -57,9 +57,12 @@ pub struct GameView {
     #[schema(nullable = false)]
     pub leaderboard: Option<String>,
     /// RFC 3339, UTC.
+    #[schema(format = DateTime)]
     pub created_at: String,
+    #[schema(format = DateTime)]
     pub updated_at: String,
     /// When the game is purged if nothing changes it first.
+    #[schema(format = DateTime)]
     pub expires_at: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]

@@ -77,8 +77,9 @@ impl From<linkpath_engine::Point> for Point {
 }
 
 impl utoipa::PartialSchema for Point {
-    /// A two-item tuple, so generators type it `[number, number]`; no
-    /// `items` beside `prefixItems`, which some generators read as a third.
+    /// A two-item tuple, so generators type it `[number, number]`. utoipa
+    /// adds `items: {}`, which some generators read as a third item: the
+    /// server's document drops it (`linkpath_server`'s openapi.rs).
     fn schema() -> RefOr<Schema> {
         let integer = || ObjectBuilder::new().schema_type(SchemaType::Type(Type::Integer));
         ArrayBuilder::new()

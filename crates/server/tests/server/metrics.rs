@@ -223,7 +223,7 @@ fn expected_series() -> BTreeSet<Series> {
         let mut statuses: Vec<&str> = match (method.as_str(), route.as_str()) {
             ("POST", _) => API_STATUSES.to_vec(),
             ("GET", "/readyz") => vec!["200", "503"],
-            ("GET", "/v1/daily/{date}") => vec!["200", "422", "503", "504"],
+            ("GET", "/v1/daily/{date}") => vec!["200", "413", "422", "503", "504"],
             ("GET", "/v1/leaderboards/{name}") => vec!["200", "422", "503"],
             ("PATCH", _) => API_STATUSES.to_vec(),
             ("DELETE", _) => vec!["200"],

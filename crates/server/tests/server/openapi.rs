@@ -13,13 +13,17 @@
 //!   documented for their route, carry the documented
 //!   headers and content type, and their bodies fit the documented schema.
 //! - Requests the server accepts fit the request schema; requests it
-//!   refuses that JSON Schema can express do not.
+//!   refuses that JSON Schema can express do not. Likewise the values of
+//!   `Idempotency-Key`, `If-Match`, the day and `copies` of a daily deal,
+//!   a player's id and `since`: each fits its parameter's schema exactly
+//!   when the server takes it.
 //! - `GET /openapi.yaml` serves the file on disk byte for byte, and the
 //!   document and the page's files answer 304 to their `ETag`.
 //!
 //! Schemas are checked with the `jsonschema` crate as JSON Schema 2020-12,
-//! the dialect of OpenAPI 3.1, each inside a document that holds the
-//! file's components so that `#/components/schemas/...` resolves.
+//! the dialect of OpenAPI 3.1, `format` included, each inside a document
+//! that holds the file's components so that `#/components/schemas/...`
+//! resolves.
 
 use crate::support::{self, SPEC_FILE, spec};
 use axum::Router;
@@ -67,19 +71,27 @@ fn object(node: &Value) -> &Map<String, Value> {
 // JSON Schema
 
 /// Where `value` breaks `schema` (a schema of the file), as "path: error"
-/// lines; empty when it fits.
+/// lines; empty when it fits. `format` is checked too (2020-12 makes it
+/// an annotation by default): a `date-time` must be one.
 fn violations(schema: &Value, value: &Value) -> Vec<String> {
+    validator(schema)
+        .iter_errors(value)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect()
+}
+
+/// A validator of `schema`, inside a document that holds the file's
+/// components.
+fn validator(schema: &Value) -> jsonschema::Validator {
     let root = json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "components": spec()["components"],
         "allOf": [schema],
     });
-    let validator = jsonschema::draft202012::new(&root)
-        .unwrap_or_else(|e| panic!("{schema} is not a valid schema: {e}"));
-    validator
-        .iter_errors(value)
-        .map(|e| format!("{}: {e}", e.instance_path()))
-        .collect()
+    jsonschema::draft202012::options()
+        .should_validate_formats(true)
+        .build(&root)
+        .unwrap_or_else(|e| panic!("{schema} is not a valid schema: {e}"))
 }
 
 #[test]
@@ -719,6 +731,171 @@ async fn the_request_schema_agrees_with_the_decoder() {
     assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY, "{float}");
 }
 
+/// The schema of the parameter `name` of `method` `path` in the file.
+fn parameter_schema(path: &str, method: &str, name: &str) -> &'static Value {
+    let parameters = spec()["paths"][path][method]["parameters"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{method} {path} has no parameters"));
+    parameters
+        .iter()
+        .map(resolve)
+        .find(|parameter| parameter["name"] == name)
+        .map(|parameter| &parameter["schema"])
+        .unwrap_or_else(|| panic!("{method} {path} has no parameter {name}"))
+}
+
+/// Whether the server refused `request` for its parameter `name`: a 422
+/// naming it. Any other answer (a 200, or a 401, 409 or 412 of a value it
+/// read) is not.
+async fn refuses(router: &Router, request: Request<Body>, name: &str) -> bool {
+    let answer = send(router, request).await;
+    answer.status == StatusCode::UNPROCESSABLE_ENTITY && answer.json()["error"]["field"] == name
+}
+
+#[tokio::test]
+async fn parameter_schemas_agree_with_the_server() {
+    let router = router();
+    let create = |key: &[u8]| {
+        Request::builder()
+            .method(Method::POST)
+            .uri("/v1/games")
+            .header(header::CONTENT_TYPE, "application/json")
+            .header(
+                "idempotency-key",
+                HeaderValue::from_bytes(key).expect("a header value"),
+            )
+            .body(Body::from(
+                r#"{"width": 4, "height": 4, "types": 4, "seed": 1}"#,
+            ))
+            .expect("a valid request")
+    };
+    let game = send(&router, create(b"the-game")).await.json()["id"]
+        .as_str()
+        .expect("a game's id")
+        .to_owned();
+    let mut disagreements = Vec::new();
+
+    // Each key once: the same key with another request is refused as reused.
+    let schema = validator(parameter_schema("/v1/games", "post", "Idempotency-Key"));
+    let (longest, too_long) = ("k".repeat(255), "k".repeat(256));
+    let keys = [
+        "a",
+        "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0",
+        "!~",
+        &longest,
+        &too_long,
+        "a b",
+        "é",
+        "",
+    ];
+    for key in keys {
+        let refused = refuses(&router, create(key.as_bytes()), "Idempotency-Key").await;
+        if schema.is_valid(&json!(key)) == refused {
+            disagreements.push(format!("Idempotency-Key: {key:?}, refused {refused}"));
+        }
+    }
+
+    let schema = validator(parameter_schema("/v1/games/{id}/pause", "post", "If-Match"));
+    let tags = [
+        "*",
+        r#""0""#,
+        r#"W/"3""#,
+        r#""1", "2""#,
+        r#""1",W/"2""#,
+        "0",
+        r#""x""#,
+        r#""""#,
+        r#""1","#,
+        "W/0",
+        r#""-1""#,
+        r#"W/ "1""#,
+    ];
+    for tag in tags {
+        let request = Request::builder()
+            .method(Method::POST)
+            .uri(format!("/v1/games/{game}/pause"))
+            .header(header::IF_MATCH, tag)
+            .body(Body::empty())
+            .expect("a valid request");
+        let refused = refuses(&router, request, "If-Match").await;
+        if schema.is_valid(&json!(tag)) == refused {
+            disagreements.push(format!("If-Match: {tag:?}, refused {refused}"));
+        }
+    }
+
+    // The ends of every month, and months and days that are none, in years
+    // around the calendar's turns.
+    let schema = validator(parameter_schema("/v1/daily/{date}", "get", "date"));
+    for year in [
+        0, 1969, 1970, 1972, 1999, 2000, 2024, 2026, 2100, 2400, 9999,
+    ] {
+        for month in 0..=13 {
+            for day in [0, 1, 9, 10, 19, 20, 28, 29, 30, 31, 32] {
+                let date = format!("{year:04}-{month:02}-{day:02}");
+                let path = format!("/v1/daily/{date}?width=2&height=2&types=1&difficulty=easy");
+                let refused = refuses(&router, request(Method::GET, &path), "date").await;
+                if schema.is_valid(&json!(date)) == refused {
+                    disagreements.push(format!("date: {date}, refused {refused}"));
+                }
+            }
+        }
+    }
+
+    let schema = validator(parameter_schema("/v1/daily/{date}", "get", "copies"));
+    for copies in 0..=6 {
+        let path = format!("/v1/daily/2026-12-02?width=4&height=3&types=1&copies={copies}");
+        let refused = refuses(&router, request(Method::GET, &path), "copies").await;
+        if schema.is_valid(&json!(copies)) == refused {
+            disagreements.push(format!("copies: {copies}, refused {refused}"));
+        }
+    }
+
+    let schema = validator(parameter_schema("/v1/players/{id}/games", "get", "id"));
+    let zeros = "0".repeat(32);
+    let ids = [
+        &*zeros,
+        "me",
+        "ME",
+        &zeros[1..],
+        &format!("{zeros}0"),
+        "0123456789ABCDEF0123456789abcdef",
+    ];
+    for id in ids {
+        let path = format!("/v1/players/{id}/games");
+        let refused = refuses(&router, request(Method::GET, &path), "id").await;
+        if schema.is_valid(&json!(id)) == refused {
+            disagreements.push(format!("player id: {id:?}, refused {refused}"));
+        }
+    }
+
+    let schema = validator(parameter_schema("/v1/players/{id}/games", "get", "since"));
+    let times = [
+        "2026-12-05T00:00:00Z",
+        "2026-12-05t00:00:00z",
+        "2026-12-05T01:00:00+01:00",
+        "2026-12-05T00:00:00.5-05:30",
+        "0001-01-01T00:00:00Z",
+        "2024-02-29T12:00:00Z",
+        "yesterday",
+        "2026-12-05",
+        "2026-12-05T00:00:00",
+        "2026-02-29T00:00:00Z",
+        "2026-12-05T24:00:00Z",
+        "2026-12-05T00:00:00+0100",
+    ];
+    for time in times {
+        let path = format!(
+            "/v1/players/{zeros}/games?since={}",
+            time.replace('+', "%2B")
+        );
+        let refused = refuses(&router, request(Method::GET, &path), "since").await;
+        if schema.is_valid(&json!(time)) == refused {
+            disagreements.push(format!("since: {time:?}, refused {refused}"));
+        }
+    }
+    assert_eq!(disagreements, Vec::<String>::new());
+}
+
 #[tokio::test]
 async fn error_answers_fit_the_file() {
     let router = router();
@@ -760,6 +937,11 @@ async fn error_answers_fit_the_file() {
     assert_eq!(answer.json()["error"]["field"], json!("queries"));
     let answer = exchange(&small, post_json(" ".repeat(201))).await;
     assert_eq!(answer.status, StatusCode::PAYLOAD_TOO_LARGE);
+    // 413 of a day's deal too big for the server
+    let path = "/v1/daily/2026-12-02?width=1000&height=1000";
+    let answer = exchange(&router, request(Method::GET, path)).await;
+    assert_eq!(answer.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(answer.json()["error"]["field"], json!("width"));
     // 422 of each code
     for (body, code) in [
         (json!({"queries": []}), "invalid_board"),

@@ -37,6 +37,14 @@ async fn act(
     Ok(keys::send(answer, StatusCode::OK)?)
 }
 
+/// The header's schema in the OpenAPI document: what [`if_match`] takes,
+/// `*` or a list of versions in quotes, weak or not (at most 19 digits,
+/// so that any fits a version).
+pub(crate) fn if_match_schema() -> serde_json::Value {
+    let tag = r#"(W/)?"[0-9]{1,19}""#;
+    serde_json::json!({"type": "string", "pattern": format!(r"^(\*|{tag}( *, *{tag})*)$")})
+}
+
 /// What `If-Match` pins: `"N"` a version (a list, any of them), `*`
 /// none; weak tags (`W/"N"`) match nothing.
 fn if_match(headers: &HeaderMap) -> Result<Pin, ApiError> {

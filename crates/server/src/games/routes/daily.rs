@@ -20,11 +20,16 @@ use std::sync::Arc;
 /// The deal everyone gets on a day, for the settings asked.
 #[utoipa::path(get, path = "/v1/daily/{date}", operation_id = "getDailyDeal", tag = "games",
     params(
-        ("date" = String, Path, description = "The day, `YYYY-MM-DD`", pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"),
+        // A day the calendar has, from 1970-01-01 to 9999-12-31, as the
+        // route reads it: months of 31, 30 and 28 days, then the 29th of
+        // February of the leap years (1972 to 1996, then a year divisible
+        // by 4 but not 100, or by 400).
+        ("date" = String, Path, description = "The day, `YYYY-MM-DD`, from 1970-01-01 to 9999-12-31",
+            pattern = r"^(?:(?:19[7-9][0-9]|[2-9][0-9]{3})-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:19(?:7[26]|8[048]|9[26])|[2-9][0-9](?:0[48]|[2468][048]|[13579][26])|(?:[2468][048]|[3579][26])00)-02-29)$"),
         ("width" = Option<u64>, Query, description = "Columns; 14 when absent", minimum = 1),
         ("height" = Option<u64>, Query, description = "Rows; 6 when absent", minimum = 1),
         ("types" = Option<u64>, Query, description = "Tile types; 21 when absent", minimum = 1),
-        ("copies" = Option<u64>, Query, description = "Tiles of each type; 4 when absent", minimum = 1),
+        ("copies" = Option<u64>, Query, description = "Tiles of each type, an even number; 4 when absent", minimum = 2, multiple_of = 2),
         ("difficulty" = Option<linkpath_api::mechanics::DifficultyName>, Query, description = "`medium` when absent"),
         ("rules" = Option<linkpath_api::games::PresetName>, Query, description = "`shisen-sho` when absent; curling has no game"),
         ("gravity" = Option<linkpath_api::games::Gravity>, Query, description = "`none` when absent"),
@@ -33,6 +38,7 @@ use std::sync::Arc;
     responses(
         (status = 200, description = "The day's deal, the body that creates its game, and its leaderboard; kept for good (`Cache-Control: immutable`), with an `ETag`", body = DailyDeal),
         (status = 304, description = "Not modified: `If-None-Match` named the deal's `ETag`"),
+        (status = 413, description = "A board over the server's limits (`LINKPATH_MAX_SIDE`, `LINKPATH_MAX_CELLS`), named in `field`", body = linkpath_api::ErrorBody),
         (status = 422, description = "A date or setting that is not one, named in `field`", body = linkpath_api::ErrorBody),
         (status = 504, description = "The deal took past the deadline", body = linkpath_api::ErrorBody)))]
 pub(crate) async fn daily(

@@ -27,6 +27,12 @@ const HEADER: &str = "idempotency-key";
 /// The most characters of a key: a UUID is 36.
 const MAX_KEY: usize = 255;
 
+/// The header's schema in the OpenAPI document: what [`read`] takes, 1 to
+/// [`MAX_KEY`] visible ASCII characters (`!` to `~`).
+pub(crate) fn schema() -> serde_json::Value {
+    serde_json::json!({"type": "string", "minLength": 1, "maxLength": MAX_KEY, "pattern": "^[!-~]+$"})
+}
+
 /// The key of a request to `scope` with `body`, if it has one; its
 /// answer, if it changes the game, is sent with `status` (and, for a new
 /// game, its `Location`).

@@ -8,7 +8,7 @@ pub(crate) mod check_replay;
 pub(crate) mod create;
 pub(crate) mod daily;
 pub(crate) mod events;
-mod keys;
+pub(crate) mod keys;
 pub(crate) mod leaderboard;
 pub(crate) mod replay;
 pub(crate) mod show;

@@ -17,13 +17,13 @@ use std::sync::Arc;
 /// A player's games, newest first.
 #[utoipa::path(get, path = "/v1/players/{id}/games", operation_id = "getPlayerGames", tag = "players",
     params(
-        ("id" = String, Path, description = "The player's id, or `me` for the signed-in player"),
+        ("id" = String, Path, description = "The player's id, or `me` for the signed-in player", pattern = r"^([0-9a-f]{32}|me)$"),
         ("limit" = Option<u32>, Query, description = "Games answered, 1 to 100; 20 when absent", minimum = 1, maximum = 100),
         ("after" = Option<String>, Query, description = "The `next` of the page before: the page after it"),
         ("status" = Option<linkpath_api::games::Status>, Query, description = "Only games that stand so"),
         ("leaderboard" = Option<String>, Query, description = "Only games on this leaderboard", pattern = r"^[0-9a-f]{32}$"),
-        ("since" = Option<String>, Query, description = "Only games created at or after this time (RFC 3339)"),
-        ("until" = Option<String>, Query, description = "Only games created before this time (RFC 3339)")),
+        ("since" = Option<String>, Query, format = DateTime, description = "Only games created at or after this time (RFC 3339, any offset)"),
+        ("until" = Option<String>, Query, format = DateTime, description = "Only games created before this time (RFC 3339, any offset)")),
     responses(
         (status = 200, description = "A page of the player's games; none for a player who has none, or is not known", body = PlayerGames),
         (status = 401, description = "`me` without a player's token", body = linkpath_api::ErrorBody),
