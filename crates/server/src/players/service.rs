@@ -117,6 +117,7 @@ impl Players {
             name,
             created_at_ms: now,
             studio: None,
+            rating: None,
         };
         let token = players::token(&crate::random::bytes::<TOKEN_BYTES>("a player's token")?);
         let stored = StoredPlayer {
@@ -184,6 +185,7 @@ impl Players {
                     .unwrap_or_else(|| "player".to_owned()),
                 created_at_ms: now,
                 studio: Some(studio.clone()),
+                rating: None,
             };
             let stored = StoredPlayer {
                 version: 0,
