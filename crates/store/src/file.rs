@@ -18,6 +18,7 @@ mod check;
 mod disk;
 mod handle;
 mod heartbeat;
+mod matches;
 mod players;
 mod tables;
 mod writer;
@@ -338,8 +339,8 @@ fn in_write<T>(
 fn game_done(done: writer::Done) -> Result<Outcome, StoreError> {
     match done {
         writer::Done::Game(outcome) => Ok(outcome),
-        writer::Done::Player(_) => Err(StoreError::Unavailable(
-            "the store's writer answered a game's write with a player's outcome".into(),
+        writer::Done::Player(_) | writer::Done::Match(_) => Err(StoreError::Unavailable(
+            "the store's writer answered a game's write with another kind's outcome".into(),
         )),
     }
 }
@@ -381,6 +382,7 @@ mod tests {
             board_size: 3,
             max_players: 10,
             max_games_per_player: 10,
+            max_matches: 10,
             timeout: Duration::from_secs(30),
         };
         let store = FileStore::open(&dir.path().join("games.redb"), limits).unwrap();
@@ -439,6 +441,7 @@ mod tests {
             board_size: 3,
             max_players: 10,
             max_games_per_player: 10,
+            max_matches: 10,
             timeout: Duration::from_secs(30),
         };
         let store = FileStore::open(&path, limits).unwrap();
