@@ -167,6 +167,7 @@ fn store_limits(config: &Config) -> linkpath_store::StoreLimits {
         board_size: usize::from(config.games.leaderboard_size),
         max_players: config.players.max_players,
         max_games_per_player: config.players.max_games_per_player,
+        max_matches: config.games.max_matches,
         timeout: Duration::from_millis(config.games.store_timeout_ms),
     }
 }

@@ -288,6 +288,7 @@ fn bounds() -> impl Strategy<Value = StoreLimits> {
             board_size: 2,
             max_players: 2,
             max_games_per_player: 2,
+            max_matches: 10,
             timeout: Duration::from_secs(30),
         },
     )

@@ -534,6 +534,7 @@ impl Model {
             keys,
             boards,
             players,
+            matches: 0,
         }
     }
 }
