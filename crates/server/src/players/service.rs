@@ -360,6 +360,31 @@ impl Players {
         signed_in.expires_at_ms <= due
     }
 
+    /// The write that gives `signed_in` its rating after a match, to go
+    /// with the match's write; the cache forgets the player first.
+    pub(crate) fn rated(
+        &self,
+        signed_in: &SignedIn,
+        rating: linkpath_api::matches::Rating,
+        now: u64,
+    ) -> PlayerWrite {
+        self.cache.forget(signed_in.id());
+        let player = Player {
+            rating: Some(rating),
+            ..signed_in.player.clone()
+        };
+        PlayerWrite {
+            id: signed_in.id().to_owned(),
+            expected: Expected::Version(signed_in.version),
+            player: StoredPlayer {
+                version: signed_in.version + 1,
+                expires_at_ms: self.expiry(now),
+                token: signed_in.token.clone(),
+                body: players::encode(&player),
+            },
+        }
+    }
+
     /// Writes a player; the cache forgets it first, so that no request
     /// finds it as it was once the write is done.
     async fn write(

@@ -8,7 +8,7 @@ pub(crate) mod check_replay;
 pub(crate) mod create;
 pub(crate) mod daily;
 pub(crate) mod events;
-mod keys;
+pub(crate) mod keys;
 pub(crate) mod leaderboard;
 pub(crate) mod replay;
 pub(crate) mod show;
@@ -52,7 +52,7 @@ where
 }
 
 /// A JSON answer, with the game's version as `ETag` if it has one.
-fn respond(
+pub(crate) fn respond(
     status: StatusCode,
     version: Option<u64>,
     location: Option<&str>,
