@@ -369,6 +369,7 @@ impl Games {
         let Some(matches) = self.matches.get().and_then(std::sync::Weak::upgrade) else {
             return;
         };
+        matches.touched(id);
         if let Err(e) = matches.read(id, now).await {
             tracing::warn!(error = %e, "a match was not brought up to date after a change of one of its games");
         }

@@ -24,10 +24,13 @@ use linkpath_api::matches::{
     Entrant, Match, MatchRequest, MatchStatus, MatchView, Race, Rating, decode, encode,
 };
 use linkpath_api::{ApiError, ErrorCode, Work};
-use linkpath_store::{Expected, Kept, MatchOutcome, MatchWrite, PlayerWrite, Store, StoredMatch};
+use linkpath_store::{
+    Expected, Feed, Kept, MatchOutcome, MatchWrite, PlayerWrite, Store, StoredMatch,
+};
 use std::ops::Deref;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tokio::sync::broadcast;
 
 /// How long a finished match is kept, for its result and its link.
 const KEEP_MS: u64 = 3_600_000;
@@ -50,7 +53,20 @@ pub(crate) struct Matches {
     /// How long an idempotency key's answer is kept.
     key_ttl: Duration,
     solvers: Solvers,
+    /// The ids of matches that changed, or whose games did, for the
+    /// streams; fed here and from the store's feed (other replicas).
+    touched: broadcast::Sender<Arc<str>>,
+    /// Whether the store's feed is followed yet.
+    following: std::sync::Once,
+    /// The streams open, within their bound.
+    pub(crate) streams: Arc<tokio::sync::Semaphore>,
 }
+
+/// Changes a stream may fall behind by before it reads the match again.
+const BEHIND: usize = 256;
+
+/// The most match streams open at once.
+const MAX_STREAMS: usize = 1024;
 
 /// A change a player asks of a match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,7 +93,44 @@ impl Matches {
             countdown_ms,
             join_ms,
             solvers,
+            touched: broadcast::channel(BEHIND).0,
+            following: std::sync::Once::new(),
+            streams: Arc::new(tokio::sync::Semaphore::new(MAX_STREAMS)),
         }
+    }
+
+    /// Tells the streams that match `id`, or one of its games, changed.
+    pub(crate) fn touched(&self, id: &str) {
+        let _ = self.touched.send(id.into());
+    }
+
+    /// A receiver of the ids of matches that change; the store's feed of
+    /// other replicas' match writes is followed from the first on.
+    pub(crate) fn watch(self: &Arc<Self>) -> broadcast::Receiver<Arc<str>> {
+        self.following.call_once(|| {
+            if let Some(mut feed) = self.store.changes() {
+                let matches = Arc::downgrade(self);
+                tokio::spawn(async move {
+                    loop {
+                        let heard = feed.recv().await;
+                        let Some(matches) = matches.upgrade() else {
+                            return;
+                        };
+                        match heard {
+                            Ok(Feed::Match { id, .. }) => matches.touched(&id),
+                            Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+                            Err(broadcast::error::RecvError::Closed) => return,
+                        }
+                    }
+                });
+            }
+        });
+        self.touched.subscribe()
+    }
+
+    /// The games' service, for the streams' reads.
+    pub(crate) fn games(&self) -> &Games {
+        &self.games
     }
 
     /// The matches' time now: the games'.
@@ -354,7 +407,11 @@ impl Matches {
         let started = Instant::now();
         let outcome = self.store.write_match(write, now).await;
         metrics::record_store("write", started);
-        Ok((outcome.map_err(unavailable)?, json))
+        let outcome = outcome.map_err(unavailable)?;
+        if outcome == MatchOutcome::Written {
+            self.touched(&record.id);
+        }
+        Ok((outcome, json))
     }
 
     /// When `record` expires: an open match when it has waited its time

@@ -367,3 +367,60 @@ async fn a_retried_create_with_the_same_key_makes_one_match() {
     assert_eq!(answers[0].1, None);
     assert_eq!(answers[1].1.as_deref(), Some("true"));
 }
+
+/// The match's stream: the whole match first, each seat's progress after
+/// each move, the finished match last, then the end; a reader that has
+/// seen the end gets 204.
+#[tokio::test]
+async fn the_stream_sends_the_match_each_players_progress_and_the_result() {
+    use crate::games::next_event;
+    use http_body_util::BodyExt;
+    let race = Race::begun(&["Ann", "Bob"], deal(None)).await;
+    let path = format!("/v1/matches/{}/events", race.id);
+    let response = tower::ServiceExt::oneshot(race.router.clone(), crate::support::get(&path))
+        .await
+        .expect("infallible");
+    assert_eq!(response.status(), 200);
+    let mut body = response.into_body();
+    let first = next_event(&mut body).await;
+    assert_eq!(first[0], "event: match");
+    let data = |event: &[String]| -> Value {
+        serde_json::from_str(event[2].strip_prefix("data: ").expect("data")).expect("JSON")
+    };
+    assert_eq!(data(&first)["status"], "playing");
+    race.play(1, Some(1)).await;
+    let moved = next_event(&mut body).await;
+    assert_eq!(moved[0], "event: progress");
+    let progress = data(&moved);
+    assert_eq!(progress["player"], json!(race.players[1].id));
+    assert_eq!(progress["tiles_left"], 22);
+    assert_eq!(progress["last"]["action"], "move");
+    race.play(0, None).await;
+    let mut ids = vec![first[1].clone(), moved[1].clone()];
+    let last = loop {
+        let event = next_event(&mut body).await;
+        ids.push(event[1].clone());
+        if event[0] == "event: match" {
+            break event;
+        }
+        assert_eq!(data(&event)["player"], json!(race.players[0].id));
+    };
+    assert_eq!(data(&last)["status"], "finished");
+    assert_eq!(data(&last)["result"][0]["place"], 1);
+    let numbers: Vec<u64> = ids
+        .iter()
+        .map(|id| id.strip_prefix("id: ").unwrap().parse().unwrap())
+        .collect();
+    assert!(numbers.windows(2).all(|w| w[0] < w[1]), "{numbers:?}");
+    let end = tokio::time::timeout(Duration::from_secs(10), body.frame())
+        .await
+        .expect("the stream ends");
+    assert!(end.is_none());
+    let mut again = crate::support::get(&path);
+    again.headers_mut().insert(
+        "last-event-id",
+        numbers.last().unwrap().to_string().parse().unwrap(),
+    );
+    let reply = crate::support::call(&race.router, again).await;
+    assert_eq!(reply.status, 204);
+}

@@ -383,6 +383,7 @@ fn the_file_is_openapi_with_the_expected_routes() {
             "GET /v1/games/{id}/replay",
             "GET /v1/leaderboards/{name}",
             "GET /v1/matches/{id}",
+            "GET /v1/matches/{id}/events",
             "GET /v1/players/me",
             "GET /v1/players/{id}/games",
             "PATCH /v1/players/me",

@@ -5,6 +5,7 @@
 
 pub(crate) mod change;
 pub(crate) mod create;
+pub(crate) mod events;
 pub(crate) mod show;
 
 use crate::body::BodyLimits;
@@ -34,4 +35,5 @@ where
         .route("/v1/matches/{id}/join", post(change::join))
         .route("/v1/matches/{id}/leave", post(change::leave))
         .route("/v1/matches/{id}/start", post(change::start))
+        .route("/v1/matches/{id}/events", get(events::stream))
 }
