@@ -492,7 +492,8 @@ impl Store {
     }
 
     /// Every write to the store by any process that shares it, as it is
-    /// committed, for a store that others share (Redis); `None` for a file
+    /// committed (a game's as [`Feed::Written`], a match's as
+    /// [`Feed::Match`]), for a store that others share (Redis); `None` for a file
     /// or memory, which only this process writes, so it knows its writes.
     /// The first call starts the listening, which needs a tokio runtime;
     /// it stops with the store. A receiver that falls behind is told so

@@ -434,12 +434,7 @@ impl Tables for FileTables<'_> {
         let Some(record) = self.matches.get(id).map_err(failed)? else {
             return Ok(None);
         };
-        let (version, expires_at_ms, due_at_ms, _) = split_match(id, record.value())?;
-        Ok(Some(MatchHead {
-            version,
-            expires_at_ms,
-            due_at_ms,
-        }))
+        Ok(Some(split_match(id, record.value())?.0))
     }
 
     fn matches(&self) -> Result<u64, StoreError> {
@@ -532,7 +527,7 @@ impl Tables for FileTables<'_> {
             }
             Kind::Match => {
                 let due = match self.matches.remove(name).map_err(failed)? {
-                    Some(record) => split_match(name, record.value())?.2,
+                    Some(record) => split_match(name, record.value())?.0.due_at_ms,
                     None => None,
                 };
                 if let Some(due_at_ms) = due {
@@ -684,20 +679,17 @@ pub(super) fn read_match(
     let Some(record) = matches.get(id).map_err(failed)? else {
         return Ok(None);
     };
-    let (version, expires_at_ms, due_at_ms, body) = split_match(id, record.value())?;
+    let (head, body) = split_match(id, record.value())?;
     Ok(Some(StoredMatch {
-        version,
-        expires_at_ms,
-        due_at_ms,
+        version: head.version,
+        expires_at_ms: head.expires_at_ms,
+        due_at_ms: head.due_at_ms,
         body: body.to_vec(),
     }))
 }
 
-/// A match record's version, expiry, due time and body.
-fn split_match<'a>(
-    id: &str,
-    bytes: &'a [u8],
-) -> Result<(u64, u64, Option<u64>, &'a [u8]), StoreError> {
+/// A match record's head (version, expiry, due time) and body.
+fn split_match<'a>(id: &str, bytes: &'a [u8]) -> Result<(MatchHead, &'a [u8]), StoreError> {
     let corrupted = || {
         StoreError::Corrupted(format!(
             "match `{id}` is {} bytes, short of what its head says",
@@ -719,7 +711,12 @@ fn split_match<'a>(
             )));
         }
     };
-    Ok((version, expires_at_ms, due_at_ms, body))
+    let head = MatchHead {
+        version,
+        expires_at_ms,
+        due_at_ms,
+    };
+    Ok((head, body))
 }
 
 /// A game record's version, expiry and body.

@@ -1,9 +1,10 @@
 //! Matches: created and changed by compare-and-set, bounded in number,
 //! expired and purged with their entry in the due index, read from that
 //! index soonest first and moved or taken out of it by their writes,
-//! replayed under a kept key, and written with their players' changes
-//! all or nothing. Each case runs on every backend; that Redis tells
-//! other replicas of each match write is here too.
+//! replayed under a kept key, written with their players' changes all or
+//! nothing, and a due change applied once by two sweepers racing on it.
+//! Each case runs on every backend; that Redis tells other replicas of
+//! each match write is here too.
 
 use linkpath_store::{
     Expected, Feed, KeyBound, MatchOutcome, MatchWrite, PlayerOutcome, Purged, StoreError,
@@ -25,6 +26,7 @@ on_each!(
     a_match_key_replays_its_answer,
     a_match_key_is_bounded_as_a_games,
     players_are_written_with_the_match_or_not_at_all,
+    two_sweepers_apply_a_due_change_once,
 );
 
 const SOON: u64 = NOW + 10;
@@ -421,6 +423,37 @@ async fn players_are_written_with_the_match_or_not_at_all(backend: Backend) {
             current: None
         })
     );
+}
+
+// Two sweepers (replicas, or a sweeper and a reader) read the same due
+// match: the compare-and-set lets one apply the change, and the other
+// learns it is stale; the match is due no more.
+async fn two_sweepers_apply_a_due_change_once(backend: Backend) {
+    let (store, _dir) = open(backend, 10);
+    store
+        .write_match(open_match("m", "countdown", Some(NOW + 3)), NOW)
+        .await
+        .unwrap();
+    let (a, b) = tokio::join!(
+        store.due_matches(NOW + 3, 10),
+        store.due_matches(NOW + 3, 10)
+    );
+    assert_eq!((a.clone(), b), (Ok(vec!["m".to_owned()]), a));
+    let (a, b) = tokio::join!(
+        store.write_match(move_match("m", 0, "playing by a", None), NOW + 3),
+        store.write_match(move_match("m", 0, "playing by b", None), NOW + 3)
+    );
+    let stale = MatchOutcome::Stale { current: Some(1) };
+    let winner = match (a.unwrap(), b.unwrap()) {
+        (MatchOutcome::Written, lost) if lost == stale => "playing by a",
+        (lost, MatchOutcome::Written) if lost == stale => "playing by b",
+        outcomes => panic!("expected one written and one stale, got {outcomes:?}"),
+    };
+    assert_eq!(
+        store.match_record("m", NOW + 3).await,
+        Ok(Some(record(1, winner, None)))
+    );
+    assert_eq!(store.due_matches(NOW + 3, 10).await, Ok(Vec::new()));
 }
 
 // A shared store tells every replica of each match written, as of each
