@@ -27,8 +27,9 @@ use linkpath_api::{ApiError, ErrorCode, Work};
 use linkpath_store::{
     Expected, Feed, Kept, MatchOutcome, MatchWrite, PlayerWrite, Store, StoredMatch,
 };
+use std::collections::HashMap;
 use std::ops::Deref;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::broadcast;
 
@@ -60,6 +61,10 @@ pub(crate) struct Matches {
     following: std::sync::Once,
     /// The streams open, within their bound.
     pub(crate) streams: Arc<tokio::sync::Semaphore>,
+    /// The games the streams here follow, each with its match and how
+    /// many streams follow it: another replica's write of one, heard on
+    /// the store's feed, touches its match.
+    followed: Mutex<HashMap<String, (Arc<str>, usize)>>,
 }
 
 /// Changes a stream may fall behind by before it reads the match again.
@@ -96,6 +101,7 @@ impl Matches {
             touched: broadcast::channel(BEHIND).0,
             following: std::sync::Once::new(),
             streams: Arc::new(tokio::sync::Semaphore::new(MAX_STREAMS)),
+            followed: Mutex::new(HashMap::new()),
         }
     }
 
@@ -118,7 +124,13 @@ impl Matches {
                         };
                         match heard {
                             Ok(Feed::Match { id, .. }) => matches.touched(&id),
-                            Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+                            Ok(Feed::Written { id, .. }) => {
+                                let race = matches.followed().get(&id).map(|(m, _)| m.clone());
+                                if let Some(race) = race {
+                                    matches.touched(&race);
+                                }
+                            }
+                            Ok(Feed::Resumed) | Err(broadcast::error::RecvError::Lagged(_)) => {}
                             Err(broadcast::error::RecvError::Closed) => return,
                         }
                     }
@@ -126,6 +138,30 @@ impl Matches {
             }
         });
         self.touched.subscribe()
+    }
+
+    /// A stream here follows `game`, of the match `race`.
+    pub(crate) fn follow_game(&self, game: &str, race: &str) {
+        let mut followed = self.followed();
+        let entry = followed
+            .entry(game.to_owned())
+            .or_insert_with(|| (race.into(), 0));
+        entry.1 += 1;
+    }
+
+    /// A stream here no longer follows `game`.
+    pub(crate) fn unfollow_game(&self, game: &str) {
+        let mut followed = self.followed();
+        if let Some(entry) = followed.get_mut(game) {
+            entry.1 -= 1;
+            if entry.1 == 0 {
+                followed.remove(game);
+            }
+        }
+    }
+
+    fn followed(&self) -> std::sync::MutexGuard<'_, HashMap<String, (Arc<str>, usize)>> {
+        self.followed.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The games' service, for the streams' reads.

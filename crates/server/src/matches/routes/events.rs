@@ -5,7 +5,9 @@
 //! with the finished match, its result in it. Each event's `id:` is the
 //! match's version plus its games' versions, which only grow; a reader
 //! that has seen the end gets 204 No Content, which stops an
-//! `EventSource` reconnecting.
+//! `EventSource` reconnecting. A stream hears of the changes made in this
+//! process, and through the store's feed of the writes other replicas
+//! make of the match (`Feed::Match`) and of its games (`Feed::Written`).
 
 use crate::error::HttpError;
 use crate::matches::Matches;
@@ -161,7 +163,10 @@ impl Watch {
             match self.games.iter_mut().find(|(id, _)| id == game_id) {
                 Some((_, sent)) if *sent >= game.version => continue,
                 Some((_, sent)) => *sent = game.version,
-                None => self.games.push((game_id.clone(), game.version)),
+                None => {
+                    self.matches.follow_game(game_id, &self.id);
+                    self.games.push((game_id.clone(), game.version));
+                }
             }
             if !first {
                 progress.push(self.progress(&record, i, &game));
@@ -204,5 +209,13 @@ impl Watch {
     /// The match's version plus its games' sent: it only grows.
     fn event_id(&self) -> u64 {
         self.sent.unwrap_or(0) + self.games.iter().map(|(_, v)| v).sum::<u64>()
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        for (game, _) in &self.games {
+            self.matches.unfollow_game(game);
+        }
     }
 }
