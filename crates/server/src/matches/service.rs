@@ -257,7 +257,11 @@ impl Matches {
                 Change::Join => record.join(&entrant, now),
                 Change::Leave => record.leave(&entrant.id, now),
                 Change::Start => record.start(&entrant.id, now),
-            }?;
+            };
+            let next = match next {
+                Ok(next) => next,
+                Err(refused) => return self.refuse(id, key.as_ref(), refused, now).await,
+            };
             let expected = Expected::Version(record.version);
             match self
                 .save(&next, expected, key.as_ref(), Vec::new(), now)
@@ -462,6 +466,31 @@ impl Matches {
                 let idle = self.games.records.idle.as_millis() as u64;
                 now + idle.max(KEEP_MS) + record.settings.time_limit_ms().unwrap_or(0)
             }
+        }
+    }
+
+    /// Answers the refusal `refused` of a change of the match `id`, kept
+    /// under the request's key first if it has one, so that a retry is
+    /// answered the same refusal, as a game's is.
+    async fn refuse(
+        &self,
+        id: &str,
+        key: Option<&Key>,
+        refused: ApiError,
+        now: u64,
+    ) -> Result<Answer, ApiError> {
+        let Some((key, (stored, kept))) =
+            key.and_then(|k| Some((k, k.keep_refusal(&refused, now, self.key_ttl)?)))
+        else {
+            return Err(refused);
+        };
+        let started = Instant::now();
+        let outcome = self.store.keep(id, &stored, kept, now).await;
+        metrics::record_store("write", started);
+        match outcome.map_err(unavailable)? {
+            linkpath_store::Outcome::Replayed(kept) => key.replayed(&kept).map(Answer::Kept),
+            linkpath_store::Outcome::TooManyKeys(bound) => Err(too_many_keys(bound)),
+            _ => Err(refused),
         }
     }
 

@@ -424,3 +424,39 @@ async fn the_stream_sends_the_match_each_players_progress_and_the_result() {
     let reply = crate::support::call(&race.router, again).await;
     assert_eq!(reply.status, 204);
 }
+
+/// A change retried under its key is answered the first answer, a
+/// refusal included, and applies nothing more.
+#[tokio::test]
+async fn a_retried_change_is_answered_as_the_first_try() {
+    let clock = HeldClock::now();
+    let router = router_on(config(), clock);
+    let (ann, bob) = (sign_up(&router, "Ann").await, sign_up(&router, "Bob").await);
+    let body = json!({"game": deal(None), "seats": 3});
+    let made = post_as(&router, "/v1/matches", &body, Some(&ann)).await;
+    let id = made.json()["id"].as_str().unwrap().to_owned();
+    let send = |who: &Signed, what: &str, key: &str| {
+        let mut request = crate::support::players::request(
+            "POST",
+            &format!("/v1/matches/{id}/{what}"),
+            None,
+            Some(&who.bearer()),
+        );
+        request
+            .headers_mut()
+            .insert("idempotency-key", key.parse().unwrap());
+        crate::support::call(&router, request)
+    };
+    let joined = send(&bob, "join", "bob-joins").await;
+    assert_eq!((joined.status, joined.header("etag")), (200, Some("\"1\"")));
+    let again = send(&bob, "join", "bob-joins").await;
+    assert_eq!(again.status, 200, "{}", again.text());
+    assert_eq!(again.json(), joined.json());
+    assert_eq!(again.header("idempotent-replayed"), Some("true"));
+    // A refusal is kept too: Bob may not start Ann's match.
+    let refused = send(&bob, "start", "bob-starts").await;
+    assert_eq!(refused.status, 409);
+    let twice = send(&bob, "start", "bob-starts").await;
+    assert_eq!((twice.status, twice.json()), (409, refused.json()));
+    assert_eq!(twice.header("idempotent-replayed"), Some("true"));
+}
