@@ -460,3 +460,20 @@ async fn a_retried_change_is_answered_as_the_first_try() {
     assert_eq!((twice.status, twice.json()), (409, refused.json()));
     assert_eq!(twice.header("idempotent-replayed"), Some("true"));
 }
+
+/// An open match nobody starts waits `LINKPATH_MATCH_JOIN_MS`, then is
+/// gone.
+#[tokio::test]
+async fn an_open_match_nobody_starts_expires() {
+    let clock = HeldClock::now();
+    let router = router_on(config(), clock.clone());
+    let ann = sign_up(&router, "Ann").await;
+    let body = json!({"game": deal(None), "seats": 4});
+    let made = post_as(&router, "/v1/matches", &body, Some(&ann)).await;
+    let path = format!("/v1/matches/{}", made.json()["id"].as_str().unwrap());
+    clock.advance(Duration::from_millis(599_999));
+    assert_eq!(get_as(&router, &path, None).await.status, 200);
+    clock.advance(Duration::from_millis(1));
+    let gone = get_as(&router, &path, None).await;
+    assert_eq!(gone.status, 404, "{}", gone.text());
+}
