@@ -347,27 +347,23 @@ impl Matches {
         record: &Match,
         now: u64,
     ) -> Result<Option<(Match, Vec<PlayerWrite>)>, ApiError> {
-        let seats: Vec<(String, String)> = record
+        let mut races = self.races(record, now).await?;
+        // A game missing: the race began and its games were not all made
+        // (a crash between the two writes). Made now, then read.
+        let missing: Vec<(String, String)> = record
             .seats
             .iter()
-            .filter_map(|s| Some((s.game.clone()?, s.player.clone())))
+            .zip(&races)
+            .filter(|(_, race)| race.is_none())
+            .filter_map(|(s, _)| Some((s.game.clone()?, s.player.clone())))
             .collect();
-        let body = serde_json::to_vec(&record.settings.game)
-            .map_err(|e| corrupted(format!("match {}…'s deal: {e}", short(&record.id))))?;
-        (self.games)
-            .create_seats(body, &record.id, record.settings.assists, seats, now)
-            .await?;
-        let mut races = Vec::with_capacity(record.seats.len());
-        for seat in &record.seats {
-            let race = match &seat.game {
-                Some(game) => match self.games.current(game, now).await {
-                    Ok((game, _)) => Some(race(&game, now)),
-                    Err(e) if e.code == ErrorCode::GameNotFound => None,
-                    Err(e) => return Err(e),
-                },
-                None => None,
-            };
-            races.push(race);
+        if !missing.is_empty() {
+            let body = serde_json::to_vec(&record.settings.game)
+                .map_err(|e| corrupted(format!("match {}…'s deal: {e}", short(&record.id))))?;
+            (self.games)
+                .create_seats(body, &record.id, record.settings.assists, missing, now)
+                .await?;
+            races = self.races(record, now).await?;
         }
         if !record.over(&races, now) {
             return Ok(None);
@@ -393,6 +389,24 @@ impl Matches {
             })
             .collect();
         Ok(Some((next, writes)))
+    }
+
+    /// Each seat's game as it stands at `now` (its time limit applied),
+    /// None where it is missing.
+    async fn races(&self, record: &Match, now: u64) -> Result<Vec<Option<Race>>, ApiError> {
+        let mut races = Vec::with_capacity(record.seats.len());
+        for seat in &record.seats {
+            let race = match &seat.game {
+                Some(game) => match self.games.current(game, now).await {
+                    Ok((game, _)) => Some(race(&game, now)),
+                    Err(e) if e.code == ErrorCode::GameNotFound => None,
+                    Err(e) => return Err(e),
+                },
+                None => None,
+            };
+            races.push(race);
+        }
+        Ok(races)
     }
 
     /// Resigns the game a player left; a game already over stays so.
