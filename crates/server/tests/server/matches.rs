@@ -477,3 +477,65 @@ async fn an_open_match_nobody_starts_expires() {
     let gone = get_as(&router, &path, None).await;
     assert_eq!(gone.status, 404, "{}", gone.text());
 }
+
+/// A race on a Redis store shared by two replicas: made and played through
+/// one, joined and read through the other, finished with the players'
+/// ratings written in the match's script.
+#[tokio::test]
+#[ignore = "needs a Redis: LINKPATH_TEST_REDIS_URL=redis://127.0.0.1:6390 cargo test -- --ignored"]
+async fn a_race_on_redis_runs_across_two_replicas() {
+    let redis = linkpath_testkit::redis::RedisPrefix::fresh("matches");
+    let replica = || {
+        let mut config = config();
+        config.games.store = redis.setting().parse().expect("a store");
+        // No countdown: the race begins at the next read, on the real clock.
+        config.games.match_countdown_ms = 0;
+        linkpath_server::app(linkpath_server::AppState::open(config).expect("a Redis store opens"))
+    };
+    let (a, b) = (replica(), replica());
+    let (ann, bob) = (sign_up(&a, "Ann").await, sign_up(&a, "Bob").await);
+    let body = json!({"game": deal(None), "seats": 2});
+    let made = post_as(&a, "/v1/matches", &body, Some(&ann)).await;
+    assert_eq!(made.status, 201, "{}", made.text());
+    let id = made.json()["id"].as_str().unwrap().to_owned();
+    let joined = post_as(
+        &b,
+        &format!("/v1/matches/{id}/join"),
+        &json!({}),
+        Some(&bob),
+    )
+    .await;
+    assert_eq!(joined.status, 200, "{}", joined.text());
+    let shown = get_as(&b, &format!("/v1/matches/{id}"), None).await.json();
+    assert_eq!(shown["status"], "playing");
+    let game = shown["players"][0]["game"].as_str().unwrap().to_owned();
+    let board = get_as(&a, &format!("/v1/games/{game}"), Some(&ann))
+        .await
+        .json()["board"]
+        .clone();
+    let clear = post(
+        &a,
+        "/v1/clear",
+        &json!({"board": board, "rules": "shisen-sho"}),
+    )
+    .await;
+    for step in clear.json()["moves"].as_array().unwrap() {
+        let moved = post_as(
+            &a,
+            &format!("/v1/games/{game}/moves"),
+            &json!({"from": step["from"], "to": step["to"]}),
+            Some(&ann),
+        )
+        .await;
+        assert_eq!(moved.status, 200, "{}", moved.text());
+    }
+    let shown = get_as(&b, &format!("/v1/matches/{id}"), None).await.json();
+    assert_eq!(shown["status"], "finished");
+    assert_eq!(
+        places(&shown),
+        [(1, "cleared".into()), (2, "stopped".into())]
+    );
+    let after = after_match(&[(Rating::default(), 1), (Rating::default(), 2)]);
+    let me = get_as(&b, "/v1/players/me", Some(&bob)).await;
+    assert_eq!(rating(&me.json()["rating"]), after[1]);
+}
