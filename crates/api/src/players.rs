@@ -47,7 +47,7 @@ impl PlayerName {
 }
 
 /// A player as kept: what the token's hash and the id leave out.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Player {
     pub id: String,
     pub name: String,
@@ -55,6 +55,10 @@ pub struct Player {
     /// The studio that signed the player in, for a player made by a JWT.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub studio: Option<Studio>,
+    /// The player's rating, moved by each finished match; none before
+    /// the first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<crate::matches::Rating>,
 }
 
 /// Who signed a player in: a JWT's issuer and subject.
@@ -75,6 +79,10 @@ pub struct PlayerView {
     /// RFC 3339, UTC.
     #[schema(format = DateTime)]
     pub created_at: String,
+    /// Glicko-2, moved by each finished match; absent before the first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub rating: Option<crate::matches::Rating>,
 }
 
 impl PlayerView {
@@ -83,6 +91,7 @@ impl PlayerView {
             id: player.id.clone(),
             name: player.name.clone(),
             created_at: rfc3339(player.created_at_ms),
+            rating: player.rating,
         }
     }
 }
@@ -271,6 +280,7 @@ mod tests {
             name: "Ann".into(),
             created_at_ms: 1_700_000_000_000,
             studio: None,
+            rating: None,
         };
         assert_eq!(decode(&encode(&player)), Ok(player));
         assert!(decode(br#"{"format": 9, "player": {}}"#).is_err());

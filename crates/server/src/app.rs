@@ -8,7 +8,8 @@ use crate::error::HttpError;
 use crate::players::{self, Gate};
 use crate::state::AppState;
 use crate::{
-    compress, games, head, health, mechanics, metrics, openapi, playground, render, solve, trace,
+    compress, games, head, health, matches, mechanics, metrics, openapi, playground, render, solve,
+    trace,
 };
 use axum::Router;
 use axum::extract::{FromRef, MatchedPath, Request};
@@ -30,6 +31,7 @@ pub fn app(state: AppState) -> Router {
         .merge(solve::router())
         .merge(mechanics::router())
         .merge(games::router())
+        .merge(matches::router())
         .merge(players::router())
         .merge(render::router())
         .merge(playground::router())

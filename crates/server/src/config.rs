@@ -308,6 +308,22 @@ pub struct GameSettings {
     #[arg(long, env = "LINKPATH_MAX_GAMES", default_value_t = 100_000, value_parser = at_least_one::<u64>)]
     pub max_games: u64,
 
+    /// Most matches (races of several players on one deal) kept at once,
+    /// finished and open ones included until they expire (an expired match
+    /// makes room for a new one at once); at least 1.
+    #[arg(long, env = "LINKPATH_MAX_MATCHES", default_value_t = 10_000, value_parser = at_least_one::<u64>)]
+    pub max_matches: u64,
+
+    /// Time between a match's last seat taken (or its start) and the race,
+    /// in milliseconds: the countdown every player sees.
+    #[arg(long, env = "LINKPATH_MATCH_COUNTDOWN_MS", default_value_t = 3_000)]
+    pub match_countdown_ms: u64,
+
+    /// Time an open match waits for its players, in milliseconds; then
+    /// nobody can join it and its id answers 404; at least 1.
+    #[arg(long, env = "LINKPATH_MATCH_JOIN_MS", default_value_t = 600_000, value_parser = at_least_one::<u64>)]
+    pub match_join_ms: u64,
+
     /// Time a game nobody changes is kept, in milliseconds; then it is
     /// purged and its id answers 404; at least 1.
     #[arg(long, env = "LINKPATH_GAME_IDLE_MS", default_value_t = 86_400_000, value_parser = at_least_one::<u64>)]

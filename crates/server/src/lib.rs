@@ -24,6 +24,7 @@ mod head;
 mod health;
 mod healthcheck;
 mod jwt;
+mod matches;
 mod mechanics;
 mod metrics;
 mod openapi;

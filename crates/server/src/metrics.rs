@@ -137,7 +137,7 @@ pub(crate) const BUCKETS: [f64; 17] = [
 
 /// Every route of the router, as `(method, path)`: the `route` and
 /// `method` labels of the request series.
-pub(crate) const ROUTES: [(&str, &str); 40] = [
+pub(crate) const ROUTES: [(&str, &str); 46] = [
     ("POST", "/v1/solve"),
     ("POST", "/v1/render"),
     ("POST", "/v1/moves"),
@@ -160,6 +160,12 @@ pub(crate) const ROUTES: [(&str, &str); 40] = [
     ("POST", "/v1/replays"),
     ("GET", "/v1/daily/{date}"),
     ("GET", "/v1/leaderboards/{name}"),
+    ("POST", "/v1/matches"),
+    ("GET", "/v1/matches/{id}"),
+    ("POST", "/v1/matches/{id}/join"),
+    ("POST", "/v1/matches/{id}/leave"),
+    ("POST", "/v1/matches/{id}/start"),
+    ("GET", "/v1/matches/{id}/events"),
     ("POST", "/v1/players"),
     ("GET", "/v1/players/me"),
     ("PATCH", "/v1/players/me"),
@@ -332,6 +338,14 @@ pub(crate) fn route_statuses(method: &str, route: &str) -> Vec<u16> {
             ("DELETE", _) => statuses.push(204),
             ("GET", "/v1/players/{id}/games") => statuses.extend([403, 422]),
             _ => {}
+        }
+    }
+    if route.starts_with("/v1/matches") {
+        // A token unknown or absent, not invited, no such match, refused,
+        // the store; a new match is 201.
+        statuses.extend([401, 403, 404, 409, 503]);
+        if route == "/v1/matches" {
+            statuses.push(201);
         }
     }
     if route.starts_with("/v1/games") {

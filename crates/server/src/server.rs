@@ -45,6 +45,7 @@ pub async fn run_with_admin(
     let upkeep = spawn_upkeep(&state);
     let purge = tokio::spawn(crate::games::purge_loop(state.games().clone()));
     let heartbeat = tokio::spawn(crate::games::heartbeat_loop(state.games().clone()));
+    let sweep = tokio::spawn(crate::matches::sweep_loop(state.matches().clone()));
     listener.accept_until(shutdown).await;
     state.begin_shutdown();
     tracing::info!(
@@ -60,6 +61,7 @@ pub async fn run_with_admin(
     upkeep.abort();
     purge.abort();
     heartbeat.abort();
+    sweep.abort();
     if let Some(admin) = admin {
         admin.abort();
     }

@@ -13,6 +13,7 @@ use crate::config::{self, Config};
 use crate::games::{Clock, Games, SystemClock};
 use crate::health::Probes;
 use crate::jwt::JwtVerifier;
+use crate::matches::Matches;
 use crate::metrics;
 use crate::players::window::PerAddress;
 use crate::players::{Gate, Players};
@@ -34,6 +35,7 @@ pub struct AppState {
     body: BodyLimits,
     gate: Gate,
     players: Arc<Players>,
+    matches: Arc<Matches>,
     rate: RateLimit,
     probes: Probes,
 }
@@ -74,14 +76,24 @@ impl AppState {
             max_streams: config.stream_bound(),
             ..config.games.clone()
         };
-        let games = Games::new(
-            store,
+        let games = Arc::new(Games::new(
+            store.clone(),
             &game_settings,
             config.players.private_games,
             config.limits(),
             solvers.clone(),
             clock,
-        );
+        ));
+        let matches = Arc::new(Matches::new(
+            store,
+            games.clone(),
+            players.clone(),
+            config.games.match_countdown_ms,
+            config.games.match_join_ms,
+            solvers.clone(),
+        ));
+        // A change of a game of a match tells the match.
+        let _ = games.matches.set(Arc::downgrade(&matches));
         let memory = MemoryBudget::new(config.memory_budget());
         let body_timeout = Duration::from_millis(config.body_timeout_ms);
         AppState {
@@ -104,6 +116,7 @@ impl AppState {
                 trusted: TrustedProxies::new(&config.trusted_proxies),
             },
             players,
+            matches,
             rate: RateLimit {
                 limiter: NonZeroU32::new(config.rate_limit_per_second).map(|rate| {
                     let burst = config.rate_limit_burst.unwrap_or(config::DEFAULT_BURST);
@@ -115,7 +128,7 @@ impl AppState {
             },
             probes: Probes {
                 ready: Arc::new(AtomicBool::new(true)),
-                games: Arc::new(games),
+                games,
                 memory,
                 prometheus: prometheus(),
             },
@@ -130,6 +143,10 @@ impl AppState {
 
     pub(crate) fn games(&self) -> &Arc<Games> {
         &self.probes.games
+    }
+
+    pub(crate) fn matches(&self) -> &Arc<Matches> {
+        &self.matches
     }
 
     pub(crate) fn memory(&self) -> &MemoryBudget {
@@ -167,6 +184,7 @@ fn store_limits(config: &Config) -> linkpath_store::StoreLimits {
         board_size: usize::from(config.games.leaderboard_size),
         max_players: config.players.max_players,
         max_games_per_player: config.players.max_games_per_player,
+        max_matches: config.games.max_matches,
         timeout: Duration::from_millis(config.games.store_timeout_ms),
     }
 }
@@ -196,6 +214,7 @@ parts! {
     BodyLimits => |state| state.body;
     Gate => |state| state.gate;
     Arc<Players> => |state| state.players;
+    Arc<Matches> => |state| state.matches;
     RateLimit => |state| state.rate;
     Probes => |state| state.probes;
 }

@@ -47,6 +47,7 @@ async fn main() {
             board_size: 1,
             max_players: 1,
             max_games_per_player: 1,
+            max_matches: 10,
             timeout: Duration::from_secs(10),
         };
         let store = Arc::new(Store::open(&spec, limits).expect("the store opens"));

@@ -18,6 +18,7 @@ mod check;
 mod disk;
 mod handle;
 mod heartbeat;
+mod matches;
 mod players;
 mod tables;
 mod writer;
@@ -338,8 +339,8 @@ fn in_write<T>(
 fn game_done(done: writer::Done) -> Result<Outcome, StoreError> {
     match done {
         writer::Done::Game(outcome) => Ok(outcome),
-        writer::Done::Player(_) => Err(StoreError::Unavailable(
-            "the store's writer answered a game's write with a player's outcome".into(),
+        writer::Done::Player(_) | writer::Done::Match(_) => Err(StoreError::Unavailable(
+            "the store's writer answered a game's write with another kind's outcome".into(),
         )),
     }
 }
@@ -381,6 +382,7 @@ mod tests {
             board_size: 3,
             max_players: 10,
             max_games_per_player: 10,
+            max_matches: 10,
             timeout: Duration::from_secs(30),
         };
         let store = FileStore::open(&dir.path().join("games.redb"), limits).unwrap();
@@ -439,6 +441,7 @@ mod tests {
             board_size: 3,
             max_players: 10,
             max_games_per_player: 10,
+            max_matches: 10,
             timeout: Duration::from_secs(30),
         };
         let store = FileStore::open(&path, limits).unwrap();
@@ -500,5 +503,73 @@ mod tests {
         assert_eq!(page.entries, [new, old]);
         let games = store.player_games("p", None, 10, 1).await.unwrap();
         assert_eq!(games.len(), 1);
+    }
+
+    // A file written before matches were stored has none of their tables:
+    // it opens with its games as they were, takes matches beside them,
+    // and keeps them, due index and all, across a reopening.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_file_from_before_matches_opens_and_keeps_them() {
+        use crate::{MatchOutcome, MatchWrite, StoredMatch};
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.redb");
+        let game = StoredGame {
+            version: 0,
+            expires_at_ms: 10,
+            body: b"old".to_vec(),
+        };
+        {
+            let db = builder().create(&path).unwrap();
+            let txn = db.begin_write().unwrap();
+            let mut record = Vec::new();
+            record.extend_from_slice(&0u64.to_le_bytes());
+            record.extend_from_slice(&10u64.to_le_bytes());
+            record.extend_from_slice(b"old");
+            txn.open_table(GAMES)
+                .unwrap()
+                .insert("g", record.as_slice())
+                .unwrap();
+            txn.commit().unwrap();
+        }
+        let limits = StoreLimits {
+            max_games: 10,
+            max_keys_per_game: 10,
+            max_kept_bytes: 1 << 20,
+            max_boards: 10,
+            board_size: 3,
+            max_players: 10,
+            max_games_per_player: 10,
+            max_matches: 10,
+            timeout: Duration::from_secs(30),
+        };
+        let store = FileStore::open(&path, limits).unwrap();
+        assert_eq!(store.game("g", 1).await, Ok(Some(game.clone())));
+        assert_eq!(store.match_count().await, Ok(0));
+        assert_eq!(store.due_matches(u64::MAX, 10).await, Ok(Vec::new()));
+        let record = StoredMatch {
+            version: 0,
+            expires_at_ms: 10,
+            due_at_ms: Some(5),
+            body: b"open".to_vec(),
+        };
+        let opened = MatchWrite {
+            id: "m".into(),
+            expected: Expected::Absent,
+            record: record.clone(),
+            key: None,
+            players: Vec::new(),
+        };
+        assert_eq!(
+            store.write_match(opened, 1).await,
+            Ok(MatchOutcome::Written)
+        );
+        drop(store);
+
+        let store = FileStore::open(&path, limits).unwrap();
+        assert_eq!(store.match_record("m", 1).await, Ok(Some(record)));
+        assert_eq!(store.due_matches(5, 10).await, Ok(vec!["m".to_owned()]));
+        assert_eq!(store.match_count().await, Ok(1));
+        assert_eq!(store.game("g", 1).await, Ok(Some(game)));
     }
 }

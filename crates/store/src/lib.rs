@@ -15,6 +15,12 @@
 //! token's hash, its entries and its list in the same step; its games
 //! stay. The calls on players are in `player.rs`.
 //!
+//! Matches, races of several players on one deal, are kept beside them
+//! too (`matches.rs`): an opaque body with a version and an expiry, as a
+//! game, and the time its next timer is due, indexed so that a sweeper
+//! finds the matches due first. A match's write may carry its players'
+//! writes (their ratings after it), stored with it or not at all.
+//!
 //! One interface, [`Store`], over three backends chosen by a
 //! [`StoreSpec`]: a redb file (crash-safe, one fsync per group of writes),
 //! a Redis server that several replicas share, and memory. All follow the
@@ -36,6 +42,7 @@ mod board;
 mod downtime;
 mod error;
 mod file;
+mod matches;
 mod memory;
 mod player;
 mod redis_store;
@@ -49,6 +56,7 @@ use std::time::Duration;
 pub use board::{BoardPage, BoardStart, Entry, Ranked};
 pub use downtime::MAX_OUTAGES;
 pub use error::StoreError;
+pub use matches::{MatchOutcome, MatchWrite, StoredMatch};
 pub use player::{GameCursor, MAX_PLAYERS_READ, PlayerOutcome, PlayerWrite, StoredPlayer};
 pub use spec::{RedisSpec, SpecError, StoreSpec};
 
@@ -185,6 +193,9 @@ pub const KEPT_OVERHEAD: usize = 256;
 pub enum Feed {
     /// The game `id` was written at `version`, by this process or another.
     Written { id: String, version: u64 },
+    /// The match `id` was written at `version`, by this process or
+    /// another.
+    Match { id: String, version: u64 },
     /// The feed has just (re)connected: writes made while it was away went
     /// unheard, so read again the games you follow.
     Resumed,
@@ -197,12 +208,17 @@ pub struct Purged {
     pub keys: usize,
     pub boards: usize,
     pub players: usize,
+    pub matches: usize,
 }
 
 impl Purged {
     /// The most records of one kind this purge deleted.
     fn most(&self) -> usize {
-        self.games.max(self.keys).max(self.boards).max(self.players)
+        self.games
+            .max(self.keys)
+            .max(self.boards)
+            .max(self.players)
+            .max(self.matches)
     }
 }
 
@@ -226,6 +242,9 @@ pub struct StoreLimits {
     /// How many live games one player may own: a create with an owner
     /// past it is [`Outcome::PlayerFull`].
     pub max_games_per_player: u64,
+    /// How many live matches may be stored, as `max_games` counts games:
+    /// a create past it is [`MatchOutcome::Full`].
+    pub max_matches: u64,
     /// How long any one call may take; past it the call answers
     /// [`StoreError::TimedOut`].
     pub timeout: Duration,
@@ -381,9 +400,10 @@ impl Store {
         .await
     }
 
-    /// Deletes the games, keys, leaderboards and players expired at
-    /// `now_ms`, those that expired first first, at most `at_most` of
-    /// each. A player goes as [`Store::erase_player`] erases one.
+    /// Deletes the games, keys, leaderboards, players and matches expired
+    /// at `now_ms`, those that expired first first, at most `at_most` of
+    /// each. A player goes as [`Store::erase_player`] erases one; a match
+    /// with its entry in the due index.
     pub async fn purge(&self, now_ms: u64, at_most: usize) -> Result<Purged, StoreError> {
         self.bounded(async {
             match &self.backend {
@@ -406,6 +426,7 @@ impl Store {
             keys: 0,
             boards: 0,
             players: 0,
+            matches: 0,
         };
         for _ in 0..PURGE_BATCHES {
             let batch = self.purge(now_ms, PURGE_BATCH).await?;
@@ -413,6 +434,7 @@ impl Store {
             total.keys += batch.keys;
             total.boards += batch.boards;
             total.players += batch.players;
+            total.matches += batch.matches;
             if batch.most() < PURGE_BATCH {
                 break;
             }
@@ -470,7 +492,8 @@ impl Store {
     }
 
     /// Every write to the store by any process that shares it, as it is
-    /// committed, for a store that others share (Redis); `None` for a file
+    /// committed (a game's as [`Feed::Written`], a match's as
+    /// [`Feed::Match`]), for a store that others share (Redis); `None` for a file
     /// or memory, which only this process writes, so it knows its writes.
     /// The first call starts the listening, which needs a tokio runtime;
     /// it stops with the store. A receiver that falls behind is told so
@@ -543,6 +566,7 @@ mod tests {
             board_size: 1,
             max_players: 1,
             max_games_per_player: 1,
+            max_matches: 1,
             timeout,
         };
         let store = Store::open(&StoreSpec::Memory, limits).unwrap();

@@ -2,19 +2,21 @@
 //! need not keep games across restarts. One mutex around the maps and
 //! their expiry indexes makes every call one transaction; calls are short
 //! (a lookup, a write, a purge bounded by its caller), so they run on the
-//! async thread that makes them. Players are in `memory/players.rs`.
+//! async thread that makes them. Players are in `memory/players.rs`,
+//! matches in `memory/matches.rs`.
 
 mod heartbeat;
+mod matches;
 mod players;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
 use std::sync::{Mutex, MutexGuard};
 
-use crate::rules::{self, BoardHead, Head, Kind, Tables};
+use crate::rules::{self, BoardHead, Head, Kind, MatchHead, Tables};
 use crate::{
     BoardPage, BoardStart, Entry, Keep, Kept, Outcome, Purged, Ranked, StoreError, StoreLimits,
-    StoredGame, StoredPlayer, Write,
+    StoredGame, StoredMatch, StoredPlayer, Write,
 };
 
 pub(crate) struct MemoryStore {
@@ -44,11 +46,16 @@ struct Maps {
     owned: HashMap<String, BTreeSet<(u64, String)>>,
     /// Each owned game's owner and creation.
     owner_of: HashMap<String, (String, u64)>,
+    matches: HashMap<String, StoredMatch>,
+    /// The matches with a timer, by `(due_at_ms, id)`: the first is due
+    /// first.
+    match_due: BTreeSet<(u64, String)>,
     // (expires_at_ms, name), so the first entry is the first to expire.
     game_expiry: BTreeSet<(u64, String)>,
     key_expiry: BTreeSet<(u64, String)>,
     board_expiry: BTreeSet<(u64, String)>,
     player_expiry: BTreeSet<(u64, String)>,
+    match_expiry: BTreeSet<(u64, String)>,
     // The heartbeat, and the outages by their end (`heartbeat.rs`).
     last_beat: Option<u64>,
     outages: BTreeMap<u64, u64>,
@@ -175,6 +182,7 @@ impl Maps {
             Kind::Key => &mut self.key_expiry,
             Kind::Board => &mut self.board_expiry,
             Kind::Player => &mut self.player_expiry,
+            Kind::Match => &mut self.match_expiry,
         }
     }
 
@@ -409,12 +417,43 @@ impl Tables for Maps {
             .unwrap_or_default())
     }
 
+    fn match_head(&self, id: &str) -> Result<Option<MatchHead>, StoreError> {
+        Ok(self.matches.get(id).map(|stored| MatchHead {
+            version: stored.version,
+            expires_at_ms: stored.expires_at_ms,
+            due_at_ms: stored.due_at_ms,
+        }))
+    }
+
+    fn matches(&self) -> Result<u64, StoreError> {
+        Ok(self.matches.len() as u64)
+    }
+
+    fn put_match(
+        &mut self,
+        id: &str,
+        record: &StoredMatch,
+        replaces: Option<MatchHead>,
+    ) -> Result<(), StoreError> {
+        let old = replaces.map(|head| head.expires_at_ms);
+        self.reindex(Kind::Match, id, old, record.expires_at_ms);
+        if let Some(due_at_ms) = replaces.and_then(|head| head.due_at_ms) {
+            self.match_due.remove(&(due_at_ms, id.to_owned()));
+        }
+        if let Some(due_at_ms) = record.due_at_ms {
+            self.match_due.insert((due_at_ms, id.to_owned()));
+        }
+        self.matches.insert(id.to_owned(), record.clone());
+        Ok(())
+    }
+
     fn first_to_expire(&self, kind: Kind) -> Result<Option<(u64, String)>, StoreError> {
         let index = match kind {
             Kind::Game => &self.game_expiry,
             Kind::Key => &self.key_expiry,
             Kind::Board => &self.board_expiry,
             Kind::Player => &self.player_expiry,
+            Kind::Match => &self.match_expiry,
         };
         Ok(index.first().cloned())
     }
@@ -446,6 +485,15 @@ impl Tables for Maps {
             }
             Kind::Player => {
                 self.players.remove(name);
+            }
+            Kind::Match => {
+                if let Some(due_at_ms) = self
+                    .matches
+                    .remove(name)
+                    .and_then(|stored| stored.due_at_ms)
+                {
+                    self.match_due.remove(&(due_at_ms, name.to_owned()));
+                }
             }
         }
         Ok(())

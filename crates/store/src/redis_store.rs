@@ -50,6 +50,9 @@
 //! ids have no TTL, and lose each entry with what it names. Writes and
 //! erases of players are `player_write.lua` and `player_erase.lua`.
 //!
+//! Matches are `redis_store/matches.rs`'s: a hash each, an expiry index
+//! and a due index, written with their players by `match_write.lua`.
+//!
 //! The script also publishes each change (`VERSION ID`) on
 //! `PREFIX:changes`, in commit order: a process that follows the store
 //! hears what other processes wrote, so that its event streams carry it.
@@ -65,6 +68,7 @@
 //! keeps the names.
 
 mod heartbeat;
+mod matches;
 mod names;
 mod players;
 
@@ -128,6 +132,8 @@ pub(crate) struct RedisStore {
     board_script: Script,
     player_token_script: Script,
     player_games_script: Script,
+    match_write_script: Script,
+    due_script: Script,
     /// The changes heard on the channel, once a caller asks for them.
     feed: OnceLock<Listening>,
 }
@@ -168,6 +174,8 @@ impl RedisStore {
             board_script: Script::new(include_str!("redis_store/board.lua")),
             player_token_script: Script::new(include_str!("redis_store/player_token.lua")),
             player_games_script: Script::new(include_str!("redis_store/player_games.lua")),
+            match_write_script: with_common(include_str!("redis_store/match_write.lua")),
+            due_script: Script::new(include_str!("redis_store/due.lua")),
             feed: OnceLock::new(),
         })
     }
@@ -316,6 +324,8 @@ impl RedisStore {
             .key("token_players", self.names.token_players())
             .key("player_tokens", self.names.player_tokens())
             .key("game_owners", self.names.game_owners())
+            .key("match_expiry", self.names.match_expiry())
+            .key("match_due", self.names.match_due())
             .arg("now", padded(now_ms))
             .arg("prefix", &self.names.prefix)
             .arg("max_keys_per_game", self.limits.max_keys_per_game)
@@ -340,6 +350,7 @@ impl RedisStore {
             keys: self.purge_index("kept", now_ms, at_most).await?,
             boards: self.purge_index("board", now_ms, at_most).await?,
             players: self.purge_index("player", now_ms, at_most).await?,
+            matches: self.purge_index("match", now_ms, at_most).await?,
         })
     }
 
@@ -351,8 +362,8 @@ impl RedisStore {
             .map_err(failed)
     }
 
-    /// Deletes up to `at_most` records of `kind` (`game`, `kept`, `board`
-    /// or `player`) expired by `now_ms`, the first to expire first: lists
+    /// Deletes up to `at_most` records of `kind` (`game`, `kept`, `board`,
+    /// `player` or `match`) expired by `now_ms`, the first to expire first: lists
     /// them, then deletes in one script those still expired (a write may
     /// have moved one in between).
     async fn purge_index(
@@ -368,6 +379,7 @@ impl RedisStore {
             "game" => self.names.game_expiry(),
             "kept" => self.names.kept_expiry(),
             "board" => self.names.board_expiry(),
+            "match" => self.names.match_expiry(),
             _ => self.names.player_expiry(),
         };
         let mut connection = self.connection().await?;
@@ -482,9 +494,18 @@ async fn listen(
     }
 }
 
-/// A change as the write script announces it: `VERSION ID`.
+/// A change as the scripts announce it: `VERSION ID` for a game,
+/// `match VERSION ID` for a match (which a process that knows only games
+/// passes over: `match` reads as no version).
 fn heard(payload: &[u8]) -> Option<Feed> {
     let text = std::str::from_utf8(payload).ok()?;
+    if let Some(text) = text.strip_prefix("match ") {
+        let (version, id) = text.split_once(' ')?;
+        return Some(Feed::Match {
+            id: id.to_owned(),
+            version: version.parse().ok()?,
+        });
+    }
     let (version, id) = text.split_once(' ')?;
     Some(Feed::Written {
         id: id.to_owned(),

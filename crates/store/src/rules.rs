@@ -5,18 +5,20 @@
 //! writes the rules need, over its maps or its open transaction. Redis
 //! holds no transaction open across calls, so it runs the same rules as
 //! Lua scripts (`redis_store/write.lua`, `player_write.lua`,
-//! `player_erase.lua`, `purge.lua`, with `common.lua`): a change here is
+//! `player_erase.lua`, `match_write.lua`, `purge.lua`, with
+//! `common.lua`): a change here is
 //! made there too, and the cases of `tests/store/` run on every backend.
 //!
 //! What goes with a record ([`remove`]): a game takes its log and its
 //! entry in its owner's index; a board its entries; a player its token's
 //! hash, its entries on every board and the index of its games (the games
-//! stay).
+//! stay); a match its entry in the due index.
 
 use crate::player::TOKEN_BYTES;
 use crate::{
-    Entry, Expected, Keep, Kept, KeyBound, Outcome, PlayerOutcome, PlayerWrite, Purged, StoreError,
-    StoreLimits, StoredGame, StoredPlayer, Write, kept_charge,
+    Entry, Expected, Keep, Kept, KeyBound, MatchOutcome, MatchWrite, Outcome, PlayerOutcome,
+    PlayerWrite, Purged, StoreError, StoreLimits, StoredGame, StoredMatch, StoredPlayer, Write,
+    kept_charge,
 };
 
 /// The most expired records a write deletes to make room under a bound:
@@ -35,6 +37,15 @@ pub(crate) struct Head {
     pub expires_at_ms: u64,
 }
 
+/// What the rules read of a stored match: as of a game, and where it
+/// stands in the due index.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MatchHead {
+    pub version: u64,
+    pub expires_at_ms: u64,
+    pub due_at_ms: Option<u64>,
+}
+
 /// What the rules read of a stored leaderboard.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct BoardHead {
@@ -51,6 +62,8 @@ pub(crate) enum Kind {
     /// A leaderboard with its entries.
     Board,
     Player,
+    /// A match with its entry in the due index.
+    Match,
 }
 
 /// A backend's records, expired or not, within one transaction.
@@ -135,12 +148,24 @@ pub(crate) trait Tables {
     /// The games listed as `owner`'s, each with its creation, expired or
     /// not: at most the games stored.
     fn owned(&self, owner: &str) -> Result<Vec<(u64, String)>, StoreError>;
+    fn match_head(&self, id: &str) -> Result<Option<MatchHead>, StoreError>;
+    /// How many matches are stored, kept exact as `count` is.
+    fn matches(&self) -> Result<u64, StoreError>;
+    /// Stores `record` under `id`, with its entry in the due index if it
+    /// has one; `replaces` is the record it replaces, whose expiry and due
+    /// index entries go.
+    fn put_match(
+        &mut self,
+        id: &str,
+        record: &StoredMatch,
+        replaces: Option<MatchHead>,
+    ) -> Result<(), StoreError>;
     /// The entry of `kind`'s expiry index that expires first.
     fn first_to_expire(&self, kind: Kind) -> Result<Option<(u64, String)>, StoreError>;
     /// Removes the index entry `(expires_at_ms, name)` of `kind`, and the
     /// record it points to (a game with its log; a board with all its
     /// entries and their players' links; a kept answer with its counts; a
-    /// player alone). What else goes with it is [`remove`]'s.
+    /// player alone; a match with its due index entry). What else goes with it is [`remove`]'s.
     fn remove(&mut self, kind: Kind, expires_at_ms: u64, name: &str) -> Result<(), StoreError>;
 }
 
@@ -200,6 +225,60 @@ pub(crate) fn check_player(write: &PlayerWrite) -> Result<(), StoreError> {
             u64::MAX
         ))),
     }
+}
+
+/// Refuses a match's write whose new version does not follow the
+/// expected one, or whose players are not each a change of a stored
+/// player, once, each valid as [`check_player`] says. A token's hash
+/// given to two of them is refused too: one hash finds one player.
+pub(crate) fn check_match(write: &MatchWrite) -> Result<(), StoreError> {
+    let follows = match write.expected {
+        Expected::Absent => Some(0),
+        Expected::Version(version) => version.checked_add(1),
+    };
+    match follows {
+        Some(version) if version == write.record.version => {}
+        Some(version) => {
+            return Err(StoreError::InvalidWrite(format!(
+                "match `{}`: a write expecting {:?} stores version {version}, not {}",
+                write.id, write.expected, write.record.version
+            )));
+        }
+        None => {
+            return Err(StoreError::InvalidWrite(format!(
+                "match `{}`: version {} is the last a match can have",
+                write.id,
+                u64::MAX
+            )));
+        }
+    }
+    for (i, player) in write.players.iter().enumerate() {
+        check_player(player)?;
+        if player.expected == Expected::Absent {
+            return Err(StoreError::InvalidWrite(format!(
+                "match `{}`: player `{}` would be created with it; a match changes stored players",
+                write.id, player.id
+            )));
+        }
+        let earlier = &write.players[..i];
+        if earlier.iter().any(|other| other.id == player.id) {
+            return Err(StoreError::InvalidWrite(format!(
+                "match `{}`: player `{}` is written twice",
+                write.id, player.id
+            )));
+        }
+        if player.player.token.is_some()
+            && earlier
+                .iter()
+                .any(|other| other.player.token == player.player.token)
+        {
+            return Err(StoreError::InvalidWrite(format!(
+                "match `{}`: players `{}` and another are given one token's hash",
+                write.id, player.id
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Applies one write: the key first (a kept answer is replayed whatever
@@ -275,6 +354,115 @@ pub(crate) fn apply(
         enter(tables, entry, now_ms, limits)?;
     }
     Ok(Outcome::Written)
+}
+
+/// Applies one match's write: the key first (a kept answer is replayed
+/// whatever the version), then the match's version, then the bound on
+/// matches, then each player's version, then the bound on keys; the
+/// match, its due index entry, its players and the key are stored only
+/// when all pass.
+pub(crate) fn apply_match(
+    tables: &mut impl Tables,
+    write: &MatchWrite,
+    now_ms: u64,
+    limits: &StoreLimits,
+) -> Result<MatchOutcome, StoreError> {
+    if let Some((key, _)) = &write.key
+        && let Some(kept) = live_kept(tables, key, now_ms)?
+    {
+        return Ok(MatchOutcome::Replayed(kept));
+    }
+    let stored = tables.match_head(&write.id)?;
+    let current = stored
+        .filter(|head| live(head.expires_at_ms, now_ms))
+        .map(|head| head.version);
+    let expected = match write.expected {
+        Expected::Absent => None,
+        Expected::Version(version) => Some(version),
+    };
+    if current != expected {
+        return Ok(MatchOutcome::Stale { current });
+    }
+    if stored.is_none()
+        && tables.matches()? >= limits.max_matches
+        && !make_room(tables, Kind::Match, now_ms, |tables| {
+            Ok(tables.matches()? < limits.max_matches)
+        })?
+    {
+        return Ok(MatchOutcome::Full);
+    }
+    for player in &write.players {
+        if let Some(refusal) = player_refusal(tables, player, now_ms)? {
+            return Ok(refusal);
+        }
+    }
+    if let Some((key, kept)) = &write.key
+        && let Some(bound) = over_bound(tables, &write.id, key, kept, now_ms, limits)?
+    {
+        return Ok(MatchOutcome::TooManyKeys(bound));
+    }
+    let replaces = match (write.expected, stored) {
+        (Expected::Absent, Some(expired)) => {
+            remove(tables, Kind::Match, expired.expires_at_ms, &write.id)?;
+            None
+        }
+        (_, stored) => stored,
+    };
+    tables.put_match(&write.id, &write.record, replaces)?;
+    for player in &write.players {
+        // Checked above, with nothing changed since but expired records
+        // gone: a refusal here is the rules disagreeing with themselves.
+        let outcome = apply_player(tables, player, now_ms, limits)?;
+        if outcome != PlayerOutcome::Written {
+            return Err(StoreError::Unavailable(format!(
+                "match `{}`: player `{}` was refused ({outcome:?}) after its checks passed",
+                write.id, player.id
+            )));
+        }
+    }
+    if let Some((key, kept)) = &write.key {
+        tables.put_kept(key, &write.id, kept, kept_charge(key, kept))?;
+    }
+    Ok(MatchOutcome::Written)
+}
+
+/// Why a player's write within a match's would be refused, checked as
+/// [`apply_player`] checks a change of a stored player, changing nothing
+/// but expired records: [`MatchOutcome::PlayerStale`], or an error for a
+/// token's hash another live player holds.
+fn player_refusal(
+    tables: &mut impl Tables,
+    write: &PlayerWrite,
+    now_ms: u64,
+) -> Result<Option<MatchOutcome>, StoreError> {
+    let current = tables
+        .player(&write.id)?
+        .filter(|player| live(player.expires_at_ms, now_ms))
+        .map(|player| player.version);
+    let expected = match write.expected {
+        Expected::Absent => None,
+        Expected::Version(version) => Some(version),
+    };
+    if current != expected {
+        return Ok(Some(MatchOutcome::PlayerStale {
+            id: write.id.clone(),
+            current,
+        }));
+    }
+    if let Some(token) = &write.player.token
+        && let Some(holder) = tables.token_owner(token)?
+        && holder != write.id
+        && let Some(other) = tables.player(&holder)?
+    {
+        if live(other.expires_at_ms, now_ms) {
+            return Err(StoreError::InvalidWrite(format!(
+                "player `{}`: its token's hash is another live player's",
+                write.id
+            )));
+        }
+        remove(tables, Kind::Player, other.expires_at_ms, &holder)?;
+    }
+    Ok(None)
 }
 
 /// Keeps a refusal's answer under its key, unless the key holds a live
@@ -530,14 +718,14 @@ fn remove(
                 tables.unown(&game)?;
             }
         }
-        Kind::Key | Kind::Board => {}
+        Kind::Key | Kind::Board | Kind::Match => {}
     }
     tables.remove(kind, expires_at_ms, name)
 }
 
 /// Deletes what expired by `now_ms`, those that expired first first, at
-/// most `at_most` games, `at_most` keys, `at_most` boards and `at_most`
-/// players.
+/// most `at_most` games, `at_most` keys, `at_most` boards, `at_most`
+/// players and `at_most` matches.
 pub(crate) fn purge(
     tables: &mut impl Tables,
     now_ms: u64,
@@ -548,6 +736,7 @@ pub(crate) fn purge(
         keys: purge_kind(tables, Kind::Key, now_ms, at_most)?,
         boards: purge_kind(tables, Kind::Board, now_ms, at_most)?,
         players: purge_kind(tables, Kind::Player, now_ms, at_most)?,
+        matches: purge_kind(tables, Kind::Match, now_ms, at_most)?,
     })
 }
 

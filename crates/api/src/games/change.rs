@@ -139,7 +139,7 @@ impl Game {
                 }
             }
             None => {
-                let seed = seed.unwrap_or_else(|| shuffle_seed(&self.id, step.version));
+                let seed = seed.unwrap_or_else(|| self.shuffle_seed(step.version));
                 step.last.moved = self.shuffle_moves(seed, play, stop)?;
                 step.logged.seed = Some(seed);
                 Change::Seeded {
@@ -393,12 +393,31 @@ fn same_cells(board: &Board, moved: &[Moved]) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// A shuffle's seed: the game's own and its version, so that a game
-/// shuffles differently each time and the same way in a replay.
-fn shuffle_seed(id: &str, version: u64) -> u64 {
-    // FNV-1a: stable across builds, unlike the standard library's hasher.
+impl Game {
+    /// The seed of a shuffle made at `version`: the game's id and the
+    /// version, so that a game shuffles differently each time (and the
+    /// same way in a replay, which logs the seed); in a match, the deal's
+    /// seed and how many shuffles came before, so that equal boards
+    /// shuffle equally in every seat's game.
+    fn shuffle_seed(&self, version: u64) -> u64 {
+        match &self.match_id {
+            Some(_) => {
+                let seed = self.settings.seed.unwrap_or(0).to_le_bytes();
+                fnv1a(
+                    seed.iter()
+                        .copied()
+                        .chain(self.assists.shuffles.to_le_bytes()),
+                )
+            }
+            None => fnv1a(self.id.bytes().chain(version.to_le_bytes())),
+        }
+    }
+}
+
+/// FNV-1a: stable across builds, unlike the standard library's hasher.
+fn fnv1a(bytes: impl Iterator<Item = u8>) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in id.bytes().chain(version.to_le_bytes()) {
+    for byte in bytes {
         hash ^= u64::from(byte);
         hash = hash.wrapping_mul(0x0100_0000_01b3);
     }

@@ -111,7 +111,7 @@ pub fn create(
 
 /// The body of `POST /v1/games` read: the player, the board to play and
 /// the settings to keep.
-pub(super) fn read(
+pub(crate) fn read(
     body: &[u8],
     limits: &Limits,
     stop: &Stop,

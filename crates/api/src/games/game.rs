@@ -258,6 +258,18 @@ pub struct Game {
     /// server's floor, which keeps it off the leaderboard.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub too_fast_ms: Option<u64>,
+    /// The match the game is a seat's race in: its shuffles are made from
+    /// the deal's seed and the shuffle's number, so that every seat who
+    /// shuffles the same board at the same point gets the same board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub match_id: Option<String>,
+    /// Whether hints and undo are refused, as the game's match says.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub assists_refused: bool,
+    /// In a match, the play time when the last pair was removed: races
+    /// with as many tiles cleared place by it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_pair_ms: Option<u64>,
 }
 
 impl Game {
@@ -302,6 +314,9 @@ impl Game {
             owner: None,
             too_fast_ms: None,
             leaderboard: None,
+            match_id: None,
+            assists_refused: false,
+            last_pair_ms: None,
         };
         let play = game.play(limits)?;
         game.settle(&play, now_ms, limits, stop)?;
@@ -449,6 +464,12 @@ impl Game {
             }
             _ => {}
         }
+        if self.assists_refused && matches!(action, Action::Hint | Action::Undo | Action::Redo) {
+            return Err(refused(format!(
+                "the match allows no assists: {} is off in its games (shuffles are allowed)",
+                action.kind().name()
+            )));
+        }
         let play = self.play(limits)?;
         let mut next = self.clone();
         next.version += 1;
@@ -459,7 +480,12 @@ impl Game {
             logged: Logged::new(action.kind(), now_ms, next.clock.given_back_ms),
         };
         match action {
-            Action::Move { from, to } => next.play_move(&mut step, *from, *to, &play, stop)?,
+            Action::Move { from, to } => {
+                next.play_move(&mut step, *from, *to, &play, stop)?;
+                if next.match_id.is_some() {
+                    next.last_pair_ms = Some(next.clock.at(now_ms));
+                }
+            }
             Action::Hint => next.hint(&mut step, &play, stop)?,
             Action::Undo => next.undo(&mut step, log, &play, stop)?,
             Action::Redo => next.redo(&mut step, log, &play, stop)?,
@@ -547,6 +573,10 @@ impl Game {
         let gravity = self.settings.gravity != Gravity::None;
         self.score = score(removed, self.clock.at(now_ms), gravity);
     }
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn is_zero(n: &u64) -> bool {

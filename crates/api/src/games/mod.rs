@@ -19,7 +19,7 @@
 //! - `daily`: the deal everyone gets on a day.
 
 mod change;
-mod create;
+pub(crate) mod create;
 mod daily;
 mod game;
 mod listing;

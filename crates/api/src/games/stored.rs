@@ -194,6 +194,9 @@ fn upgrade(v1: FormatOne) -> Result<Loaded, String> {
         owner: None,
         too_fast_ms: None,
         leaderboard: v1.leaderboard,
+        match_id: None,
+        assists_refused: false,
+        last_pair_ms: None,
     };
     Ok(Loaded { game, unsaved: log })
 }

@@ -51,6 +51,10 @@ pub struct GameView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub owner: Option<String>,
+    /// The match the game is a seat's race in (`GET /v1/matches/{id}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub match_id: Option<String>,
     /// The leaderboard of the game's deal (`GET /v1/leaderboards/{name}`);
     /// absent for a game on a board sent.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -90,6 +94,7 @@ impl GameView {
             unranked: game.unranked(),
             player: game.player.clone(),
             owner: game.owner.clone(),
+            match_id: game.match_id.clone(),
             leaderboard: game.leaderboard.clone(),
             created_at: rfc3339(game.created_at_ms),
             updated_at: rfc3339(game.updated_at_ms),

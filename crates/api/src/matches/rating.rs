@@ -7,13 +7,15 @@
 //! is a draw. So a two-player race is exactly one Glicko-2 game, and in a
 //! race of six the winner has beaten five.
 
+use serde::{Deserialize, Serialize};
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2_rating_period};
+use utoipa::ToSchema;
 
 /// A player's Glicko-2 rating: the estimate, how uncertain it is (a
 /// deviation; about 95% of the time the player's strength is within two
 /// of it), and how erratic the player's results are.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Rating {
     pub rating: f64,
     pub deviation: f64,

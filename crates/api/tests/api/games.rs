@@ -646,3 +646,73 @@ fn every_replayed_action_fits_its_bound() {
         assert!(bytes <= replay::ACTION_BYTES, "{action:?}: {bytes}");
     }
 }
+
+/// A seat's game of a match: another id, the match's rules.
+fn in_match(id: &str, assists: bool) -> Held {
+    let mut held = new_game(
+        json!({"width": 6, "height": 4, "types": 6, "rules": "shisen-sho", "seed": 11}),
+        0,
+    );
+    held.game.id = id.into();
+    held.game.match_id = Some("m".repeat(32));
+    held.game.assists_refused = !assists;
+    held
+}
+
+const SHUFFLE: Action = Action::Shuffle {
+    seed: None,
+    moved: None,
+};
+
+#[test]
+fn games_of_a_match_shuffle_equal_boards_equally() {
+    let (mut ann, mut bob) = (in_match("a", false), in_match("b", false));
+    assert_eq!(rows(&ann), rows(&bob));
+    act(&mut ann, SHUFFLE, 1_000).unwrap();
+    // Bob shuffles later in his game, at another version: the same board.
+    act(&mut bob, Action::Pause, 500).unwrap();
+    act(&mut bob, Action::Resume, 600).unwrap();
+    act(&mut bob, SHUFFLE, 2_000).unwrap();
+    assert_eq!(rows(&ann), rows(&bob));
+    let once = rows(&ann);
+    act(&mut ann, SHUFFLE, 3_000).unwrap();
+    act(&mut bob, SHUFFLE, 3_000).unwrap();
+    assert_eq!(rows(&ann), rows(&bob));
+    assert_ne!(rows(&ann), once, "the second shuffle is another");
+    // Games of no match shuffle by their own id.
+    let mut lone = new_game(
+        json!({"width": 6, "height": 4, "types": 6, "rules": "shisen-sho", "seed": 11}),
+        0,
+    );
+    lone.game.id = "a".into();
+    let mut other = lone.clone();
+    other.game.id = "b".into();
+    act(&mut lone, SHUFFLE, 1_000).unwrap();
+    act(&mut other, SHUFFLE, 1_000).unwrap();
+    assert_ne!(rows(&lone), rows(&other));
+}
+
+#[test]
+fn a_match_without_assists_refuses_hints_and_undo() {
+    let mut game = in_match("a", false);
+    for action in [Action::Hint, Action::Undo, Action::Redo] {
+        let e = try_act(&mut game, action, 100).unwrap_err();
+        assert_eq!(e.code, ErrorCode::ActionRefused);
+        assert!(e.message.starts_with("the match allows no assists"), "{e}");
+    }
+    assert_eq!(game.version, 0);
+    let mut allowed = in_match("a", true);
+    act(&mut allowed, Action::Hint, 100).unwrap();
+    let hint = allowed.last.clone().unwrap().hint.unwrap();
+    let pair = Action::Move {
+        from: hint.from,
+        to: hint.to,
+    };
+    act(&mut allowed, pair, 2_500).unwrap();
+    assert_eq!(allowed.last_pair_ms, Some(2_500));
+    act(&mut allowed, Action::Undo, 3_000).unwrap();
+    // A game of a match is stored and read back with its match.
+    let bytes = serde_json::to_vec(&allowed.game).unwrap();
+    let back: Game = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(back, allowed.game);
+}

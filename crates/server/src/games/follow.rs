@@ -46,6 +46,8 @@ async fn follow(games: Weak<Games>, mut feed: broadcast::Receiver<Feed>) {
                     send_stored(&games, &id).await;
                 }
             }
+            // A match's write: the match streams read it, not the games'.
+            Ok(Feed::Match { .. }) => {}
             Ok(Feed::Resumed) | Err(broadcast::error::RecvError::Lagged(_)) => {
                 for id in games.streams.watched() {
                     send_stored(&games, &id).await;

@@ -15,7 +15,13 @@ use std::time::Duration;
 pub(crate) trait Keeping: Send + Sync {
     /// The answer kept for a request answered the game `view`, encoded
     /// as `json`.
-    fn game(&self, view: &GameView, json: &[u8]) -> Vec<u8>;
+    fn game(&self, view: &GameView, json: &[u8]) -> Vec<u8> {
+        self.record(&view.id, view.version, json)
+    }
+
+    /// The answer kept for a request answered the record `id` (a game, a
+    /// match) at `version`, encoded as `json`.
+    fn record(&self, id: &str, version: u64, json: &[u8]) -> Vec<u8>;
 
     /// The answer kept for a request refused `refused`, if the refusal
     /// is final: a retry of one that is not may go through.
@@ -43,6 +49,19 @@ impl Key {
         ttl: Duration,
     ) -> (String, Kept) {
         self.kept(self.keeping.game(view, json), now, ttl)
+    }
+
+    /// The answer to keep with a change that answered the record `id` at
+    /// `version`, for `ttl` from `now`.
+    pub fn keep_record(
+        &self,
+        id: &str,
+        version: u64,
+        json: &[u8],
+        now: u64,
+        ttl: Duration,
+    ) -> (String, Kept) {
+        self.kept(self.keeping.record(id, version, json), now, ttl)
     }
 
     /// The refusal to keep, if it is final.

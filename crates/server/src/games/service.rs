@@ -65,6 +65,9 @@ pub(crate) struct Games {
     solvers: Solvers,
     /// Where the games' time comes from.
     clock: Arc<dyn Clock>,
+    /// The matches, told after each change of a game of a match: the
+    /// move that wins a race ends it. Weak: the matches hold the games.
+    pub(crate) matches: std::sync::OnceLock<std::sync::Weak<crate::matches::Matches>>,
 }
 
 /// What a change answers: the game it left, or the answer kept from an
@@ -137,6 +140,7 @@ impl Games {
             following: std::sync::Once::new(),
             solvers,
             clock,
+            matches: std::sync::OnceLock::new(),
         }
     }
 
@@ -269,7 +273,7 @@ impl Games {
         now: u64,
     ) -> Result<Answer, ApiError> {
         let kind = action.kind();
-        let _line = self.lock(id).lock().await;
+        let line = self.lock(id).lock().await;
         // The key is read after the game: a change and its key's answer are
         // written together, so a game that shows a first try's change comes
         // with that try's answer, and a retry racing it is answered that.
@@ -332,6 +336,11 @@ impl Games {
                         metrics::record_game_action(kind.name(), refusal(&refused));
                         return Err(refused);
                     }
+                    if let Some(race) = &next.match_id {
+                        // Unlocked first: the match reads its games.
+                        drop(line);
+                        self.tell_match(race, now).await;
+                    }
                     let (id, version) = (next.id, view.version);
                     return Ok(Answer::Game { id, version, json });
                 }
@@ -351,6 +360,82 @@ impl Games {
             }
         }
         Err(busy())
+    }
+
+    /// Tells the match `id` that one of its games changed, so that a win
+    /// ends the race now. A failure leaves it to the next read or sweep,
+    /// which end it as well.
+    async fn tell_match(&self, id: &str, now: u64) {
+        let Some(matches) = self.matches.get().and_then(std::sync::Weak::upgrade) else {
+            return;
+        };
+        matches.touched(id);
+        if let Err(e) = matches.read(id, now).await {
+            tracing::warn!(error = %e, "a match was not brought up to date after a change of one of its games");
+        }
+    }
+
+    /// Creates the games of a match's seats, `seats` (id, owner) each on
+    /// the deal `body`, if absent: done again, it creates only what is
+    /// missing. Dealt once, on the solver pool.
+    pub(crate) async fn create_seats(
+        &self,
+        body: Vec<u8>,
+        match_id: &str,
+        assists: bool,
+        seats: Vec<(String, String)>,
+        now: u64,
+    ) -> Result<(), ApiError> {
+        let mut missing = Vec::new();
+        for (id, owner) in seats {
+            let started = Instant::now();
+            let found = self.records.store.game(&id, now).await;
+            metrics::record_store("read", started);
+            if found.map_err(unavailable)?.is_none() {
+                missing.push((id, owner));
+            }
+        }
+        let Some((first, _)) = missing.first() else {
+            return Ok(());
+        };
+        let permit = self.solvers.slot()?;
+        let limits = self.request_limits.clone();
+        let first = first.clone();
+        let (dealt, created) = (self.solvers)
+            .run_blocking(permit, Work::Deal, move |stop| {
+                linkpath_api::games::create(&body, first, None, now, &limits, stop)
+            })
+            .await?;
+        for (id, owner) in missing {
+            let mut game = dealt.clone();
+            game.id = id;
+            game.owner = Some(owner);
+            game.match_id = Some(match_id.to_owned());
+            game.assists_refused = !assists;
+            let (outcome, _) = (self.records)
+                .save(
+                    &game,
+                    Expected::Absent,
+                    None,
+                    std::slice::from_ref(&created),
+                    now,
+                )
+                .await?;
+            match outcome {
+                // Stale: created by another reader of the match first.
+                Outcome::Written => metrics::record_game_created(),
+                Outcome::Stale { .. } => {}
+                Outcome::Full | Outcome::PlayerFull => {
+                    return Err(ApiError::new(
+                        ErrorCode::StoreFull,
+                        "the server, or a player of the match, holds as many games as allowed; the race's games are created once there is room",
+                    )
+                    .retry_after(60));
+                }
+                Outcome::Replayed(_) | Outcome::TooManyKeys(_) => {}
+            }
+        }
+        Ok(())
     }
 
     /// Judges `action` on a copy of `game`: a small board on this thread,

@@ -29,12 +29,18 @@ pub async fn purge_loop(games: Arc<Games>) {
         tokio::time::sleep(EVERY).await;
         match games.records.store.purge_expired(games.now()).await {
             Ok(purged) => {
-                if purged.games > 0 || purged.keys > 0 || purged.boards > 0 || purged.players > 0 {
+                if purged.games > 0
+                    || purged.keys > 0
+                    || purged.boards > 0
+                    || purged.players > 0
+                    || purged.matches > 0
+                {
                     tracing::info!(
                         games = purged.games,
                         keys = purged.keys,
                         leaderboards = purged.boards,
                         players = purged.players,
+                        matches = purged.matches,
                         "purged expired games"
                     );
                 }

@@ -116,6 +116,7 @@ mod tests {
                 name: "Ann".into(),
                 created_at_ms: 0,
                 studio: None,
+                rating: None,
             },
             0,
             expires_at_ms,

@@ -117,6 +117,7 @@ impl Players {
             name,
             created_at_ms: now,
             studio: None,
+            rating: None,
         };
         let token = players::token(&crate::random::bytes::<TOKEN_BYTES>("a player's token")?);
         let stored = StoredPlayer {
@@ -184,6 +185,7 @@ impl Players {
                     .unwrap_or_else(|| "player".to_owned()),
                 created_at_ms: now,
                 studio: Some(studio.clone()),
+                rating: None,
             };
             let stored = StoredPlayer {
                 version: 0,
@@ -356,6 +358,31 @@ impl Players {
     fn refresh_due(&self, signed_in: &SignedIn, now: u64) -> bool {
         let due = self.expiry(now).saturating_sub(REFRESH.as_millis() as u64);
         signed_in.expires_at_ms <= due
+    }
+
+    /// The write that gives `signed_in` its rating after a match, to go
+    /// with the match's write; the cache forgets the player first.
+    pub(crate) fn rated(
+        &self,
+        signed_in: &SignedIn,
+        rating: linkpath_api::matches::Rating,
+        now: u64,
+    ) -> PlayerWrite {
+        self.cache.forget(signed_in.id());
+        let player = Player {
+            rating: Some(rating),
+            ..signed_in.player.clone()
+        };
+        PlayerWrite {
+            id: signed_in.id().to_owned(),
+            expected: Expected::Version(signed_in.version),
+            player: StoredPlayer {
+                version: signed_in.version + 1,
+                expires_at_ms: self.expiry(now),
+                token: signed_in.token.clone(),
+                body: players::encode(&player),
+            },
+        }
     }
 
     /// Writes a player; the cache forgets it first, so that no request

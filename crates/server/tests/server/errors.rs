@@ -571,7 +571,7 @@ async fn other_request_mistakes_are_invalid_request() {
 
 /// Every route with a path parameter, as the file documents them, its
 /// parameter `{name}`.
-const PATH_ROUTES: [(&str, &str); 14] = [
+const PATH_ROUTES: [(&str, &str); 19] = [
     ("GET", "/v1/daily/{date}"),
     ("GET", "/v1/games/{id}"),
     ("GET", "/v1/games/{id}/events"),
@@ -585,6 +585,11 @@ const PATH_ROUTES: [(&str, &str); 14] = [
     ("POST", "/v1/games/{id}/shuffle"),
     ("POST", "/v1/games/{id}/undo"),
     ("GET", "/v1/leaderboards/{name}"),
+    ("GET", "/v1/matches/{id}"),
+    ("GET", "/v1/matches/{id}/events"),
+    ("POST", "/v1/matches/{id}/join"),
+    ("POST", "/v1/matches/{id}/leave"),
+    ("POST", "/v1/matches/{id}/start"),
     ("GET", "/v1/players/{id}/games"),
 ];
 

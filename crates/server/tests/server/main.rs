@@ -12,6 +12,7 @@ mod games;
 mod games_on_redis;
 mod keys;
 mod leaderboards;
+mod matches;
 mod mechanics;
 mod metrics;
 mod openapi;

@@ -218,7 +218,7 @@ fn histogram(name: &str, labels: &[(&str, &str)]) -> [Series; 3] {
 fn expected_series() -> BTreeSet<Series> {
     let mut expected = BTreeSet::new();
     let routes = documented_routes();
-    assert_eq!(routes.len(), 40, "{routes:?}");
+    assert_eq!(routes.len(), 46, "{routes:?}");
     for (method, route) in &routes {
         let mut statuses: Vec<&str> = match (method.as_str(), route.as_str()) {
             ("POST", _) => API_STATUSES.to_vec(),
@@ -237,6 +237,14 @@ fn expected_series() -> BTreeSet<Series> {
                 ("DELETE", _) => statuses.push("204"),
                 ("GET", "/v1/players/{id}/games") => statuses.extend(["403", "422"]),
                 _ => {}
+            }
+            statuses.sort_unstable();
+            statuses.dedup();
+        }
+        if route.starts_with("/v1/matches") {
+            statuses.extend(["401", "403", "404", "409", "503"]);
+            if route == "/v1/matches" {
+                statuses.push("201");
             }
             statuses.sort_unstable();
             statuses.dedup();

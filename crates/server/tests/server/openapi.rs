@@ -394,6 +394,8 @@ fn the_file_is_openapi_with_the_expected_routes() {
             "GET /v1/games/{id}/events",
             "GET /v1/games/{id}/replay",
             "GET /v1/leaderboards/{name}",
+            "GET /v1/matches/{id}",
+            "GET /v1/matches/{id}/events",
             "GET /v1/players/me",
             "GET /v1/players/{id}/games",
             "PATCH /v1/players/me",
@@ -408,6 +410,10 @@ fn the_file_is_openapi_with_the_expected_routes() {
             "POST /v1/games/{id}/resume",
             "POST /v1/games/{id}/shuffle",
             "POST /v1/games/{id}/undo",
+            "POST /v1/matches",
+            "POST /v1/matches/{id}/join",
+            "POST /v1/matches/{id}/leave",
+            "POST /v1/matches/{id}/start",
             "POST /v1/moves",
             "POST /v1/play",
             "POST /v1/players",
@@ -424,8 +430,11 @@ fn the_file_is_openapi_with_the_expected_routes() {
 async fn every_documented_route_is_answered_and_others_are_not() {
     let router = router();
     // A held game's routes answer by the game's state, a player's by its
-    // token: `games.rs` and `players.rs` send each one its request.
-    let stateful = |p: &str| p.starts_with("/v1/games") || p.starts_with("/v1/players");
+    // token, a match's by both: `games.rs`, `players.rs` and `matches.rs`
+    // send each one its request.
+    let stateful = |p: &str| {
+        p.starts_with("/v1/games") || p.starts_with("/v1/players") || p.starts_with("/v1/matches")
+    };
     for (path, method, operation) in operations().filter(|(p, _, _)| !stateful(p)) {
         let request = if method == Method::POST {
             // Each route's first request example, which answers 200.
@@ -524,10 +533,13 @@ async fn each_request_example_answers_its_response_example() {
     let router = router();
     let mut counts = Vec::new();
     // A held game's answers carry its random id and the server's time, a
-    // player's its random id and token: `games.rs` and `players.rs` check
-    // them.
+    // player's its random id and token, a match's both: `games.rs`,
+    // `players.rs` and `matches.rs` check them.
     let posts = operations().filter(|(p, m, _)| {
-        m == Method::POST && !p.starts_with("/v1/games") && !p.starts_with("/v1/players")
+        m == Method::POST
+            && !p.starts_with("/v1/games")
+            && !p.starts_with("/v1/players")
+            && !p.starts_with("/v1/matches")
     });
     for (path, method, operation) in posts {
         let examples = request_examples(operation);

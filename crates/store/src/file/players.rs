@@ -130,8 +130,8 @@ impl FileStore {
 fn player_done(done: writer::Done) -> Result<PlayerOutcome, StoreError> {
     match done {
         writer::Done::Player(outcome) => Ok(outcome),
-        writer::Done::Game(_) => Err(StoreError::Unavailable(
-            "the store's writer answered a player's change with a game's outcome".into(),
+        writer::Done::Game(_) | writer::Done::Match(_) => Err(StoreError::Unavailable(
+            "the store's writer answered a player's change with another kind's outcome".into(),
         )),
     }
 }

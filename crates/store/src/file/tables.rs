@@ -30,9 +30,17 @@
 //! A game's log is `log`, keyed `(id, version)`, so that a game's
 //! entries are one range in version order, removed with the game.
 //!
+//! A match is stored in `matches` by id, indexed by expiry in
+//! `match_expiry` and, when it has a timer, in `match_due` keyed
+//! `(due_at_ms, id)`, so that the matches due first are the first of the
+//! range. A file made before matches gets these tables empty when it
+//! opens.
+//!
 //! A game is stored as `version | expires_at_ms | body`, a player as
 //! `version | expires_at_ms | token length | token | body` (the length a
-//! byte, 0 for none) and a kept answer as
+//! byte, 0 for none), a match as
+//! `version | expires_at_ms | due flag | [due_at_ms] | body` (the flag a
+//! byte, 1 when `due_at_ms` follows, 0 for none) and a kept answer as
 //! `expires_at_ms | fingerprint length | fingerprint | answer`, numbers
 //! little-endian (u64, the length u32). Decoding checks every length: a
 //! record that does not decode is [`StoreError::Corrupted`], never a panic.
@@ -42,8 +50,8 @@ use std::path::Path;
 
 use redb::{ReadableTable, ReadableTableMetadata, Table, TableDefinition, WriteTransaction};
 
-use crate::rules::{BoardHead, Head, Kind, Tables};
-use crate::{Entry, Kept, Ranked, StoreError, StoredGame, StoredPlayer};
+use crate::rules::{BoardHead, Head, Kind, MatchHead, Tables};
+use crate::{Entry, Kept, Ranked, StoreError, StoredGame, StoredMatch, StoredPlayer};
 
 pub(super) const GAMES: TableDefinition<&str, &[u8]> = TableDefinition::new("games");
 pub(super) const KEPT: TableDefinition<&str, &[u8]> = TableDefinition::new("kept");
@@ -64,6 +72,9 @@ const PLAYER_EXPIRY: TableDefinition<(u64, &str), ()> = TableDefinition::new("pl
 pub(super) const TOKENS: TableDefinition<&[u8], &str> = TableDefinition::new("tokens");
 pub(super) const OWNED: TableDefinition<(&str, u64, &str), ()> = TableDefinition::new("owned");
 const GAME_OWNERS: TableDefinition<&str, (u64, &str)> = TableDefinition::new("game_owners");
+pub(super) const MATCHES: TableDefinition<&str, &[u8]> = TableDefinition::new("matches");
+const MATCH_EXPIRY: TableDefinition<(u64, &str), ()> = TableDefinition::new("match_expiry");
+pub(super) const MATCH_DUE: TableDefinition<(u64, &str), ()> = TableDefinition::new("match_due");
 
 /// The row of `totals` that holds the charges of every kept answer.
 const KEPT_BYTES: &str = "kept_bytes";
@@ -88,6 +99,9 @@ pub(super) struct FileTables<'txn> {
     tokens: Table<'txn, &'static [u8], &'static str>,
     owned: Table<'txn, (&'static str, u64, &'static str), ()>,
     game_owners: Table<'txn, &'static str, (u64, &'static str)>,
+    matches: Table<'txn, &'static str, &'static [u8]>,
+    match_expiry: Table<'txn, (u64, &'static str), ()>,
+    match_due: Table<'txn, (u64, &'static str), ()>,
     /// Whether any table was changed: a batch of stale writes changed
     /// none, and is not synced.
     changed: bool,
@@ -115,6 +129,9 @@ impl<'txn> FileTables<'txn> {
             tokens: txn.open_table(TOKENS)?,
             owned: txn.open_table(OWNED)?,
             game_owners: txn.open_table(GAME_OWNERS)?,
+            matches: txn.open_table(MATCHES)?,
+            match_expiry: txn.open_table(MATCH_EXPIRY)?,
+            match_due: txn.open_table(MATCH_DUE)?,
             changed: false,
         })
     }
@@ -130,6 +147,7 @@ impl<'txn> FileTables<'txn> {
             Kind::Key => &mut self.key_expiry,
             Kind::Board => &mut self.board_expiry,
             Kind::Player => &mut self.player_expiry,
+            Kind::Match => &mut self.match_expiry,
         }
     }
 
@@ -412,12 +430,53 @@ impl Tables for FileTables<'_> {
         read_owned(&self.owned, owner)
     }
 
+    fn match_head(&self, id: &str) -> Result<Option<MatchHead>, StoreError> {
+        let Some(record) = self.matches.get(id).map_err(failed)? else {
+            return Ok(None);
+        };
+        Ok(Some(split_match(id, record.value())?.0))
+    }
+
+    fn matches(&self) -> Result<u64, StoreError> {
+        self.matches.len().map_err(failed)
+    }
+
+    fn put_match(
+        &mut self,
+        id: &str,
+        record: &StoredMatch,
+        replaces: Option<MatchHead>,
+    ) -> Result<(), StoreError> {
+        self.changed = true;
+        let mut bytes = Vec::with_capacity(25 + record.body.len());
+        bytes.extend_from_slice(&record.version.to_le_bytes());
+        bytes.extend_from_slice(&record.expires_at_ms.to_le_bytes());
+        match record.due_at_ms {
+            Some(due_at_ms) => {
+                bytes.push(1);
+                bytes.extend_from_slice(&due_at_ms.to_le_bytes());
+            }
+            None => bytes.push(0),
+        }
+        bytes.extend_from_slice(&record.body);
+        self.matches.insert(id, bytes.as_slice()).map_err(failed)?;
+        if let Some(due_at_ms) = replaces.and_then(|head| head.due_at_ms) {
+            self.match_due.remove((due_at_ms, id)).map_err(failed)?;
+        }
+        if let Some(due_at_ms) = record.due_at_ms {
+            self.match_due.insert((due_at_ms, id), ()).map_err(failed)?;
+        }
+        let old = replaces.map(|head| head.expires_at_ms);
+        self.reindex(Kind::Match, id, old, record.expires_at_ms)
+    }
+
     fn first_to_expire(&self, kind: Kind) -> Result<Option<(u64, String)>, StoreError> {
         let index = match kind {
             Kind::Game => &self.game_expiry,
             Kind::Key => &self.key_expiry,
             Kind::Board => &self.board_expiry,
             Kind::Player => &self.player_expiry,
+            Kind::Match => &self.match_expiry,
         };
         let first = index.first().map_err(failed)?;
         Ok(first.map(|(entry, _)| {
@@ -465,6 +524,15 @@ impl Tables for FileTables<'_> {
             }
             Kind::Player => {
                 self.players.remove(name).map_err(failed)?;
+            }
+            Kind::Match => {
+                let due = match self.matches.remove(name).map_err(failed)? {
+                    Some(record) => split_match(name, record.value())?.0.due_at_ms,
+                    None => None,
+                };
+                if let Some(due_at_ms) = due {
+                    self.match_due.remove((due_at_ms, name)).map_err(failed)?;
+                }
             }
         }
         Ok(())
@@ -601,6 +669,54 @@ pub(super) fn read_kept(
         answer: answer.to_vec(),
         expires_at_ms,
     }))
+}
+
+/// The match stored under `id` in `matches`, expired or not.
+pub(super) fn read_match(
+    matches: &impl ReadableTable<&'static str, &'static [u8]>,
+    id: &str,
+) -> Result<Option<StoredMatch>, StoreError> {
+    let Some(record) = matches.get(id).map_err(failed)? else {
+        return Ok(None);
+    };
+    let (head, body) = split_match(id, record.value())?;
+    Ok(Some(StoredMatch {
+        version: head.version,
+        expires_at_ms: head.expires_at_ms,
+        due_at_ms: head.due_at_ms,
+        body: body.to_vec(),
+    }))
+}
+
+/// A match record's head (version, expiry, due time) and body.
+fn split_match<'a>(id: &str, bytes: &'a [u8]) -> Result<(MatchHead, &'a [u8]), StoreError> {
+    let corrupted = || {
+        StoreError::Corrupted(format!(
+            "match `{id}` is {} bytes, short of what its head says",
+            bytes.len()
+        ))
+    };
+    let (version, rest) = take_u64(bytes).ok_or_else(corrupted)?;
+    let (expires_at_ms, rest) = take_u64(rest).ok_or_else(corrupted)?;
+    let (flag, rest) = rest.split_first().ok_or_else(corrupted)?;
+    let (due_at_ms, body) = match flag {
+        0 => (None, rest),
+        1 => {
+            let (due_at_ms, body) = take_u64(rest).ok_or_else(corrupted)?;
+            (Some(due_at_ms), body)
+        }
+        other => {
+            return Err(StoreError::Corrupted(format!(
+                "match `{id}` has a due flag of {other}, not 0 or 1"
+            )));
+        }
+    };
+    let head = MatchHead {
+        version,
+        expires_at_ms,
+        due_at_ms,
+    };
+    Ok((head, body))
 }
 
 /// A game record's version, expiry and body.

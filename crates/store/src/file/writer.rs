@@ -14,7 +14,10 @@ use tokio::sync::{mpsc, oneshot};
 use super::handle::Handle;
 use super::in_write;
 use crate::rules;
-use crate::{Keep, Outcome, PlayerOutcome, PlayerWrite, StoreError, StoreLimits, Write};
+use crate::{
+    Keep, MatchOutcome, MatchWrite, Outcome, PlayerOutcome, PlayerWrite, StoreError, StoreLimits,
+    Write,
+};
 
 /// The most writes one transaction applies.
 const BATCH: usize = 256;
@@ -22,19 +25,23 @@ const BATCH: usize = 256;
 /// timeout).
 const QUEUE: usize = 4 * BATCH;
 
-/// What a job changes: a game (and its key), a key alone, or a player.
+/// What a job changes: a game (and its key), a key alone, a player, or a
+/// match (with its key and players).
 pub(super) enum Change {
     // Boxed: a game's write is several times the size of the others.
     Write(Box<Write>),
     Keep(Keep),
     Player(PlayerWrite),
     Erase { id: String, expected: u64 },
+    // Boxed, as a game's write.
+    Match(Box<MatchWrite>),
 }
 
 /// What became of a job's change.
 pub(super) enum Done {
     Game(Outcome),
     Player(PlayerOutcome),
+    Match(MatchOutcome),
 }
 
 pub(super) struct Job {
@@ -108,6 +115,9 @@ fn apply(db: &Handle, jobs: &[Job], limits: &StoreLimits) -> Result<Vec<Done>, S
                         }
                         Change::Erase { id, expected } => {
                             Done::Player(rules::erase_player(tables, id, *expected, now_ms)?)
+                        }
+                        Change::Match(write) => {
+                            Done::Match(rules::apply_match(tables, write, now_ms, limits)?)
                         }
                     })
                 })

@@ -38,6 +38,9 @@ end
 local function player_record(id)
   return arg.prefix .. ':player:{' .. id .. '}'
 end
+local function match_record(id)
+  return arg.prefix .. ':match:{' .. id .. '}'
+end
 local function player_boards(id)
   return arg.prefix .. ':player-boards:{' .. id .. '}'
 end
@@ -143,6 +146,15 @@ local function remove_player(id)
   end
   redis.call('DEL', player_record(id), boards, games)
   redis.call('ZREM', key.player_expiry, id)
+end
+
+-- Removes a match, its expiry index entry and its due index entry (the
+-- due index's member is the match's id, so it goes even when Redis
+-- dropped the record first).
+local function remove_match(id)
+  redis.call('DEL', match_record(id))
+  redis.call('ZREM', key.match_expiry, id)
+  redis.call('ZREM', key.match_due, id)
 end
 
 -- Removes a kept answer, its index entry and its counts: its game's

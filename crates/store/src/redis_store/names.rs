@@ -87,6 +87,18 @@ impl Names {
         format!("{}:game-owners", self.prefix)
     }
 
+    pub(super) fn match_record(&self, id: &str) -> String {
+        format!("{}:match:{{{id}}}", self.prefix)
+    }
+
+    pub(super) fn match_expiry(&self) -> String {
+        format!("{}:match-expiry", self.prefix)
+    }
+
+    pub(super) fn match_due(&self) -> String {
+        format!("{}:match-due", self.prefix)
+    }
+
     /// The channel on which the write script announces each change.
     pub(super) fn changes(&self) -> String {
         format!("{}:changes", self.prefix)

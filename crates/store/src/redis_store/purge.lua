@@ -5,11 +5,11 @@
 -- left. Answers how many it removed.
 --
 -- KEYS: the store's indexes and counts (`call` in redis_store.rs). ARGV:
--- now, prefix, kind ('game', 'kept', 'board' or 'player'), then `name`
+-- now, prefix, kind ('game', 'kept', 'board', 'player' or 'match'), then `name`
 -- once for each record.
 local now = tonumber(arg.now)
 local index = ({game = key.game_expiry, kept = key.kept_expiry, board = key.board_expiry,
-  player = key.player_expiry})[arg.kind]
+  player = key.player_expiry, match = key.match_expiry})[arg.kind]
 local purged = 0
 for _, name in ipairs(list.name or {}) do
   local expires_at = redis.call('ZSCORE', index, name)
@@ -20,6 +20,8 @@ for _, name in ipairs(list.name or {}) do
       remove_kept(name)
     elseif arg.kind == 'board' then
       remove_board(name)
+    elseif arg.kind == 'match' then
+      remove_match(name)
     else
       remove_player(name)
     end

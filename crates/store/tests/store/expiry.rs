@@ -52,6 +52,7 @@ async fn expired_is_absent(backend: Backend) {
             keys: 0,
             boards: 0,
             players: 0,
+            matches: 0,
         })
     );
 }
@@ -88,6 +89,7 @@ async fn an_expired_game_never_counts_against_the_bound(backend: Backend) {
             keys: 0,
             boards: 0,
             players: 0,
+            matches: 0,
         })
     );
 }
@@ -128,6 +130,7 @@ async fn what_a_refused_write_deleted_stays_deleted(backend: Backend) {
             keys: 0,
             boards: 0,
             players: 0,
+            matches: 0,
         })
     );
 }
@@ -157,6 +160,7 @@ async fn a_purge_keeps_pace_with_10_000_expiring_games(backend: Backend) {
             keys: 10_000,
             boards: 0,
             players: 0,
+            matches: 0,
         })
     );
     assert_eq!(store.games().await, Ok(0));
@@ -185,6 +189,7 @@ async fn purge_takes_the_first_to_expire_first(backend: Backend) {
             keys: 2,
             boards: 0,
             players: 0,
+            matches: 0,
         })
     );
     assert_eq!(stored("g2").await, None);
@@ -201,6 +206,7 @@ async fn purge_takes_the_first_to_expire_first(backend: Backend) {
             keys: 2,
             boards: 0,
             players: 0,
+            matches: 0,
         })
     );
     assert_eq!(
@@ -210,6 +216,7 @@ async fn purge_takes_the_first_to_expire_first(backend: Backend) {
             keys: 0,
             boards: 0,
             players: 0,
+            matches: 0,
         })
     );
     assert_eq!(stored("g3").await, None);
@@ -233,6 +240,7 @@ async fn a_new_expiry_moves_in_the_index(backend: Backend) {
             keys: 0,
             boards: 0,
             players: 0,
+            matches: 0,
         })
     );
     assert_eq!(
@@ -255,6 +263,7 @@ async fn a_new_expiry_moves_in_the_index(backend: Backend) {
             keys: 0,
             boards: 0,
             players: 0,
+            matches: 0,
         })
     );
     assert_eq!(store.games().await, Ok(0));

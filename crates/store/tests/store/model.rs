@@ -4,8 +4,10 @@
 //! fingerprint, wins entered on leaderboards by players, creates owned by
 //! players), refusals kept alone, players created, changed (renamed,
 //! their token replaced or dropped) and erased, reads (of games, boards
-//! in pages, players, tokens, a player's games), time moving on, and
-//! purges, under bounds small enough that each is reached. Each step runs on memory, on a redb file and on Redis (when
+//! in pages, players, tokens, a player's games), matches written (with
+//! keys, timers and a player's rating, stale or not) and their due ones
+//! read, time moving on, and purges, under bounds small enough that each
+//! is reached. Each step runs on memory, on a redb file and on Redis (when
 //! `LINKPATH_TEST_REDIS_URL` names one), and on a plain model of the rules
 //! written here from their documentation (`lib.rs`, `rules.rs`), not from
 //! their code (`model/rules.rs`, `model/players.rs`). Every step's
@@ -27,9 +29,9 @@ use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
 use linkpath_store::{
-    BoardPage, BoardStart, Entry, Expected, GameCursor, Kept, KeyBound, Outcome, PlayerOutcome,
-    PlayerWrite, Purged, Ranked, Store, StoreError, StoreLimits, StoredGame, StoredPlayer, Write,
-    kept_charge,
+    BoardPage, BoardStart, Entry, Expected, GameCursor, Kept, KeyBound, MatchOutcome, MatchWrite,
+    Outcome, PlayerOutcome, PlayerWrite, Purged, Ranked, Store, StoreError, StoreLimits,
+    StoredGame, StoredMatch, StoredPlayer, Write, kept_charge,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
@@ -37,6 +39,7 @@ use tempfile::TempDir;
 
 use crate::support::{Backend, NOW, Scratch, open_with};
 
+mod matches;
 mod players;
 mod rules;
 
@@ -57,6 +60,8 @@ const BOARDS: [&str; 3] = ["b0", "b1", "b2"];
 /// More players than may be stored, and their tokens' hashes by number.
 const PLAYERS: [&str; 3] = ["p0", "p1", "p2"];
 const TOKENS: [u8; 3] = [1, 2, 3];
+/// More matches than may be stored.
+const MATCHES: [&str; 3] = ["m0", "m1", "m2"];
 
 /// How long a game, an answer or a board lasts from its write: 0 is
 /// expired as written; the short ones expire within a sequence, often at
@@ -70,7 +75,7 @@ const WAITS: [u64; 4] = [1, 5, 10, 25];
 /// What the outcomes and the model's rules must have met over all the
 /// sequences, so that a change to the generator that stops reaching a
 /// bound is noticed.
-const MUST_MEET: [&str; 28] = [
+const MUST_MEET: [&str; 35] = [
     "written",
     "stale",
     "full",
@@ -99,6 +104,13 @@ const MUST_MEET: [&str; 28] = [
     "a purge stopped at its most",
     "a purge of everything expired",
     "a page around a player",
+    "match written",
+    "match stale",
+    "match full",
+    "match player stale",
+    "match replayed",
+    "an expired match made room",
+    "a match's player rated",
 ];
 
 #[test]
@@ -246,6 +258,22 @@ enum Op {
         at_most: usize,
     },
     PurgeExpired,
+    /// A match's write: a create if none is live, else its next version;
+    /// `stale` expects another. With a timer due `due` ms on, a key, and
+    /// a player rated with it (at its version, or `stale` at another).
+    Match {
+        id: usize,
+        life: u64,
+        due: Option<u64>,
+        stale: bool,
+        key: Option<KeyUse>,
+        rated: Option<(usize, bool)>,
+    },
+    /// The due matches `ahead` ms on, at most `at_most`.
+    Due {
+        ahead: u64,
+        at_most: usize,
+    },
 }
 
 /// An idempotency key and the answer a request keeps under it.
@@ -288,6 +316,7 @@ fn bounds() -> impl Strategy<Value = StoreLimits> {
             board_size: 2,
             max_players: 2,
             max_games_per_player: 2,
+            max_matches: 2,
             timeout: Duration::from_secs(30),
         },
     )
@@ -346,6 +375,16 @@ fn op() -> impl Strategy<Value = Op> {
         3 => prop::sample::select(&WAITS[..]).prop_map(|ms| Op::Wait { ms }),
         1 => (1usize..=2).prop_map(|at_most| Op::Purge { at_most }),
         1 => Just(Op::PurgeExpired),
+        5 => (
+            0..MATCHES.len(),
+            life(),
+            prop::option::weighted(0.6, prop::sample::select(&LIVES[..5])),
+            prop::bool::weighted(0.15),
+            maybe_key(),
+            prop::option::weighted(0.4, (player(), prop::bool::weighted(0.2))),
+        )
+            .prop_map(|(id, life, due, stale, key, rated)| Op::Match { id, life, due, stale, key, rated }),
+        2 => (0u64..30, 0usize..4).prop_map(|(ahead, at_most)| Op::Due { ahead, at_most }),
     ]
 }
 
@@ -379,6 +418,9 @@ enum Call {
     PlayerGames(String, Option<GameCursor>, usize),
     Purge(usize),
     PurgeExpired,
+    // Boxed, as a game's write.
+    Match(Box<MatchWrite>),
+    Due(u64, usize),
 }
 
 /// What a call answered.
@@ -393,6 +435,8 @@ enum Answer {
     Player(Result<PlayerOutcome, StoreError>),
     ByToken(Result<Option<(String, StoredPlayer)>, StoreError>),
     PlayerGames(Result<Vec<(GameCursor, String)>, StoreError>),
+    Match(Result<MatchOutcome, StoreError>),
+    Due(Result<Vec<String>, StoreError>),
 }
 
 /// A game's log as the store reads it: each entry with its version.
@@ -411,6 +455,10 @@ struct Shown {
     players: Result<Vec<Option<StoredPlayer>>, StoreError>,
     tokens: Vec<Result<Option<(String, StoredPlayer)>, StoreError>>,
     player_games: Vec<Result<Vec<(GameCursor, String)>, StoreError>>,
+    matches: Result<u64, StoreError>,
+    match_records: Vec<Result<Option<StoredMatch>, StoreError>>,
+    /// Every match due now.
+    due: Result<Vec<String>, StoreError>,
 }
 
 /// Runs `ops` on each backend and on the model, step by step; answers
@@ -551,6 +599,8 @@ async fn answer_of(store: &Store, call: &Call, now: u64) -> Answer {
         Call::Games => Answer::Games(store.games().await),
         Call::Purge(at_most) => Answer::Purged(store.purge(now, at_most).await),
         Call::PurgeExpired => Answer::Purged(store.purge_expired(now).await),
+        Call::Match(write) => Answer::Match(store.write_match(*write, now).await),
+        Call::Due(at, at_most) => Answer::Due(store.due_matches(at, at_most).await),
     }
 }
 
@@ -580,6 +630,11 @@ async fn shown_by(store: &Store, now: u64) -> Shown {
                 .map(|player| store.player_games(player, None, usize::MAX, now))
         ),
     );
+    let (matches, match_records, due) = tokio::join!(
+        store.matches(),
+        join_all(MATCHES.iter().map(|id| store.match_record(id, now))),
+        store.due_matches(now, usize::MAX),
+    );
     Shown {
         games,
         game,
@@ -590,6 +645,9 @@ async fn shown_by(store: &Store, now: u64) -> Shown {
         players,
         tokens,
         player_games,
+        matches,
+        match_records,
+        due,
     }
 }
 

@@ -316,6 +316,7 @@ async fn a_player_expires_and_is_purged_with_all_it_has(backend: Backend) {
             keys: 0,
             boards: 0,
             players: 1,
+            matches: 0,
         })
     );
     assert_eq!(store.player_count().await, Ok(0));
@@ -394,6 +395,7 @@ async fn a_player_owns_a_bounded_number_of_live_games(backend: Backend) {
         backend,
         StoreLimits {
             max_games_per_player: 2,
+            max_matches: 10,
             ..limits(10)
         },
     );

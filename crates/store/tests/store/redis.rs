@@ -5,7 +5,7 @@
 //! each hears the other's writes on its feed, which resumes after its
 //! connection is cut; a store whose Redis went away and came back
 //! serves again by itself; and every key a player's scripts touch expires
-//! or goes with what owns it.
+//! or goes with what owns it, as every key of a match does.
 
 use std::net::TcpListener;
 use std::time::Duration;
@@ -406,4 +406,54 @@ async fn a_players_keys_expire_or_go_with_it() {
     // Purged: nothing is left.
     store.purge_expired(LATER + 1).await.unwrap();
     assert_eq!(keys_of(&redis), []);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Redis: LINKPATH_TEST_REDIS_URL=redis://127.0.0.1:6390 cargo test -- --ignored"]
+async fn a_matchs_keys_expire_and_go_with_it() {
+    use linkpath_store::{Expected, MatchOutcome, MatchWrite, StoredMatch};
+
+    let redis = fresh_redis_store();
+    let store = open_spec(&redis.setting(), 10).unwrap();
+    store
+        .write_player(join("p", "Ada", Some(1)), NOW)
+        .await
+        .unwrap();
+    let opened = MatchWrite {
+        id: "m".into(),
+        expected: Expected::Absent,
+        record: StoredMatch {
+            version: 0,
+            expires_at_ms: LATER,
+            due_at_ms: Some(NOW + 5),
+            body: b"open".to_vec(),
+        },
+        key: Some(("k".into(), kept("opened"))),
+        players: vec![crate::support::change("p", 0, "Ada 1500", Some(1))],
+    };
+    assert_eq!(
+        store.write_match(opened, NOW).await,
+        Ok(MatchOutcome::Written)
+    );
+
+    // Every key of matches expires, the indexes with the longest-lived
+    // match they list.
+    let matches = |keys: Vec<(String, i64)>| -> Vec<(String, i64)> {
+        keys.into_iter()
+            .filter(|(name, _)| name.starts_with("match"))
+            .collect()
+    };
+    let keys = matches(keys_of(&redis));
+    let names: Vec<&str> = keys.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(names, ["match-due", "match-expiry", "match:{m}"]);
+    for (name, ttl) in &keys {
+        assert!(*ttl > 0, "{name} has no TTL");
+    }
+    let names: Vec<String> = keys_of(&redis).into_iter().map(|(name, _)| name).collect();
+    assert!(names.contains(&"kept:{k}".to_owned()), "{names:?}");
+    assert!(names.contains(&"player:{p}".to_owned()), "{names:?}");
+
+    // Purged: the match goes, and its entries in both indexes.
+    store.purge_expired(LATER + 1).await.unwrap();
+    assert_eq!(matches(keys_of(&redis)), []);
 }

@@ -102,6 +102,7 @@ pub fn limits(max_games: u64) -> StoreLimits {
         board_size: 3,
         max_players: max_games,
         max_games_per_player: max_games,
+        max_matches: max_games,
         timeout: Duration::from_secs(30),
     }
 }

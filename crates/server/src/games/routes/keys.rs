@@ -17,7 +17,6 @@ use crate::games::idempotency::{Keeping, Key};
 use crate::games::service::Answer;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
-use linkpath_api::games::GameView;
 use linkpath_api::{ApiError, ErrorCode};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -42,6 +41,19 @@ pub(super) fn read(
     scope: &str,
     body: &[u8],
     status: StatusCode,
+) -> Result<Option<Key>, ApiError> {
+    read_at(headers, method, scope, body, status, "/v1/games/")
+}
+
+/// As [`read`], for records whose new ones are found under `location`
+/// (`/v1/matches/`).
+pub(crate) fn read_at(
+    headers: &HeaderMap,
+    method: &str,
+    scope: &str,
+    body: &[u8],
+    status: StatusCode,
+    location: &'static str,
 ) -> Result<Option<Key>, ApiError> {
     let Some(value) = headers.get(HEADER) else {
         return Ok(None);
@@ -78,22 +90,24 @@ pub(super) fn read(
     Ok(Some(Key {
         stored,
         fingerprint,
-        keeping: Box::new(Http { status }),
+        keeping: Box::new(Http { status, location }),
     }))
 }
 
 /// How an answer of a route is kept: the status of a change's answer.
 struct Http {
     status: StatusCode,
+    /// Where a new record is found, its id after it.
+    location: &'static str,
 }
 
 impl Keeping for Http {
-    fn game(&self, view: &GameView, json: &[u8]) -> Vec<u8> {
+    fn record(&self, id: &str, version: u64, json: &[u8]) -> Vec<u8> {
         let created = self.status == StatusCode::CREATED;
         keep(&KeptAnswer {
             status: self.status.as_u16(),
-            version: Some(view.version),
-            location: created.then(|| format!("/v1/games/{}", view.id)),
+            version: Some(version),
+            location: created.then(|| format!("{}{id}", self.location)),
             body: String::from_utf8_lossy(json).into_owned(),
         })
     }
@@ -133,9 +147,18 @@ fn keep(answer: &KeptAnswer) -> Vec<u8> {
 /// The service's answer to a change, sent with `status`: the game, with
 /// its `Location` when it is new, or the answer kept from a try before.
 pub(super) fn send(answer: Answer, status: StatusCode) -> Result<Response, ApiError> {
+    send_at(answer, status, "/v1/games/")
+}
+
+/// As [`send`], for records whose new ones are found under `location`.
+pub(crate) fn send_at(
+    answer: Answer,
+    status: StatusCode,
+    location: &str,
+) -> Result<Response, ApiError> {
     match answer {
         Answer::Game { id, version, json } => {
-            let location = (status == StatusCode::CREATED).then(|| format!("/v1/games/{id}"));
+            let location = (status == StatusCode::CREATED).then(|| format!("{location}{id}"));
             Ok(respond(status, Some(version), location.as_deref(), json))
         }
         Answer::Kept(kept) => replayed(&kept),

@@ -52,7 +52,7 @@ where
 }
 
 /// A JSON answer, with the game's version as `ETag` if it has one.
-fn respond(
+pub(crate) fn respond(
     status: StatusCode,
     version: Option<u64>,
     location: Option<&str>,

@@ -134,7 +134,7 @@ impl Model {
     /// A player's write: the version, then the bound on players (an
     /// expired player makes room), then the token's hash (another live
     /// player's refuses it; an expired player holding it is erased).
-    fn write_player(&mut self, write: &PlayerWrite, now: u64) -> PlayerOutcome {
+    pub(super) fn write_player(&mut self, write: &PlayerWrite, now: u64) -> PlayerOutcome {
         let stored = self.players.contains_key(&write.id);
         let current = self.player(&write.id, now).map(|player| player.version);
         let expected = match write.expected {
@@ -191,7 +191,7 @@ impl Model {
 
     /// Removes a player, its entries on every board and its games' places
     /// in its list; the games stay.
-    fn remove_player(&mut self, id: &str) {
+    pub(super) fn remove_player(&mut self, id: &str) {
         self.players.remove(id);
         for board in self.boards.values_mut() {
             board.entries.retain(|_, (player, _)| player != id);

@@ -19,6 +19,7 @@ pub(super) struct Model {
     pub(super) players: BTreeMap<String, StoredPlayer>,
     /// Each owned game's owner and creation, while the game is stored.
     pub(super) owners: BTreeMap<String, (String, u64)>,
+    pub(super) matches: BTreeMap<String, StoredMatch>,
     /// How often each rule of [`MUST_MEET`] (and others) applied.
     pub(super) met: BTreeMap<&'static str, u64>,
 }
@@ -65,6 +66,7 @@ impl Model {
             boards: BTreeMap::new(),
             players: BTreeMap::new(),
             owners: BTreeMap::new(),
+            matches: BTreeMap::new(),
             met: BTreeMap::new(),
         }
     }
@@ -165,6 +167,7 @@ impl Model {
             | Op::Erase { .. }
             | Op::ByToken { .. }
             | Op::PlayerGames { .. } => self.player_call(op, step, now),
+            Op::Match { .. } | Op::Due { .. } => self.match_call(op, step, now),
             Op::Wait { .. } => unreachable!("a wait is no call"),
         }
     }
@@ -193,12 +196,14 @@ impl Model {
             Call::Player(_) | Call::Erase(..) | Call::ByToken(_) | Call::PlayerGames(..) => {
                 self.player_answer(call, now)
             }
+            Call::Match(_) | Call::Due(..) => self.match_answer(call, now),
             Call::Games => Answer::Games(Ok(self.games.len() as u64)),
             Call::Purge(at_most) => Answer::Purged(Ok(self.purge(now, *at_most))),
             Call::PurgeExpired => {
                 // Far fewer records than a batch: one batch takes them all.
                 let purged = self.purge(now, usize::MAX);
-                if purged.games + purged.keys + purged.boards + purged.players > 0 {
+                if purged.games + purged.keys + purged.boards + purged.players + purged.matches > 0
+                {
                     self.meet("a purge of everything expired");
                 }
                 Answer::Purged(Ok(purged))
@@ -246,6 +251,12 @@ impl Model {
                 .iter()
                 .map(|player| Ok(self.player_games(player, None, usize::MAX, now)))
                 .collect(),
+            matches: Ok(self.matches.len() as u64),
+            match_records: MATCHES
+                .iter()
+                .map(|id| Ok(self.match_record(id, now)))
+                .collect(),
+            due: Ok(self.due(now, usize::MAX)),
         }
     }
 
@@ -400,7 +411,7 @@ impl Model {
 
     /// The live answer under `key`; an expired one is deleted, so that
     /// the key is new again and no longer counts.
-    fn live_kept(&mut self, key: &str, now: u64) -> Option<Kept> {
+    pub(super) fn live_kept(&mut self, key: &str, now: u64) -> Option<Kept> {
         let owned = self.kept.get(key)?;
         if live(owned.kept.expires_at_ms, now) {
             return Some(owned.kept.clone());
@@ -416,7 +427,7 @@ impl Model {
     /// `max_kept_bytes`, expired answers deleted first to expire first
     /// to make room. (The rules stop after 16 deletions; a sequence has
     /// fewer keys.)
-    fn over_bound(&mut self, game: &str, charge: u64, now: u64) -> Option<KeyBound> {
+    pub(super) fn over_bound(&mut self, game: &str, charge: u64, now: u64) -> Option<KeyBound> {
         let keys = self
             .kept
             .values()
@@ -444,7 +455,7 @@ impl Model {
         }
     }
 
-    fn put_kept(&mut self, key: &str, game: &str, kept: &Kept) {
+    pub(super) fn put_kept(&mut self, key: &str, game: &str, kept: &Kept) {
         let owned = Owned {
             kept: kept.clone(),
             game: game.to_owned(),
@@ -526,7 +537,13 @@ impl Model {
         let (boards, more_boards) =
             purge(&mut self.boards, |board| board.expires_at_ms, now, at_most);
         let (players, more_players) = self.purge_players(now, at_most);
-        if more_games || more_keys || more_boards || more_players {
+        let (matches, more_matches) = purge(
+            &mut self.matches,
+            |stored| stored.expires_at_ms,
+            now,
+            at_most,
+        );
+        if more_games || more_keys || more_boards || more_players || more_matches {
             self.meet("a purge stopped at its most");
         }
         Purged {
@@ -534,6 +551,7 @@ impl Model {
             keys,
             boards,
             players,
+            matches,
         }
     }
 }
