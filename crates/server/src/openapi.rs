@@ -204,9 +204,12 @@ fn finish(operation: &mut Value, path: &str, method: &str, prose: &Value, shared
     *op = ordered;
     // `/v1/*` takes a bearer key when keys are configured and is open
     // otherwise: the document's own `security` (openapi/frame.yaml), not
-    // repeated here. A player's own account always takes the player's
-    // token; every route outside `/v1/` is always open.
-    if path.starts_with("/v1/players/me") {
+    // repeated here. A player's own account, and every change of a match,
+    // always take the player's token; every route outside `/v1/` is always
+    // open.
+    let player_only = path.starts_with("/v1/players/me")
+        || (path.starts_with("/v1/matches") && method.eq_ignore_ascii_case("post"));
+    if player_only {
         op.insert("security".into(), json!([{"bearer": []}]));
     } else if !path.starts_with("/v1/") {
         op.insert("security".into(), json!([]));
