@@ -21,6 +21,8 @@
 //! | `linkpath_players_signed_up_total` (counter) | `via` ([`SIGN_UPS`]) |
 //! | `linkpath_player_refusals_total` (counter) | `reason` ([`PLAYER_REFUSALS`]) |
 //! | `linkpath_players_stored` (gauge) | none |
+//! | `linkpath_matches_total` (counter) | `state` ([`MATCH_STATES`]): matches this process moved into it |
+//! | `linkpath_matches_stored` (gauge) | none |
 //! | `linkpath_build_info` (gauge, always 1) | `version`, `commit` (fixed when built) |
 //! | `process_cpu_seconds_total` (counter), `process_open_fds`, `process_max_fds`, `process_virtual_memory_bytes`, `process_virtual_memory_max_bytes`, `process_resident_memory_bytes`, `process_start_time_seconds`, `process_threads` (gauges) | none |
 //!
@@ -79,6 +81,14 @@ pub(crate) const GAME_STREAMS: &str = "linkpath_game_streams_open";
 pub(crate) const PLAYERS_SIGNED_UP: &str = "linkpath_players_signed_up_total";
 pub(crate) const PLAYER_REFUSED: &str = "linkpath_player_refusals_total";
 pub(crate) const PLAYERS_STORED: &str = "linkpath_players_stored";
+pub(crate) const MATCHES: &str = "linkpath_matches_total";
+pub(crate) const MATCHES_STORED: &str = "linkpath_matches_stored";
+
+/// The states a match moves into, for `linkpath_matches_total`: made
+/// (`open`), full or started (`countdown`), racing (`playing`), over
+/// (`finished`). Summed over the replicas, its rates are the matches
+/// flowing through each state.
+pub(crate) const MATCH_STATES: [&str; 4] = ["open", "countdown", "playing", "finished"];
 pub(crate) const BUILD_INFO: &str = "linkpath_build_info";
 
 /// The commit the binary was built from (see build.rs), or `unknown`.
@@ -447,6 +457,11 @@ fn describe() {
         PLAYERS_STORED,
         "Players in the store, as last counted (every 30 s)"
     );
+    describe_counter!(MATCHES, "Matches this process moved into each state");
+    describe_gauge!(
+        MATCHES_STORED,
+        "Matches in the store, as last counted (every 30 s)"
+    );
     describe_gauge!(
         BUILD_INFO,
         "Always 1: the version and commit of the running binary"
@@ -510,6 +525,10 @@ fn register_zeros() {
         counter!(PLAYER_REFUSED, "reason" => reason).increment(0);
     }
     gauge!(PLAYERS_STORED).set(0.0);
+    for state in MATCH_STATES {
+        counter!(MATCHES, "state" => state).increment(0);
+    }
+    gauge!(MATCHES_STORED).set(0.0);
     gauge!(BUILD_INFO, "version" => env!("CARGO_PKG_VERSION"), "commit" => COMMIT).set(1.0);
     // Read now as well as at each scrape, so the first scrape has them.
     record_process();
@@ -565,6 +584,17 @@ pub(crate) fn record_player_refusal(reason: &'static str) {
 
 pub(crate) fn record_players_stored(players: u64) {
     gauge!(PLAYERS_STORED).set(players as f64);
+}
+
+/// A match written in `state`, one of [`MATCH_STATES`], that was not in
+/// it before.
+pub(crate) fn record_match_state(state: &'static str) {
+    debug_assert!(MATCH_STATES.contains(&state), "{state}");
+    counter!(MATCHES, "state" => state).increment(1);
+}
+
+pub(crate) fn record_matches_stored(matches: u64) {
+    gauge!(MATCHES_STORED).set(matches as f64);
 }
 
 pub(crate) fn record_streams_open(open: usize) {

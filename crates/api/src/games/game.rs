@@ -464,6 +464,13 @@ impl Game {
             }
             _ => {}
         }
+        // A race runs on the match's clock: one player cannot stop it.
+        if self.match_id.is_some() && matches!(action, Action::Pause | Action::Resume) {
+            return Err(refused(format!(
+                "a game of a match is not paused: the others race on; `resign` to leave the race (a {} applies to games of no match)",
+                action.kind().name()
+            )));
+        }
         if self.assists_refused && matches!(action, Action::Hint | Action::Undo | Action::Redo) {
             return Err(refused(format!(
                 "the match allows no assists: {} is off in its games (shuffles are allowed)",

@@ -666,13 +666,14 @@ const SHUFFLE: Action = Action::Shuffle {
 
 #[test]
 fn games_of_a_match_shuffle_equal_boards_equally() {
-    let (mut ann, mut bob) = (in_match("a", false), in_match("b", false));
+    let (mut ann, mut bob) = (in_match("a", false), in_match("b", true));
     assert_eq!(rows(&ann), rows(&bob));
     act(&mut ann, SHUFFLE, 1_000).unwrap();
     // Bob shuffles later in his game, at another version: the same board.
-    act(&mut bob, Action::Pause, 500).unwrap();
-    act(&mut bob, Action::Resume, 600).unwrap();
+    act(&mut bob, Action::Hint, 500).unwrap();
+    act(&mut bob, Action::Hint, 600).unwrap();
     act(&mut bob, SHUFFLE, 2_000).unwrap();
+    assert_eq!(bob.version, 3);
     assert_eq!(rows(&ann), rows(&bob));
     let once = rows(&ann);
     act(&mut ann, SHUFFLE, 3_000).unwrap();
@@ -693,12 +694,22 @@ fn games_of_a_match_shuffle_equal_boards_equally() {
 }
 
 #[test]
-fn a_match_without_assists_refuses_hints_and_undo() {
+fn a_match_without_assists_refuses_hints_and_undo_and_no_match_game_pauses() {
     let mut game = in_match("a", false);
     for action in [Action::Hint, Action::Undo, Action::Redo] {
         let e = try_act(&mut game, action, 100).unwrap_err();
         assert_eq!(e.code, ErrorCode::ActionRefused);
         assert!(e.message.starts_with("the match allows no assists"), "{e}");
+    }
+    assert_eq!(game.version, 0);
+    // Nor is a race paused: the others race on.
+    for action in [Action::Pause, Action::Resume] {
+        let e = try_act(&mut game, action, 100).unwrap_err();
+        assert_eq!(e.code, ErrorCode::ActionRefused);
+        assert!(
+            e.message.starts_with("a game of a match is not paused"),
+            "{e}"
+        );
     }
     assert_eq!(game.version, 0);
     let mut allowed = in_match("a", true);

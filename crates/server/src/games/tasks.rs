@@ -9,8 +9,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Purges expired games, keys and leaderboards every 30 seconds, all of
-/// them (in batches: [`linkpath_store::Store::purge_expired`]), and counts the games
-/// stored; the serve loop stops it. The count is the first call at
+/// them (in batches: [`linkpath_store::Store::purge_expired`]), and counts the games,
+/// players and matches stored; the serve loop stops it. The count is the first call at
 /// start: a store that does not answer (a Redis not up yet) is logged
 /// then, and games answer 503 until it does.
 pub async fn purge_loop(games: Arc<Games>) {
@@ -25,6 +25,9 @@ pub async fn purge_loop(games: Arc<Games>) {
         }
         if let Ok(players) = games.records.store.player_count().await {
             metrics::record_players_stored(players);
+        }
+        if let Ok(matches) = games.records.store.matches().await {
+            metrics::record_matches_stored(matches);
         }
         tokio::time::sleep(EVERY).await;
         match games.records.store.purge_expired(games.now()).await {

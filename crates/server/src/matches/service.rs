@@ -206,7 +206,7 @@ impl Matches {
         let id = crate::random::id("a match id")?;
         let record = Match::create(id, read, &entrant, self.countdown_ms, now);
         match self
-            .save(&record, Expected::Absent, key.as_ref(), Vec::new(), now)
+            .save(&record, None, key.as_ref(), Vec::new(), now)
             .await?
         {
             (MatchOutcome::Written, json) => Ok(Answer::Game {
@@ -262,9 +262,8 @@ impl Matches {
                 Ok(next) => next,
                 Err(refused) => return self.refuse(id, key.as_ref(), refused, now).await,
             };
-            let expected = Expected::Version(record.version);
             match self
-                .save(&next, expected, key.as_ref(), Vec::new(), now)
+                .save(&next, Some(&record), key.as_ref(), Vec::new(), now)
                 .await?
             {
                 (MatchOutcome::Written, json) => {
@@ -329,8 +328,7 @@ impl Matches {
                 }
             };
             let (next, players) = next;
-            let expected = Expected::Version(record.version);
-            match self.save(&next, expected, None, players, now).await? {
+            match self.save(&next, Some(&record), None, players, now).await? {
                 // Read again: a race that began has its games made.
                 (MatchOutcome::Written, _) => {}
                 (MatchOutcome::Stale { current: None }, _) => return Err(not_found()),
@@ -432,17 +430,20 @@ impl Matches {
         Ok((record, stored.expires_at_ms))
     }
 
-    /// Writes `record` as `expected` says, with the key's answer (the
-    /// match as answered) and the players' writes; what the store made
+    /// Writes `record` over `before` (a create when none), with the key's
+    /// answer (the match as answered) and the players' writes; counts a
+    /// match that moved into a state; what the store made
     /// of it and the answer's JSON.
     async fn save(
         &self,
         record: &Match,
-        expected: Expected,
+        before: Option<&Match>,
         key: Option<&Key>,
         players: Vec<PlayerWrite>,
         now: u64,
     ) -> Result<(MatchOutcome, Vec<u8>), ApiError> {
+        let expected = before.map_or(Expected::Absent, |b| Expected::Version(b.version));
+        let before = before.map(|b| b.status);
         let expires_at_ms = self.expiry(record, now);
         let json = linkpath_api::encode(&MatchView::new(record, expires_at_ms))?;
         let key = key.map(|k| k.keep_record(&record.id, record.version, &json, now, self.key_ttl));
@@ -464,6 +465,9 @@ impl Matches {
         let outcome = outcome.map_err(unavailable)?;
         if outcome == MatchOutcome::Written {
             self.touched(&record.id);
+            if before != Some(record.status) {
+                metrics::record_match_state(record.status.name());
+            }
         }
         Ok((outcome, json))
     }

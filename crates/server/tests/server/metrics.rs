@@ -355,6 +355,10 @@ fn expected_series() -> BTreeSet<Series> {
         ));
     }
     expected.insert(series("linkpath_players_stored", &[]));
+    for state in ["open", "countdown", "playing", "finished"] {
+        expected.insert(series("linkpath_matches_total", &[("state", state)]));
+    }
+    expected.insert(series("linkpath_matches_stored", &[]));
     expected.insert(series(
         "linkpath_build_info",
         &[
@@ -511,6 +515,8 @@ async fn first_scrapes() {
             ("linkpath_games_stored", "gauge"),
             ("linkpath_http_request_duration_seconds", "histogram"),
             ("linkpath_http_requests_total", "counter"),
+            ("linkpath_matches_stored", "gauge"),
+            ("linkpath_matches_total", "counter"),
             ("linkpath_memory_budget_bytes", "gauge"),
             ("linkpath_memory_held_bytes", "gauge"),
             ("linkpath_panics_total", "counter"),
