@@ -8,6 +8,7 @@ mod damage;
 mod docs;
 mod downtime;
 mod games;
+mod matches;
 #[cfg(target_os = "linux")]
 mod outage;
 mod players;
