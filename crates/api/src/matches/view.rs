@@ -18,7 +18,7 @@ pub struct MatchView {
     /// The id of the player who created it, who may start it.
     pub creator: String,
     /// The deal every seat plays, as `POST /v1/games` takes it.
-    #[schema(value_type = Object)]
+    #[schema(value_type = crate::games::CreateGame)]
     pub game: Map<String, Value>,
     /// Seats in all, taken or not.
     pub seats: usize,
