@@ -467,12 +467,29 @@ async fn both_players_asking_for_a_rematch_at_once_make_one_match() {
     assert_eq!(shown["game"], same);
     assert_ne!(shown["game"]["seed"], old["game"]["seed"]);
 
-    // Asked again, the same match; the stranger still refused.
+    // Asked again, the same match; under a key, the same answer replayed;
+    // the stranger still refused.
     let again = race.post(0, "rematch").await;
     assert_eq!(
         (again.status, again.json()["id"].clone()),
         (200, json!(next))
     );
+    let keyed = || {
+        let mut request =
+            crate::support::players::request("POST", &path, None, Some(&race.players[1].bearer()));
+        request
+            .headers_mut()
+            .insert("idempotency-key", "bob-again".parse().unwrap());
+        crate::support::call(&race.router, request)
+    };
+    let first = keyed().await;
+    assert_eq!(
+        (first.status, first.json()["id"].clone()),
+        (200, json!(next))
+    );
+    let retried = keyed().await;
+    assert_eq!((retried.status, retried.json()), (200, first.json()));
+    assert_eq!(retried.header("idempotent-replayed"), Some("true"));
     let stranger = post_as(&race.router, &path, &json!({}), Some(&cy)).await;
     assert_eq!(stranger.status, 403);
 }
