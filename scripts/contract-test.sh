@@ -24,7 +24,11 @@
 # bodies, and checks every answer exactly, then plays a held game to `won`
 # through it (an illegal move, a hint, undo and redo, the event stream
 # read alongside or once the game is won, the replay checked again),
-# checking every answer of it too (clients/*/main.*); the hey-api and orval
+# checking every answer of it too (clients/*/main.*), and races a match
+# between two players through it (clients/*/players.*: sign-ups, create
+# with an Idempotency-Key, join, the countdown read out, both playing
+# /v1/clear's moves until one wins, the result checked exactly, each
+# seat's replay checked by /v1/replays); the hey-api and orval
 # programs call every other route of openapi.yaml as well (pause, resume,
 # shuffle and resign, the playground's files, /openapi.yaml, /metrics).
 # Exits non-zero when any step fails, or when the server logged a panic or
@@ -136,7 +140,10 @@ step "linkpath serve"
 # The defaults, whatever this shell has set: no keys, no rate limit.
 while read -r name; do unset "$name"; done < <(compgen -e | grep '^LINKPATH_' || true)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$bin" serve --listen "127.0.0.1:$port" --shutdown-grace-ms 0 --store memory >"$log" 2>&1 &
+# A short countdown: each program races a match, reading it until it is
+# under way.
+LINKPATH_MATCH_COUNTDOWN_MS=200 \
+  "$bin" serve --listen "127.0.0.1:$port" --shutdown-grace-ms 0 --store memory >"$log" 2>&1 &
 server=$!
 stop_server() {
   if kill -0 "$server" 2>/dev/null; then

@@ -14,7 +14,8 @@
 // resigned, and the day's deal won and read back from its leaderboard. The
 // held game and the day's are a player's: Ann signs up first and creates
 // them with her token (players.ts), then her win is found, she is renamed,
-// given a new token and erased.
+// given a new token and erased. Last, two players race a match to a winner
+// (players.ts).
 //
 //   node clients/hey-api/dist/hey-api/main.js http://127.0.0.1:8080 .
 //
@@ -68,7 +69,7 @@ import {
   undo,
 } from "./generated/index";
 import type * as Api from "./generated/index";
-import { afterWin, signUp } from "./players";
+import { afterWin, race, signUp } from "./players";
 import {
   type Followed,
   type Pair,
@@ -884,6 +885,7 @@ async function main(): Promise<void> {
   await otherActions();
   const won = await dailyDeal(ann);
   await afterWin(ann, held, won);
+  await race();
   await servedFiles();
   finish("hey-api client");
 }

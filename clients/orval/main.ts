@@ -15,7 +15,8 @@
 // paused, resumed, shuffled and resigned, and the day's deal won and read
 // back from its leaderboard. The held game and the day's are a player's: Ann
 // signs up first and creates them with her token (players.ts), then her win
-// is found, she is renamed, given a new token and erased.
+// is found, she is renamed, given a new token and erased. Last, two players
+// race a match to a winner (players.ts).
 //
 //   node clients/orval/dist/orval/main.js http://127.0.0.1:8080 .
 //
@@ -64,7 +65,7 @@ import {
   undo,
 } from "./generated/linkpath";
 import type * as Api from "./generated/linkpath";
-import { afterWin, bearer, signUp } from "./players";
+import { afterWin, bearer, race, signUp } from "./players";
 import {
   type Followed,
   type Pair,
@@ -865,6 +866,7 @@ async function main(): Promise<void> {
   await otherActions();
   const won = await dailyDeal(ann);
   await afterWin(ann, held, won);
+  await race();
   await servedFiles();
   finish("orval client");
 }

@@ -3,26 +3,50 @@
 // found on its leaderboard (`around=me` too) and in her list of games, she
 // is renamed, given a new token (the old one then 401) and erased (her
 // token 401, her entry gone), every answer compared whole with
-// docs/players.md's, its random parts checked for their shape.
+// docs/players.md's, its random parts checked for their shape. And a match
+// (race): two players sign up and race on one deal to a winner.
 //
 // orval's fetch client has no notion of a token: each generated function
 // takes a RequestInit last, and its `headers` carry `Authorization` (see
 // bearer()).
 
 import assert from "node:assert/strict";
-import { eraseMe, getLeaderboard, getMe, getPlayerGames, newToken, renameMe, signUp as signUpPlayer } from "./generated/linkpath";
+import { setTimeout as delay } from "node:timers/promises";
+import {
+  checkReplay,
+  clear,
+  createMatch,
+  eraseMe,
+  getGame,
+  getLeaderboard,
+  getMatch,
+  getMe,
+  getPlayerGames,
+  getReplay,
+  joinMatch,
+  moveTiles,
+  newToken,
+  renameMe,
+  signUp as signUpPlayer,
+} from "./generated/linkpath";
 import type * as Api from "./generated/linkpath";
 import {
   type Player,
+  type Racer,
   check,
+  describeRace,
   expectedNewToken,
+  expectedRaceResult,
   expectedSignUp,
   gameSummary,
   leaderboardEntry,
+  loserPairs,
   newName,
   playerName,
   playerOf,
   playerView,
+  raceRequest,
+  racerNames,
   unknownToken,
 } from "../shared/expected.cjs";
 
@@ -135,5 +159,116 @@ export async function afterWin(player: Player, held: Api.GameView | undefined, w
     const expected: Api.Leaderboard = { leaderboard: name, entries: [] };
     assert.deepEqual(at(await getLeaderboard(name), 200), expected);
     return `204; her token: ${after}; the board: no entries`;
+  });
+}
+
+/**
+ * Two players race a match (docs/matches.md): both sign up, the first
+ * creates it (a retry under its `Idempotency-Key` answered the same), the
+ * second joins, the countdown is waited out by reading the match until it
+ * is `playing`; each plays /v1/clear's sequence on their own game, the
+ * second two pairs, the first to `won`; the result is checked whole and
+ * each seat's replay played again by /v1/replays.
+ */
+export async function race(): Promise<void> {
+  const racers: Player[] = [];
+  let match: Api.MatchView | undefined;
+  // Each racer's game as their last move answered it.
+  const seen = new Map<string, Racer["game"] & { status: Api.GameStatus }>();
+
+  await check("POST /v1/players twice: the two racers", async () => {
+    for (const name of racerNames) {
+      racers.push(playerOf(at(await signUpPlayer({ name }), 201)));
+    }
+    return racers.map(({ name, id }) => `${name} (${id})`).join(", ");
+  });
+
+  await check("POST /v1/matches with an Idempotency-Key, then again: one match", async () => {
+    const [creator] = racers;
+    assert.ok(creator !== undefined, "no racers");
+    const body: Api.CreateMatch = raceRequest;
+    const headers = { Authorization: `Bearer ${creator.token}`, "Idempotency-Key": `race-${creator.id}` };
+    const first = await createMatch(body, { headers });
+    const made = at(first, 201);
+    assert.equal(first.headers.get("location"), `/v1/matches/${made.id}`);
+    const again = await createMatch(body, { headers });
+    assert.deepEqual(at(again, 201), made);
+    assert.equal(again.headers.get("idempotent-replayed"), "true");
+    assert.deepEqual([made.status, made.creator, made.seats, made.game], ["open", creator.id, 2, raceRequest.game]);
+    match = made;
+    return `${made.id}: ${made.status}, seed ${made.game.seed}; the retry replayed`;
+  });
+
+  await check("POST /v1/matches/{id}/join: the second seat, the countdown", async () => {
+    const [, joiner] = racers;
+    assert.ok(match !== undefined && joiner !== undefined, "no match");
+    const joined = at(await joinMatch(match.id, bearer(joiner.token)), 200);
+    assert.equal(joined.status, "countdown");
+    assert.deepEqual(joined.players.map(({ player }) => player), racers.map(({ id }) => id));
+    match = joined;
+    return `${joined.status}, starts at ${joined.starts_at}`;
+  });
+
+  await check("GET /v1/matches/{id} until the race is under way", async () => {
+    assert.ok(match !== undefined, "no match");
+    let reads = 0;
+    while (match.status === "countdown" && reads < 200) {
+      await delay(20);
+      match = at(await getMatch(match.id), 200);
+      reads += 1;
+    }
+    assert.equal(match.status, "playing");
+    return `playing after ${reads} reads, started at ${match.started_at}`;
+  });
+
+  await check("POST /v1/clear, POST /v1/games/{id}/moves: the second racer two pairs, the first to won", async () => {
+    assert.ok(match !== undefined, "no match");
+    const plays: [number, number | undefined][] = [[1, loserPairs], [0, undefined]];
+    for (const [seat, pairs] of plays) {
+      const racer = racers[seat];
+      const gameId = match.players[seat]?.game;
+      assert.ok(racer !== undefined && gameId !== undefined, `no game for seat ${seat}`);
+      let game = at(await getGame(gameId, bearer(racer.token)), 200);
+      assert.ok(game.board !== undefined, "no board");
+      const sequence = at(await clear({ board: game.board, rules: "shisen-sho" }), 200).moves ?? [];
+      for (const step of sequence.slice(0, pairs ?? sequence.length)) {
+        game = at(await moveTiles(gameId, { from: step.from, to: step.to }, bearer(racer.token)), 200);
+      }
+      seen.set(racer.id, game);
+    }
+    assert.equal(seen.get(racers[0]?.id ?? "")?.status, "won");
+    return racers.map((r) => `${r.name}: ${seen.get(r.id)?.status}, ${seen.get(r.id)?.tiles_left} tiles left`).join("; ");
+  });
+
+  await check("GET /v1/matches/{id}: finished, the winner first and rated up, the other second and rated down", async () => {
+    assert.ok(match !== undefined, "no match");
+    const shown = at(await getMatch(match.id), 200);
+    assert.equal(shown.status, "finished");
+    const result = shown.result ?? [];
+    const racer = (seat: number): Racer => {
+      const player = racers[seat];
+      const game = seen.get(player?.id ?? "");
+      assert.ok(player !== undefined && game !== undefined, `no race for seat ${seat}`);
+      return { id: player.id, name: player.name, game };
+    };
+    const dealt = raceRequest.game.width * raceRequest.game.height;
+    assert.deepEqual(result, expectedRaceResult(result, racer(0), racer(1), dealt));
+    return describeRace(result);
+  });
+
+  await check("GET /v1/games/{id}/replay, POST /v1/replays: each seat's game played again", async () => {
+    const lines: string[] = [];
+    for (const racer of racers) {
+      const played = seen.get(racer.id);
+      assert.ok(played !== undefined, `no game for ${racer.name}`);
+      const game = at(await getGame(played.id, bearer(racer.token)), 200);
+      const replay = at(await getReplay(played.id, bearer(racer.token)), 200);
+      const checked = at(await checkReplay(replay), 200);
+      const { status, version, score, tiles_left } = checked;
+      assert.deepEqual({ status, version, score, tiles_left }, { status: game.status, version: game.version, score: game.score, tiles_left: game.tiles_left });
+      assert.deepEqual(checked.board, game.board);
+      lines.push(`${racer.name}: ${status}, v${version}, score ${score}`);
+    }
+    return lines.join("; ");
   });
 }

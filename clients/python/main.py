@@ -20,7 +20,8 @@ And the day's deal: fetched for a small board (its seed computed here as
 docs/games.md derives it), a game made from it and won, and the win read
 back, whole, from the deal's leaderboard. Both games are a player's: Ann
 signs up first and creates them with her token (players.py), then her win
-is found, she is renamed, given a new token and erased.
+is found, she is renamed, given a new token and erased. Last, two players
+race a match to a winner (players.py).
 
     python clients/python/main.py http://127.0.0.1:8080 docs/render.svg
 
@@ -88,7 +89,7 @@ from linkpath_client.models import (
 from linkpath_client.types import UNSET, Response, Unset
 
 from checks import check, finish, instants, parsed
-from players import after_win, sign_up_ann
+from players import after_win, race, sign_up_ann
 
 base_url, render_svg_path = sys.argv[1:3]
 # Statuses are checked by each check itself, the 200 of /v1/render included
@@ -1080,6 +1081,9 @@ def _() -> str:
 
 # Her win found, then a new name, a new token and her erasure.
 after_win(client, ann, answers[-1] if answers else {}, daily_won)
+
+# Two players race a match to a winner.
+race(client, base_url)
 
 # ---------------------------------------------------------------------------
 # Health

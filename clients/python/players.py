@@ -5,6 +5,7 @@ games with it; then her win is found on its leaderboard (`around=me` too)
 and in her list of games, she is renamed, given a new token (the old one
 then 401) and erased (her token 401, her entry gone), every answer compared
 whole with docs/players.md's, its random parts checked for their shape.
+And a match (`race`): two players sign up and race on one deal to a winner.
 
 openapi-python-client sends a token through its `AuthenticatedClient`
 (`token=`, written `Authorization: Bearer <token>`); `Player.client` makes
@@ -13,14 +14,30 @@ one with the player's token of the moment.
 
 import json
 import re
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from linkpath_client import AuthenticatedClient, Client
-from linkpath_client.api.games import get_leaderboard
+from linkpath_client.api.game import clear
+from linkpath_client.api.games import check_replay, get_game, get_leaderboard, get_replay, move_tiles
+from linkpath_client.api.matches import create_match, get_match, join_match
 from linkpath_client.api.players import erase_me, get_me, get_player_games, new_token, rename_me, sign_up
-from linkpath_client.models import ErrorBody, Leaderboard, PlayerGames, PlayerName, PlayerView, SignedUp
+from linkpath_client.models import (
+    ClearRequest,
+    CreateMatch,
+    ErrorBody,
+    Leaderboard,
+    MatchView,
+    MoveRequest,
+    PlayerGames,
+    PlayerName,
+    PlayerView,
+    Replay,
+    ReplayCheck,
+    SignedUp,
+)
 from linkpath_client.types import Response
 
 from checks import check, parsed
@@ -29,6 +46,13 @@ NAME = "Ann"
 NEW_NAME = "Ann Lee"
 TOKEN = re.compile(r"lpp_[0-9a-f]{64}")
 RFC3339 = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
+# The race: its two players (the creator, then the one who joins), the body
+# of `POST /v1/matches` (a deal /v1/clear clears), the pairs the loser
+# clears before the winner clears the board, a new player's rating.
+RACERS = ("Ray", "Sam")
+RACE: dict[str, Any] = {"game": {"width": 6, "height": 4, "types": 6, "rules": "shisen-sho", "seed": 3}, "seats": 2}
+LOSER_PAIRS = 2
+FIRST_RATING = {"rating": 1500, "deviation": 350, "volatility": 0.06}
 UNKNOWN_TOKEN = {
     "error": {
         "code": "unauthorized",
@@ -158,3 +182,141 @@ def after_win(client: Client, player: Player, held: dict[str, Any], won: dict[st
         after = refused(get_me.sync_detailed(client=player.client))
         parsed(get_leaderboard.sync_detailed(name, client=client), 200, Leaderboard, {"leaderboard": name, "entries": []})
         return f"204; her token: {after}; the board: no entries"
+
+
+class Model(Protocol):
+    """A generated model: it writes itself back as JSON."""
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+M = TypeVar("M", bound=Model)
+
+
+def answered(response: Response[Any], status: int, model: type[M]) -> dict[str, Any]:
+    """The answer's JSON, after checking its status and that it parses into `model` and writes back the same."""
+    assert response.status_code == status, f"status {response.status_code}: {response.content!r}"
+    model_answer = response.parsed
+    assert isinstance(model_answer, model), f"parsed as {type(model_answer).__name__}, expected {model.__name__}"
+    answer: dict[str, Any] = json.loads(response.content)
+    written = model_answer.to_dict()
+    assert written == answer, f"the model writes back {written}"
+    return answer
+
+
+def race(client: Client, base_url: str) -> None:
+    """Two players race a match (docs/matches.md).
+
+    Both sign up, the first creates it (a retry under its `Idempotency-Key`
+    answered the same), the second joins, the countdown is waited out by
+    reading the match until it is `playing`; each plays /v1/clear's sequence
+    on their own game, the second two pairs, the first to `won`; the result
+    is checked whole and each seat's replay played again by /v1/replays."""
+    racers: list[Player] = []
+    match: dict[str, Any] = {}
+    # Each racer's game as their last move answered it.
+    seen: dict[str, dict[str, Any]] = {}
+
+    @check("POST /v1/players twice: the two racers")
+    def _() -> str:
+        for name in RACERS:
+            response = sign_up.sync_detailed(client=client, body=PlayerName(name=name))
+            sent = response.parsed
+            assert isinstance(sent, SignedUp), f"status {response.status_code}: {response.content!r}"
+            racers.append(Player(base_url, sent.id, sent.name, sent.created_at, sent.token))
+        return ", ".join(f"{r.name} ({r.id})" for r in racers)
+
+    @check("POST /v1/matches with an Idempotency-Key, then again: one match")
+    def _() -> str:
+        creator = racers[0]
+        body = CreateMatch.from_dict(RACE)
+        key = f"race-{creator.id}"
+        first = create_match.sync_detailed(client=creator.client, body=body, idempotency_key=key)
+        made = answered(first, 201, MatchView)
+        assert first.headers["location"] == f"/v1/matches/{made['id']}", first.headers.get("location")
+        again = create_match.sync_detailed(client=creator.client, body=body, idempotency_key=key)
+        assert answered(again, 201, MatchView) == made
+        assert again.headers.get("idempotent-replayed") == "true", again.headers
+        got = (made["status"], made["creator"], made["seats"], made["game"])
+        assert got == ("open", creator.id, 2, RACE["game"]), made
+        match.update(made)
+        return f"{made['id']}: {made['status']}, seed {made['game']['seed']}; the retry replayed"
+
+    @check("POST /v1/matches/{id}/join: the second seat, the countdown")
+    def _() -> str:
+        joined = answered(join_match.sync_detailed(match["id"], client=racers[1].client), 200, MatchView)
+        assert joined["status"] == "countdown", joined
+        assert [p["player"] for p in joined["players"]] == [r.id for r in racers], joined
+        match.update(joined)
+        return f"{joined['status']}, starts at {joined['starts_at']}"
+
+    @check("GET /v1/matches/{id} until the race is under way")
+    def _() -> str:
+        reads = 0
+        while match["status"] == "countdown" and reads < 200:
+            time.sleep(0.02)
+            match.update(answered(get_match.sync_detailed(match["id"], client=racers[0].client), 200, MatchView))
+            reads += 1
+        assert match["status"] == "playing", match
+        return f"playing after {reads} reads, started at {match['started_at']}"
+
+    @check("POST /v1/clear, POST /v1/games/{id}/moves: the second racer two pairs, the first to won")
+    def _() -> str:
+        for seat, pairs in ((1, LOSER_PAIRS), (0, None)):
+            racer, game_id = racers[seat], match["players"][seat]["game"]
+            game = json.loads(get_game.sync_detailed(game_id, client=racer.client).content)
+            body = ClearRequest.from_dict({"board": game["board"], "rules": "shisen-sho"})
+            sequence = json.loads(clear.sync_detailed(client=racer.client, body=body).content)["moves"]
+            for step in sequence[:pairs]:
+                moved = move_tiles.sync_detailed(
+                    game_id, client=racer.client, body=MoveRequest(from_=step["from"], to=step["to"])
+                )
+                assert moved.status_code == 200, f"status {moved.status_code}: {moved.content!r}"
+                game = json.loads(moved.content)
+            seen[racer.id] = game
+        assert seen[racers[0].id]["status"] == "won", seen
+        return "; ".join(f"{r.name}: {seen[r.id]['status']}, {seen[r.id]['tiles_left']} tiles left" for r in racers)
+
+    @check("GET /v1/matches/{id}: finished, the winner first and rated up, the other second and rated down")
+    def _() -> str:
+        shown = answered(get_match.sync_detailed(match["id"], client=racers[0].client), 200, MatchView)
+        assert shown["status"] == "finished", shown
+        result = shown["result"]
+        after = [placed["rating_after"] for placed in result]
+        assert after[0]["rating"] > 1500 and after[1]["rating"] < 1500, after
+        dealt = RACE["game"]["width"] * RACE["game"]["height"]
+
+        def seat(racer: Player, place: int, finish: str, elapsed_ms: int) -> dict[str, Any]:
+            game = seen[racer.id]
+            return {
+                "player": racer.id,
+                "name": racer.name,
+                "place": place,
+                "game": game["id"],
+                "finish": finish,
+                "elapsed_ms": elapsed_ms,
+                "tiles": dealt - game["tiles_left"],
+                "score": game["score"],
+                "rating_before": FIRST_RATING,
+                "rating_after": after[place - 1],
+            }
+
+        winner, loser = racers
+        # The winner's time is the won game's; the loser's clock ran on until the win.
+        expected = [seat(winner, 1, "cleared", seen[winner.id]["elapsed_ms"]), seat(loser, 2, "stopped", result[1]["elapsed_ms"])]
+        assert result == expected, f"result {result}, expected {expected}"
+        return ", ".join(f"{p['name']} {p['place']} ({p['finish']}, {p['tiles']} tiles, {p['rating_after']['rating']:.1f})" for p in result)
+
+    @check("GET /v1/games/{id}/replay, POST /v1/replays: each seat's game played again")
+    def _() -> str:
+        lines = []
+        for racer in racers:
+            game_id = seen[racer.id]["id"]
+            game = json.loads(get_game.sync_detailed(game_id, client=racer.client).content)
+            replay = get_replay.sync_detailed(game_id, client=racer.client).parsed
+            assert isinstance(replay, Replay), replay
+            checked = answered(check_replay.sync_detailed(client=racer.client, body=replay), 200, ReplayCheck)
+            keys = ("status", "version", "score", "tiles_left", "board")
+            assert {k: checked[k] for k in keys} == {k: game[k] for k in keys}, (checked, game)
+            lines.append(f"{racer.name}: {checked['status']}, v{checked['version']}, score {checked['score']}")
+        return "; ".join(lines)

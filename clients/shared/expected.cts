@@ -634,3 +634,72 @@ export function gameSummary<Status extends string>({ id, status, score, elapsed_
     replay: `/v1/games/${id}/replay`,
   };
 }
+
+// ---------------------------------------------------------------------------
+// A match raced by two players (docs/matches.md)
+
+/** The players who race, in their seats: the creator, then the one who joins. */
+export const racerNames = ["Ray", "Sam"] as const;
+
+/** The body of `POST /v1/matches` they race on: a deal /v1/clear clears. */
+export const raceRequest = {
+  game: { width: 6, height: 4, types: 6, rules: "shisen-sho", seed: 3 },
+  seats: 2,
+} as const;
+
+/** The pairs the loser clears before the winner clears the board. */
+export const loserPairs = 2;
+
+/** A new player's rating, each player's before their first match. */
+export const firstRating = { rating: 1500, deviation: 350, volatility: 0.06 };
+
+type Rating = { rating: number; deviation: number; volatility: number };
+type Placed = {
+  player: string;
+  name: string;
+  place: number;
+  game?: string;
+  finish: string;
+  elapsed_ms: number;
+  tiles: number;
+  score: number;
+  rating_before?: Rating;
+  rating_after?: Rating;
+};
+
+/** A seat's race as its player saw it: their game as the last move answered it. */
+export type Racer = { id: string; name: string; game: { id: string; score: number; elapsed_ms: number; tiles_left: number } };
+
+/**
+ * The result of the race expected whole: the winner first (cleared), the
+ * loser second (stopped), each with their game's tiles and score; the
+ * winner's time the won game's, the loser's taken as it came (their clock
+ * ran on until the win); both rated from 1500, the winner's rating after
+ * above it, the loser's below.
+ */
+export function expectedRaceResult(result: readonly Placed[], winner: Racer, loser: Racer, dealt: number) {
+  assert.equal(result.length, 2, "two seats placed");
+  const after = result.map((placed) => placed.rating_after);
+  assert.ok(after[0] !== undefined && after[0].rating > 1500, `the winner's rating after: ${JSON.stringify(after[0])}`);
+  assert.ok(after[1] !== undefined && after[1].rating < 1500, `the loser's rating after: ${JSON.stringify(after[1])}`);
+  const seat = (racer: Racer, place: number, finish: string, elapsedMs: number, ratingAfter: Rating) => ({
+    player: racer.id,
+    name: racer.name,
+    place,
+    game: racer.game.id,
+    finish,
+    elapsed_ms: elapsedMs,
+    tiles: dealt - racer.game.tiles_left,
+    score: racer.game.score,
+    rating_before: firstRating,
+    rating_after: ratingAfter,
+  });
+  return [seat(winner, 1, "cleared", winner.game.elapsed_ms, after[0]), seat(loser, 2, "stopped", result[1]!.elapsed_ms, after[1])];
+}
+
+/** One line on a finished race. */
+export function describeRace(result: readonly Placed[]): string {
+  return result
+    .map((p) => `${p.name} ${p.place} (${p.finish}, ${p.tiles} tiles, ${p.rating_before?.rating} → ${p.rating_after?.rating.toFixed(1)})`)
+    .join(", ");
+}

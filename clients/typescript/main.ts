@@ -14,7 +14,8 @@
 // docs/games.md derives it), a game made from it and won, and the win read
 // back, whole, from the deal's leaderboard. Both games are a player's: Ann
 // signs up first and creates them with her token (players.ts), then her
-// win is found, she is renamed, given a new token and erased.
+// win is found, she is renamed, given a new token and erased. Last, two
+// players race a match to a winner (players.ts).
 //
 //   node clients/typescript/dist/typescript/main.js http://127.0.0.1:8080 docs/render.svg
 //
@@ -24,7 +25,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import createClient from "openapi-fetch";
 import type { components, paths } from "./generated/linkpath.js";
-import { afterWin, playerClient, signUp } from "./players.js";
+import { afterWin, playerClient, race, signUp } from "./players.js";
 import {
   type Followed,
   type Pair,
@@ -612,6 +613,9 @@ await check("POST /v1/games from the day's deal with Ann's token, won: entered o
 
 // Her win found, then a new name, a new token and her erasure.
 await afterWin(client, asAnn, ann, answers[answers.length - 1]!, dailyWon);
+
+// Two players race a match to a winner.
+await race(client);
 
 // ---------------------------------------------------------------------------
 // Health

@@ -3,7 +3,8 @@
 // win is found on its leaderboard (`around=me` too) and in her list of
 // games, she is renamed, given a new token (the old one then 401) and
 // erased (her token 401, her entry gone), every answer compared whole with
-// docs/players.md's, its random parts checked for their shape.
+// docs/players.md's, its random parts checked for their shape. And a match
+// (race): two players sign up and race on one deal to a winner.
 //
 // openapi-fetch sends the token through a middleware on a client of the
 // player's own, which reads the player's token at each request, so a new
@@ -11,19 +12,26 @@
 // token in its own `headers`.
 
 import assert from "node:assert/strict";
+import { setTimeout as delay } from "node:timers/promises";
 import createClient, { type Client } from "openapi-fetch";
 import type { components, paths } from "./generated/linkpath.js";
 import {
   type Player,
+  type Racer,
   check,
+  describeRace,
   expectedNewToken,
+  expectedRaceResult,
   expectedSignUp,
   gameSummary,
   leaderboardEntry,
+  loserPairs,
   newName,
   playerName,
   playerOf,
   playerView,
+  raceRequest,
+  racerNames,
   unknownToken,
 } from "../shared/expected.cjs";
 
@@ -148,5 +156,124 @@ export async function afterWin(client: Client<paths>, asPlayer: Client<paths>, p
     const expected: Schemas["Leaderboard"] = { leaderboard: name, entries: [] };
     assert.deepEqual(await board(), expected);
     return `204; her token: ${after}; the board: no entries`;
+  });
+}
+
+/**
+ * Two players race a match (docs/matches.md): both sign up, the first
+ * creates it (a retry under its `Idempotency-Key` answered the same), the
+ * second joins, the countdown is waited out by reading the match until it
+ * is `playing`; each plays /v1/clear's sequence on their own game, the
+ * second two pairs, the first to `won`; the result is checked whole and
+ * each seat's replay played again by /v1/replays.
+ */
+export async function race(client: Client<paths>): Promise<void> {
+  const racers: Player[] = [];
+  let match: Schemas["MatchView"] | undefined;
+  // Each racer's game as their last move answered it.
+  const seen = new Map<string, Racer["game"] & { status: Schemas["GameStatus"] }>();
+  const as = (player: Player) => ({ headers: bearer(player.token) });
+  const matchPath = (id: string) => ({ params: { path: { id } } });
+
+  await check("POST /v1/players twice: the two racers", async () => {
+    for (const name of racerNames) {
+      const signedUp = at(await client.POST("/v1/players", { body: { name } }), 201);
+      racers.push(playerOf(signedUp));
+    }
+    return racers.map(({ name, id }) => `${name} (${id})`).join(", ");
+  });
+
+  await check("POST /v1/matches with an Idempotency-Key, then again: one match", async () => {
+    const [creator] = racers;
+    assert.ok(creator !== undefined, "no racers");
+    const body: Schemas["CreateMatch"] = raceRequest;
+    const send = () =>
+      client.POST("/v1/matches", { body, params: { header: { "Idempotency-Key": `race-${creator.id}` } }, ...as(creator) });
+    const first = await send();
+    const made = at(first, 201);
+    assert.equal(first.response.headers.get("location"), `/v1/matches/${made.id}`);
+    const again = await send();
+    assert.deepEqual(at(again, 201), made);
+    assert.equal(again.response.headers.get("idempotent-replayed"), "true");
+    assert.deepEqual([made.status, made.creator, made.seats, made.game], ["open", creator.id, 2, raceRequest.game]);
+    match = made;
+    return `${made.id}: ${made.status}, seed ${made.game.seed}; the retry replayed`;
+  });
+
+  await check("POST /v1/matches/{id}/join: the second seat, the countdown", async () => {
+    const [, joiner] = racers;
+    assert.ok(match !== undefined && joiner !== undefined, "no match");
+    const joined = at(await client.POST("/v1/matches/{id}/join", { ...matchPath(match.id), ...as(joiner) }), 200);
+    assert.equal(joined.status, "countdown");
+    assert.deepEqual(joined.players.map(({ player }) => player), racers.map(({ id }) => id));
+    match = joined;
+    return `${joined.status}, starts at ${joined.starts_at}`;
+  });
+
+  await check("GET /v1/matches/{id} until the race is under way", async () => {
+    assert.ok(match !== undefined, "no match");
+    let reads = 0;
+    while (match.status === "countdown" && reads < 200) {
+      await delay(20);
+      match = at(await client.GET("/v1/matches/{id}", matchPath(match.id)), 200);
+      reads += 1;
+    }
+    assert.equal(match.status, "playing");
+    return `playing after ${reads} reads, started at ${match.started_at}`;
+  });
+
+  await check("POST /v1/clear, POST /v1/games/{id}/moves: the second racer two pairs, the first to won", async () => {
+    assert.ok(match !== undefined, "no match");
+    const plays: [number, number | undefined][] = [[1, loserPairs], [0, undefined]];
+    for (const [seat, pairs] of plays) {
+      const racer = racers[seat];
+      const gameId = match.players[seat]?.game;
+      assert.ok(racer !== undefined && gameId !== undefined, `no game for seat ${seat}`);
+      let game = at(await client.GET("/v1/games/{id}", { ...matchPath(gameId), ...as(racer) }), 200);
+      assert.ok(game.board !== undefined, "no board");
+      const body: Schemas["ClearRequest"] = { board: game.board, rules: "shisen-sho" };
+      const sequence = at(await client.POST("/v1/clear", { body }), 200).moves ?? [];
+      for (const step of sequence.slice(0, pairs ?? sequence.length)) {
+        const moved = await client.POST("/v1/games/{id}/moves", { ...matchPath(gameId), body: { from: step.from, to: step.to }, ...as(racer) });
+        game = at(moved, 200);
+      }
+      seen.set(racer.id, game);
+    }
+    const won = seen.get(racers[0]?.id ?? "");
+    assert.equal(won?.status, "won");
+    return racers.map((r) => `${r.name}: ${seen.get(r.id)?.status}, ${seen.get(r.id)?.tiles_left} tiles left`).join("; ");
+  });
+
+  await check("GET /v1/matches/{id}: finished, the winner first and rated up, the other second and rated down", async () => {
+    assert.ok(match !== undefined, "no match");
+    const shown = at(await client.GET("/v1/matches/{id}", matchPath(match.id)), 200);
+    assert.equal(shown.status, "finished");
+    const result = shown.result ?? [];
+    const racer = (seat: number): Racer => {
+      const player = racers[seat];
+      const game = seen.get(player?.id ?? "");
+      assert.ok(player !== undefined && game !== undefined, `no race for seat ${seat}`);
+      return { id: player.id, name: player.name, game };
+    };
+    const dealt = raceRequest.game.width * raceRequest.game.height;
+    assert.deepEqual(result, expectedRaceResult(result, racer(0), racer(1), dealt));
+    return describeRace(result);
+  });
+
+  await check("GET /v1/games/{id}/replay, POST /v1/replays: each seat's game played again", async () => {
+    const lines: string[] = [];
+    for (const racer of racers) {
+      const played = seen.get(racer.id);
+      assert.ok(played !== undefined, `no game for ${racer.name}`);
+      const path = matchPath(played.id);
+      const game = at(await client.GET("/v1/games/{id}", { ...path, ...as(racer) }), 200);
+      const replay = at(await client.GET("/v1/games/{id}/replay", { ...path, ...as(racer) }), 200);
+      const checked = at(await client.POST("/v1/replays", { body: replay }), 200);
+      const { status, version, score, tiles_left } = checked;
+      assert.deepEqual({ status, version, score, tiles_left }, { status: game.status, version: game.version, score: game.score, tiles_left: game.tiles_left });
+      assert.deepEqual(checked.board, game.board);
+      lines.push(`${racer.name}: ${status}, v${version}, score ${score}`);
+    }
+    return lines.join("; ");
   });
 }

@@ -147,7 +147,7 @@ pub(crate) const BUCKETS: [f64; 17] = [
 
 /// Every route of the router, as `(method, path)`: the `route` and
 /// `method` labels of the request series.
-pub(crate) const ROUTES: [(&str, &str); 46] = [
+pub(crate) const ROUTES: [(&str, &str); 47] = [
     ("POST", "/v1/solve"),
     ("POST", "/v1/render"),
     ("POST", "/v1/moves"),
@@ -175,6 +175,7 @@ pub(crate) const ROUTES: [(&str, &str); 46] = [
     ("POST", "/v1/matches/{id}/join"),
     ("POST", "/v1/matches/{id}/leave"),
     ("POST", "/v1/matches/{id}/start"),
+    ("POST", "/v1/matches/{id}/rematch"),
     ("GET", "/v1/matches/{id}/events"),
     ("POST", "/v1/players"),
     ("GET", "/v1/players/me"),

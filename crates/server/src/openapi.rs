@@ -46,6 +46,7 @@ use utoipa::OpenApi;
         super::matches::routes::change::join,
         super::matches::routes::change::leave,
         super::matches::routes::change::start,
+        super::matches::routes::change::rematch,
         super::matches::routes::events::stream,
         super::players::routes::sign_up::sign_up,
         super::players::routes::me::me,

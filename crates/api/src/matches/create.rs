@@ -26,8 +26,8 @@ const NOT_IN_A_MATCH: [&str; 2] = ["board", "player"];
 pub struct CreateMatch {
     /// The deal, as the fields of `POST /v1/games` that deal it (`width`,
     /// `height` or `layout`, `types`, ..., and `time_limit_ms`, the race's
-    /// time limit). A `seed` is drawn when absent.
-    #[schema(value_type = Object, example = json!({"width": 8, "height": 6, "types": 12}))]
+    /// time limit; no `board`, no `player`). A `seed` is drawn when absent.
+    #[schema(value_type = crate::games::CreateGame, example = json!({"width": 8, "height": 6, "types": 12}))]
     pub game: Value,
     /// Players who race, the creator included: 2 to 8.
     #[schema(minimum = 2, maximum = 8)]

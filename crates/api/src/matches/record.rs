@@ -471,6 +471,63 @@ impl Match {
         next
     }
 
+    /// The next match of a finished one, made by `creator`, one of its
+    /// players, as match `id`: the same players (the others invited, and
+    /// only they), the same settings, a new deal from `seed`. Refused
+    /// before the match is over (409) and to anyone not seated (403).
+    pub fn rematch(
+        &self,
+        id: String,
+        seed: u64,
+        creator: &Entrant,
+        now_ms: u64,
+    ) -> Result<Match, ApiError> {
+        self.may_rematch(&creator.id)?;
+        let mut game = self.settings.game.clone();
+        game.insert("seed".into(), Value::from(seed));
+        let invited: Vec<String> = (self.seats.iter())
+            .map(|s| s.player.clone())
+            .filter(|p| *p != creator.id)
+            .collect();
+        let request = MatchRequest {
+            game,
+            seats: self.seats.len(),
+            assists: self.settings.assists,
+            invited: Some(invited),
+        };
+        let mut next = Match::create(id, request, creator, self.settings.countdown_ms, now_ms);
+        next.previous = Some(self.id.clone());
+        Ok(next)
+    }
+
+    /// Refuses a rematch asked by `player` of a match not over, or not
+    /// theirs.
+    pub fn may_rematch(&self, player: &str) -> Result<(), ApiError> {
+        if self.status != MatchStatus::Finished {
+            return Err(refused(
+                "the match is not over: a rematch follows a finished match".into(),
+            ));
+        }
+        if self.seat(player).is_none() {
+            return Err(ApiError::new(
+                ErrorCode::Forbidden,
+                "you did not play in this match: only its players ask for a rematch",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The finished match pointing to its rematch `id`; None when it has
+    /// one already (whoever linked first made it).
+    pub fn linked(&self, id: &str) -> Option<Match> {
+        if self.rematch.is_some() || self.status != MatchStatus::Finished {
+            return None;
+        }
+        let mut next = self.next();
+        next.rematch = Some(id.to_owned());
+        Some(next)
+    }
+
     /// Refuses a change that only an open match takes.
     fn open(&self) -> Result<(), ApiError> {
         match self.status {
@@ -666,5 +723,40 @@ mod tests {
             quit.leave(&entrant(1).id, 5_000).unwrap_err().code,
             ErrorCode::ActionRefused
         );
+    }
+
+    #[test]
+    fn a_finished_match_makes_its_rematch_once() {
+        let ids: Vec<String> = ["a", "b"].map(|g| g.repeat(32)).to_vec();
+        let playing = created(3, None)
+            .join(&entrant(2), 0)
+            .unwrap()
+            .start(&entrant(1).id, 0)
+            .unwrap()
+            .begin(&ids, 3_000)
+            .unwrap();
+        let next_id = "n".repeat(32);
+        let refused = playing.rematch(next_id.clone(), 5, &entrant(2), 4_000);
+        assert_eq!(refused.unwrap_err().code, ErrorCode::ActionRefused);
+        let races = [race(Status::Won, 16, 900), race(Status::Playing, 2, 700)];
+        let done = playing.finish(&races, &[None, None], 5_000);
+        let stranger = done.rematch(next_id.clone(), 5, &entrant(3), 6_000);
+        assert_eq!(stranger.unwrap_err().code, ErrorCode::Forbidden);
+        let next = done
+            .rematch(next_id.clone(), 5, &entrant(2), 6_000)
+            .unwrap();
+        assert_eq!(next.creator, entrant(2).id);
+        assert_eq!(next.status, MatchStatus::Open);
+        assert_eq!(next.settings.seed(), 5);
+        assert_eq!(next.settings.seats, 2);
+        assert_eq!(next.settings.time_limit_ms(), Some(60_000));
+        assert_eq!(next.settings.invited, Some(vec![entrant(1).id]));
+        assert_eq!(next.previous.as_deref(), Some(done.id.as_str()));
+        let linked = done.linked(&next_id).unwrap();
+        assert_eq!(linked.rematch, Some(next_id.clone()));
+        assert_eq!(linked.version, done.version + 1);
+        assert_eq!(linked.linked(&"o".repeat(32)), None);
+        let full = next.join(&entrant(1), 6_500).unwrap();
+        assert_eq!(full.status, MatchStatus::Countdown);
     }
 }

@@ -18,7 +18,7 @@ pub struct MatchView {
     /// The id of the player who created it, who may start it.
     pub creator: String,
     /// The deal every seat plays, as `POST /v1/games` takes it.
-    #[schema(value_type = Object)]
+    #[schema(value_type = crate::games::CreateGame)]
     pub game: Map<String, Value>,
     /// Seats in all, taken or not.
     pub seats: usize,
@@ -48,6 +48,15 @@ pub struct MatchView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub result: Option<Vec<Placed>>,
+    /// The match its players made next (`POST /v1/matches/{id}/rematch`),
+    /// once one asked for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub rematch: Option<String>,
+    /// The finished match this one is the rematch of.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub previous: Option<String>,
     pub created_at: String,
     /// When the match is purged if nothing changes it first.
     pub expires_at: String,
@@ -98,6 +107,8 @@ impl MatchView {
             ends_at: at(record.ends_at_ms),
             finished_at: at(record.finished_at_ms),
             result: record.result.clone(),
+            rematch: record.rematch.clone(),
+            previous: record.previous.clone(),
             created_at: rfc3339(record.created_at_ms),
             expires_at: rfc3339(expires_at_ms),
         }

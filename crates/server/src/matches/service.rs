@@ -9,7 +9,8 @@
 //! first, then the games created if absent, so a crash between is healed
 //! by the next read), and a race that is over (a game won, the time
 //! limit passed, one racer left) is finished with its result and the
-//! players' ratings in one write.
+//! players' ratings in one write. A finished match links its rematch
+//! once, by the same compare-and-set.
 
 use crate::games::Games;
 use crate::games::errors::{corrupted, short, too_many_keys, unavailable};
@@ -216,11 +217,7 @@ impl Matches {
             }),
             (MatchOutcome::Replayed(kept), _) => replayed(key.as_ref(), &kept),
             (MatchOutcome::TooManyKeys(bound), _) => Err(too_many_keys(bound)),
-            (MatchOutcome::Full, _) => Err(ApiError::new(
-                ErrorCode::StoreFull,
-                "the server holds as many matches as it allows; retry once open ones expire",
-            )
-            .retry_after(60)),
+            (MatchOutcome::Full, _) => Err(full()),
             // A fresh 128-bit id is never taken.
             (MatchOutcome::Stale { .. } | MatchOutcome::PlayerStale { .. }, _) => {
                 Err(ApiError::new(
@@ -298,6 +295,110 @@ impl Matches {
             }
         }
         Err(busy())
+    }
+
+    /// `player` asks for a rematch of the finished match `id`: the first
+    /// to ask makes the next match and links it (a compare-and-set on the
+    /// old match's `rematch`, so two asking at once end in one match);
+    /// anyone after joins that one. The answer is the next match.
+    pub async fn rematch(
+        &self,
+        id: &str,
+        key: Option<Key>,
+        player: &SignedIn,
+        now: u64,
+    ) -> Result<Answer, ApiError> {
+        if let Some(key) = &key
+            && let Some(answer) = self.kept(key, now).await?
+        {
+            return Ok(answer);
+        }
+        let entrant = Entrant {
+            id: player.id().to_owned(),
+            name: player.player.name.clone(),
+        };
+        // The match made here, until it is linked or given up.
+        let mut made: Option<String> = None;
+        for _ in 0..ATTEMPTS {
+            let (old, _) = self.read(id, now).await?;
+            if let Err(refused) = old.may_rematch(&entrant.id) {
+                return self.refuse(id, key.as_ref(), refused, now).await;
+            }
+            if let Some(next) = &old.rematch {
+                if let Some(lost) = made.take().filter(|m| m != next) {
+                    // Another player linked theirs first: this one is
+                    // left, and with nobody seated it is gone.
+                    let _ = self.change(&lost, Change::Leave, None, player, now).await;
+                }
+                return self.seat_in(next, key, player, now).await;
+            }
+            let next_id = match &made {
+                Some(next_id) => next_id.clone(),
+                None => {
+                    let seed = u64::from_le_bytes(crate::random::bytes::<8>("a match's seed")?);
+                    let next_id = crate::random::id("a match id")?;
+                    let next = old.rematch(next_id.clone(), seed, &entrant, now)?;
+                    match self
+                        .save(&next, Expected::Absent, None, Vec::new(), now)
+                        .await?
+                    {
+                        (MatchOutcome::Written, _) => {}
+                        (MatchOutcome::Full, _) => return Err(full()),
+                        _ => return Err(busy()),
+                    }
+                    made = Some(next_id.clone());
+                    next_id
+                }
+            };
+            let Some(linked) = old.linked(&next_id) else {
+                continue;
+            };
+            let expected = Expected::Version(old.version);
+            match self.save(&linked, expected, None, Vec::new(), now).await? {
+                (MatchOutcome::Written, _) => {
+                    return self.seat_in(&next_id, key, player, now).await;
+                }
+                (MatchOutcome::Stale { current: None }, _) => return Err(not_found()),
+                _ => continue,
+            }
+        }
+        Err(busy())
+    }
+
+    /// `player` seated in the match `id`, a rematch: joined unless they
+    /// are there already (its creator, or a request made again), and the
+    /// match answered, kept under `key`.
+    async fn seat_in(
+        &self,
+        id: &str,
+        key: Option<Key>,
+        player: &SignedIn,
+        now: u64,
+    ) -> Result<Answer, ApiError> {
+        let (record, expires) = self.read(id, now).await?;
+        if record.seat(player.id()).is_none() {
+            return self.change(id, Change::Join, key, player, now).await;
+        }
+        let json = linkpath_api::encode(&MatchView::new(&record, expires))?;
+        let kept = key
+            .as_ref()
+            .map(|k| k.keep_record(id, record.version, &json, now, self.key_ttl));
+        let answer = Answer::Game {
+            id: id.to_owned(),
+            version: record.version,
+            json,
+        };
+        let (Some(key), Some((stored, kept))) = (key, kept) else {
+            return Ok(answer);
+        };
+        let started = Instant::now();
+        let outcome = self.store.keep(id, &stored, kept, now).await;
+        metrics::record_store("write", started);
+        match outcome.map_err(unavailable)? {
+            linkpath_store::Outcome::Replayed(kept) => key.replayed(&kept).map(Answer::Kept),
+            linkpath_store::Outcome::TooManyKeys(bound) => Err(too_many_keys(bound)),
+            _ => Ok(answer),
+        }
     }
 
     /// The match `id` brought up to date at `now`, and when it expires:
@@ -548,6 +649,14 @@ fn not_found() -> ApiError {
         ErrorCode::NotFound,
         "no match with this id: it never existed, or it expired",
     )
+}
+
+fn full() -> ApiError {
+    ApiError::new(
+        ErrorCode::StoreFull,
+        "the server holds as many matches as it allows; retry once open ones expire",
+    )
+    .retry_after(60)
 }
 
 fn busy() -> ApiError {

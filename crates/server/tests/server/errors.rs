@@ -571,7 +571,7 @@ async fn other_request_mistakes_are_invalid_request() {
 
 /// Every route with a path parameter, as the file documents them, its
 /// parameter `{name}`.
-const PATH_ROUTES: [(&str, &str); 19] = [
+const PATH_ROUTES: [(&str, &str); 20] = [
     ("GET", "/v1/daily/{date}"),
     ("GET", "/v1/games/{id}"),
     ("GET", "/v1/games/{id}/events"),
@@ -589,6 +589,7 @@ const PATH_ROUTES: [(&str, &str); 19] = [
     ("GET", "/v1/matches/{id}/events"),
     ("POST", "/v1/matches/{id}/join"),
     ("POST", "/v1/matches/{id}/leave"),
+    ("POST", "/v1/matches/{id}/rematch"),
     ("POST", "/v1/matches/{id}/start"),
     ("GET", "/v1/players/{id}/games"),
 ];

@@ -425,6 +425,146 @@ async fn the_stream_sends_the_match_each_players_progress_and_the_result() {
     assert_eq!(reply.status, 204);
 }
 
+/// Both players of a finished race ask for a rematch at once: one next
+/// match, both seated, on a new deal; the link shown both ways; a third
+/// player refused, as a match not over is.
+#[tokio::test]
+async fn both_players_asking_for_a_rematch_at_once_make_one_match() {
+    let race = Race::begun(&["Ann", "Bob"], deal(None)).await;
+    let early = race.post(0, "rematch").await;
+    assert_eq!(early.status, 409, "{}", early.text());
+    assert_eq!(early.json()["error"]["code"], "action_refused");
+    race.play(1, Some(2)).await;
+    race.play(0, None).await;
+    let cy = sign_up(&race.router, "Cy").await;
+    let path = format!("/v1/matches/{}/rematch", race.id);
+    let stranger = post_as(&race.router, &path, &json!({}), Some(&cy)).await;
+    assert_eq!(stranger.status, 403, "{}", stranger.text());
+    assert_eq!(stranger.json()["error"]["code"], "forbidden");
+
+    let (ann, bob) = tokio::join!(race.post(0, "rematch"), race.post(1, "rematch"));
+    assert_eq!((ann.status, bob.status), (200, 200), "{}", ann.text());
+    let (ann, bob) = (ann.json(), bob.json());
+    let next = ann["id"].as_str().expect("an id").to_owned();
+    assert_eq!(bob["id"], json!(next));
+    let old = race.show().await;
+    assert_eq!(old["rematch"], json!(next));
+    let shown = get_as(&race.router, &format!("/v1/matches/{next}"), None).await;
+    let shown = shown.json();
+    assert_eq!(shown["previous"], json!(race.id));
+    assert_eq!(shown["status"], "countdown");
+    let seated: Vec<&str> = (shown["players"].as_array().unwrap().iter())
+        .map(|p| p["player"].as_str().unwrap())
+        .collect();
+    let (a, b) = (race.players[0].id.as_str(), race.players[1].id.as_str());
+    assert!(seated == [a, b] || seated == [b, a], "{seated:?}");
+    let creator = shown["creator"].as_str().unwrap();
+    let other = if creator == a { b } else { a };
+    assert_eq!(shown["invited"], json!([other]));
+    assert_eq!(shown["seats"], 2);
+    let mut same = deal(None);
+    same["seed"] = shown["game"]["seed"].clone();
+    assert_eq!(shown["game"], same);
+    assert_ne!(shown["game"]["seed"], old["game"]["seed"]);
+
+    // Asked again, the same match; under a key, the same answer replayed;
+    // the stranger still refused.
+    let again = race.post(0, "rematch").await;
+    assert_eq!(
+        (again.status, again.json()["id"].clone()),
+        (200, json!(next))
+    );
+    let keyed = || {
+        let mut request =
+            crate::support::players::request("POST", &path, None, Some(&race.players[1].bearer()));
+        request
+            .headers_mut()
+            .insert("idempotency-key", "bob-again".parse().unwrap());
+        crate::support::call(&race.router, request)
+    };
+    let first = keyed().await;
+    assert_eq!(
+        (first.status, first.json()["id"].clone()),
+        (200, json!(next))
+    );
+    let retried = keyed().await;
+    assert_eq!((retried.status, retried.json()), (200, first.json()));
+    assert_eq!(retried.header("idempotent-replayed"), Some("true"));
+    let stranger = post_as(&race.router, &path, &json!({}), Some(&cy)).await;
+    assert_eq!(stranger.status, 403);
+}
+
+/// On a store file, whose reads and writes each wait on the disk, two
+/// players' rematch requests interleave: both read the finished match
+/// before either links one, both make a match, and the compare-and-set
+/// keeps one; the other is given up and its maker seated in the one kept.
+#[tokio::test]
+async fn a_rematch_raced_on_a_store_file_is_made_once() {
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("rematch.redb");
+    let _ = std::fs::remove_file(&path);
+    let mut config = config();
+    config.games.store = format!("file:{}", path.display())
+        .parse()
+        .expect("a store spec");
+    // No countdown: the race begins at the next read, on the real clock.
+    config.games.match_countdown_ms = 0;
+    let router =
+        linkpath_server::app(linkpath_server::AppState::open(config).expect("the file opens"));
+    let (ann, bob) = (sign_up(&router, "Ann").await, sign_up(&router, "Bob").await);
+    let body = json!({"game": deal(None), "seats": 2});
+    let made = post_as(&router, "/v1/matches", &body, Some(&ann)).await;
+    let id = made.json()["id"].as_str().unwrap().to_owned();
+    let join = format!("/v1/matches/{id}/join");
+    assert_eq!(
+        post_as(&router, &join, &json!({}), Some(&bob)).await.status,
+        200
+    );
+    let shown = get_as(&router, &format!("/v1/matches/{id}"), None)
+        .await
+        .json();
+    let game = shown["players"][0]["game"].as_str().unwrap().to_owned();
+    let board = get_as(&router, &format!("/v1/games/{game}"), Some(&ann))
+        .await
+        .json()["board"]
+        .clone();
+    let clear = post(
+        &router,
+        "/v1/clear",
+        &json!({"board": board, "rules": "shisen-sho"}),
+    )
+    .await;
+    for step in clear.json()["moves"].as_array().unwrap() {
+        let path = format!("/v1/games/{game}/moves");
+        let body = json!({"from": step["from"], "to": step["to"]});
+        assert_eq!(post_as(&router, &path, &body, Some(&ann)).await.status, 200);
+    }
+    let (rematch, none) = (format!("/v1/matches/{id}/rematch"), json!({}));
+    let (a, b) = tokio::join!(
+        post_as(&router, &rematch, &none, Some(&ann)),
+        post_as(&router, &rematch, &none, Some(&bob)),
+    );
+    assert_eq!(
+        (a.status, b.status),
+        (200, 200),
+        "{} {}",
+        a.text(),
+        b.text()
+    );
+    let next = a.json()["id"].clone();
+    assert_eq!(b.json()["id"], next);
+    let old = get_as(&router, &format!("/v1/matches/{id}"), None)
+        .await
+        .json();
+    assert_eq!(old["rematch"], next);
+    let next = next.as_str().unwrap();
+    let shown = get_as(&router, &format!("/v1/matches/{next}"), None)
+        .await
+        .json();
+    assert_eq!(shown["previous"], json!(id));
+    assert_eq!(shown["players"].as_array().unwrap().len(), 2);
+    assert_ne!(shown["game"]["seed"], old["game"]["seed"]);
+}
+
 /// A change retried under its key is answered the first answer, a
 /// refusal included, and applies nothing more.
 #[tokio::test]

@@ -413,6 +413,7 @@ fn the_file_is_openapi_with_the_expected_routes() {
             "POST /v1/matches",
             "POST /v1/matches/{id}/join",
             "POST /v1/matches/{id}/leave",
+            "POST /v1/matches/{id}/rematch",
             "POST /v1/matches/{id}/start",
             "POST /v1/moves",
             "POST /v1/play",

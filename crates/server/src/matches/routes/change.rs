@@ -1,6 +1,7 @@
 //! The changes a player asks of a match, one POST each with no body:
-//! `join`, `leave` and `start`, which share one handler made by a macro.
-//! Each takes the player's token and `Idempotency-Key`.
+//! `join`, `leave` and `start`, which share one handler made by a macro,
+//! and `rematch`, answered the next match. Each takes the player's token
+//! and `Idempotency-Key`.
 
 use crate::error::HttpError;
 use crate::games::routes::keys;
@@ -87,3 +88,40 @@ change_route!(
     "The creator starts the countdown with the players seated (two at least).",
     "Not the caller's match to start, too few players, or it has started (`action_refused`)"
 );
+
+/// Asks for the next match of a finished one, as lichess's rematch: the
+/// first of its players to ask makes it (the same players, only they
+/// invited; the same settings; a new deal) and the finished match shows
+/// it as `rematch`; a player asking after joins it. Answers the next
+/// match, its `previous` the finished one.
+#[utoipa::path(post, path = "/v1/matches/{id}/rematch", operation_id = "rematchMatch", tag = "matches",
+    params(("id" = String, Path, description = "The finished match's id"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Answers a retry with the first answer")),
+    responses(
+        (status = 200, description = "The next match, the caller seated", body = MatchView),
+        (status = 401, description = "No player's token sent", body = linkpath_api::ErrorBody),
+        (status = 403, description = "The caller did not play in the match (`forbidden`)", body = linkpath_api::ErrorBody),
+        (status = 404, description = "No such match, or it expired", body = linkpath_api::ErrorBody),
+        (status = 422, description = "An id that is not UTF-8 once percent-decoded", body = linkpath_api::ErrorBody),
+        (status = 409, description = "The match is not over, or its rematch has begun (`action_refused`)", body = linkpath_api::ErrorBody),
+        (status = 503, description = "The store holds as many matches as allowed, or is unavailable", body = linkpath_api::ErrorBody)))]
+pub(crate) async fn rematch(
+    State(matches): State<Arc<Matches>>,
+    PathParam(id): PathParam<String>,
+    caller: Caller,
+    headers: HeaderMap,
+) -> Result<Response, HttpError> {
+    let now = matches.now();
+    let player = caller.signed_in()?.clone();
+    let scope = format!("/v1/matches/{{id}}/rematch:{id}");
+    let key = keys::read_at(
+        &headers,
+        "POST",
+        &scope,
+        b"",
+        StatusCode::OK,
+        super::LOCATION,
+    )?;
+    let answer = matches.rematch(&id, key, &player, now).await?;
+    Ok(keys::send_at(answer, StatusCode::OK, super::LOCATION)?)
+}

@@ -35,5 +35,6 @@ where
         .route("/v1/matches/{id}/join", post(change::join))
         .route("/v1/matches/{id}/leave", post(change::leave))
         .route("/v1/matches/{id}/start", post(change::start))
+        .route("/v1/matches/{id}/rematch", post(change::rematch))
         .route("/v1/matches/{id}/events", get(events::stream))
 }
