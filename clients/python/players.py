@@ -223,7 +223,9 @@ def race(client: Client, base_url: str) -> None:
             response = sign_up.sync_detailed(client=client, body=PlayerName(name=name))
             sent = response.parsed
             assert isinstance(sent, SignedUp), f"status {response.status_code}: {response.content!r}"
-            racers.append(Player(base_url, sent.id, sent.name, sent.created_at, sent.token))
+            # The time as the answer wrote it (the model reads it as a datetime).
+            created_at = json.loads(response.content)["created_at"]
+            racers.append(Player(base_url, sent.id, sent.name, created_at, sent.token))
         return ", ".join(f"{r.name} ({r.id})" for r in racers)
 
     @check("POST /v1/matches with an Idempotency-Key, then again: one match")

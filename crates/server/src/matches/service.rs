@@ -338,10 +338,7 @@ impl Matches {
                     let seed = u64::from_le_bytes(crate::random::bytes::<8>("a match's seed")?);
                     let next_id = crate::random::id("a match id")?;
                     let next = old.rematch(next_id.clone(), seed, &entrant, now)?;
-                    match self
-                        .save(&next, Expected::Absent, None, Vec::new(), now)
-                        .await?
-                    {
+                    match self.save(&next, None, None, Vec::new(), now).await? {
                         (MatchOutcome::Written, _) => {}
                         (MatchOutcome::Full, _) => return Err(full()),
                         _ => return Err(busy()),
@@ -353,8 +350,10 @@ impl Matches {
             let Some(linked) = old.linked(&next_id) else {
                 continue;
             };
-            let expected = Expected::Version(old.version);
-            match self.save(&linked, expected, None, Vec::new(), now).await? {
+            match self
+                .save(&linked, Some(&old), None, Vec::new(), now)
+                .await?
+            {
                 (MatchOutcome::Written, _) => {
                     return self.seat_in(&next_id, key, player, now).await;
                 }
