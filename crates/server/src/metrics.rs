@@ -21,6 +21,8 @@
 //! | `linkpath_players_signed_up_total` (counter) | `via` ([`SIGN_UPS`]) |
 //! | `linkpath_player_refusals_total` (counter) | `reason` ([`PLAYER_REFUSALS`]) |
 //! | `linkpath_players_stored` (gauge) | none |
+//! | `linkpath_seeks_waiting` (gauge, this process's) | none |
+//! | `linkpath_seek_seconds` (histogram, from a seek to its answer) | `outcome` ([`SEEK_OUTCOMES`]) |
 //! | `linkpath_build_info` (gauge, always 1) | `version`, `commit` (fixed when built) |
 //! | `process_cpu_seconds_total` (counter), `process_open_fds`, `process_max_fds`, `process_virtual_memory_bytes`, `process_virtual_memory_max_bytes`, `process_resident_memory_bytes`, `process_start_time_seconds`, `process_threads` (gauges) | none |
 //!
@@ -79,6 +81,8 @@ pub(crate) const GAME_STREAMS: &str = "linkpath_game_streams_open";
 pub(crate) const PLAYERS_SIGNED_UP: &str = "linkpath_players_signed_up_total";
 pub(crate) const PLAYER_REFUSED: &str = "linkpath_player_refusals_total";
 pub(crate) const PLAYERS_STORED: &str = "linkpath_players_stored";
+pub(crate) const SEEKS_WAITING: &str = "linkpath_seeks_waiting";
+pub(crate) const SEEK_DURATION: &str = "linkpath_seek_seconds";
 pub(crate) const BUILD_INFO: &str = "linkpath_build_info";
 
 /// The commit the binary was built from (see build.rs), or `unknown`.
@@ -101,6 +105,10 @@ pub(crate) const ACTION_OUTCOMES: [&str; 6] = [
 /// How a player came to be, for `linkpath_players_signed_up_total`: a
 /// sign-up that got a token, or a studio's JWT seen the first time.
 pub(crate) const SIGN_UPS: [&str; 2] = ["token", "studio"];
+
+/// How a seek ended: seated in a match, or answered 204 (no partner in
+/// its wait, replaced by a newer seek, the server stopping).
+pub(crate) const SEEK_OUTCOMES: [&str; 2] = ["seated", "timed_out"];
 
 /// Why a request naming a player was refused, for
 /// `linkpath_player_refusals_total`: a token unknown (never made,
@@ -137,7 +145,7 @@ pub(crate) const BUCKETS: [f64; 17] = [
 
 /// Every route of the router, as `(method, path)`: the `route` and
 /// `method` labels of the request series.
-pub(crate) const ROUTES: [(&str, &str); 46] = [
+pub(crate) const ROUTES: [(&str, &str); 47] = [
     ("POST", "/v1/solve"),
     ("POST", "/v1/render"),
     ("POST", "/v1/moves"),
@@ -166,6 +174,7 @@ pub(crate) const ROUTES: [(&str, &str); 46] = [
     ("POST", "/v1/matches/{id}/leave"),
     ("POST", "/v1/matches/{id}/start"),
     ("GET", "/v1/matches/{id}/events"),
+    ("POST", "/v1/matches/seek"),
     ("POST", "/v1/players"),
     ("GET", "/v1/players/me"),
     ("PATCH", "/v1/players/me"),
@@ -346,6 +355,10 @@ pub(crate) fn route_statuses(method: &str, route: &str) -> Vec<u16> {
         if route == "/v1/matches" {
             statuses.push(201);
         }
+        if route == "/v1/matches/seek" {
+            // Seated, or no partner within the wait.
+            statuses.extend([201, 204]);
+        }
     }
     if route.starts_with("/v1/games") {
         statuses.extend(GAME_ERRORS.map(|code| code.status()));
@@ -446,6 +459,12 @@ fn describe() {
         PLAYERS_STORED,
         "Players in the store, as last counted (every 30 s)"
     );
+    describe_gauge!(SEEKS_WAITING, "Seeks waiting for partners in this process");
+    describe_histogram!(
+        SEEK_DURATION,
+        Unit::Seconds,
+        "Time from a seek to its answer, by outcome: seated, the time to seat"
+    );
     describe_gauge!(
         BUILD_INFO,
         "Always 1: the version and commit of the running binary"
@@ -509,6 +528,10 @@ fn register_zeros() {
         counter!(PLAYER_REFUSED, "reason" => reason).increment(0);
     }
     gauge!(PLAYERS_STORED).set(0.0);
+    gauge!(SEEKS_WAITING).set(0.0);
+    for outcome in SEEK_OUTCOMES {
+        let _: Histogram = histogram!(SEEK_DURATION, "outcome" => outcome);
+    }
     gauge!(BUILD_INFO, "version" => env!("CARGO_PKG_VERSION"), "commit" => COMMIT).set(1.0);
     // Read now as well as at each scrape, so the first scrape has them.
     record_process();
@@ -564,6 +587,15 @@ pub(crate) fn record_player_refusal(reason: &'static str) {
 
 pub(crate) fn record_players_stored(players: u64) {
     gauge!(PLAYERS_STORED).set(players as f64);
+}
+
+pub(crate) fn record_seeks_waiting(waiting: usize) {
+    gauge!(SEEKS_WAITING).set(waiting as f64);
+}
+
+/// A seek answered, `outcome` one of [`SEEK_OUTCOMES`].
+pub(crate) fn record_seek(outcome: &'static str, started: Instant) {
+    histogram!(SEEK_DURATION, "outcome" => outcome).record(started.elapsed().as_secs_f64());
 }
 
 pub(crate) fn record_streams_open(open: usize) {

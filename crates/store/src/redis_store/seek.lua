@@ -3,9 +3,9 @@
 -- the player's entry, whatever its key. Mirrors `seeks/table.rs`.
 --
 -- KEYS: the seeker's hash. ARGV: prefix, key, player, ticket, rating,
--- now, expires, ttl.
+-- now (unused: the caller's time), expires, ttl.
 local prefix, key, player, ticket, rating = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
-local now, expires, ttl = ARGV[6], ARGV[7], tonumber(ARGV[8])
+local expires, ttl = ARGV[7], tonumber(ARGV[8])
 local seeker = KEYS[1]
 local line = prefix .. ':seek-line:{' .. key .. '}'
 local old = redis.call('HMGET', seeker, 'k', 't')
@@ -17,7 +17,12 @@ else
   end
   redis.call('DEL', seeker)
   redis.call('HSET', seeker, 'k', key, 't', ticket, 'r', rating, 'e', expires)
-  redis.call('ZADD', line, now, player)
+  -- Scored by arrival, a count: seeks in one millisecond keep their order.
+  local arrivals = prefix .. ':seek-arrivals'
+  redis.call('ZADD', line, redis.call('INCR', arrivals), player)
+  if redis.call('PTTL', arrivals) < ttl then
+    redis.call('PEXPIRE', arrivals, ttl)
+  end
 end
 redis.call('PEXPIRE', seeker, ttl)
 -- The line lives as long as its longest-lived seeker.

@@ -1,7 +1,8 @@
 //! Seeks in Redis, shared by the replicas: a seeker is a hash
 //! `PREFIX:seeker:{PLAYER}` (`k` its key, `t` its ticket, `r` its
 //! rating, `e` when it expires), in the line of its key,
-//! `PREFIX:seek-line:{KEY}` (players scored by when they first sought);
+//! `PREFIX:seek-line:{KEY}` (players scored by their arrival, a count
+//! kept in `PREFIX:seek-arrivals`);
 //! a seat taken is `PREFIX:seat:{PLAYER}`, JSON of the ticket, the match
 //! id, the time it is kept until and the players. Each call is one
 //! script (`seek*.lua`); every key expires by itself soon after what it

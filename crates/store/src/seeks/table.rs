@@ -20,8 +20,11 @@ pub(crate) struct SeekTable {
 #[derive(Default)]
 struct Maps {
     entries: HashMap<String, Entry>,
-    /// Each key's seekers by `(first seen, player)`: oldest first.
+    /// Each key's seekers by `(arrival, player)`: oldest first.
     lines: HashMap<String, BTreeSet<(u64, String)>>,
+    /// The arrival of the last seek: a count, so that seeks made in the
+    /// same millisecond keep their order.
+    arrivals: u64,
     /// The seat of each player taken, under the ticket that sought it.
     seats: HashMap<String, (String, Seat, u64)>,
 }
@@ -30,7 +33,7 @@ struct Entry {
     key: String,
     ticket: String,
     rating: f64,
-    since_ms: u64,
+    arrival: u64,
     expires_at_ms: u64,
 }
 
@@ -53,17 +56,19 @@ impl SeekTable {
             return Ok(());
         }
         maps.remove(&seek.player);
+        maps.arrivals += 1;
+        let arrival = maps.arrivals;
         maps.lines
             .entry(seek.key.clone())
             .or_default()
-            .insert((now_ms, seek.player.clone()));
+            .insert((arrival, seek.player.clone()));
         maps.entries.insert(
             seek.player.clone(),
             Entry {
                 key: seek.key.clone(),
                 ticket: seek.ticket.clone(),
                 rating: seek.rating,
-                since_ms: now_ms,
+                arrival,
                 expires_at_ms: seek.expires_at_ms,
             },
         );
@@ -142,7 +147,7 @@ impl Maps {
     fn remove(&mut self, player: &str) -> Option<String> {
         let entry = self.entries.remove(player)?;
         if let Some(line) = self.lines.get_mut(&entry.key) {
-            line.remove(&(entry.since_ms, player.to_owned()));
+            line.remove(&(entry.arrival, player.to_owned()));
             if line.is_empty() {
                 self.lines.remove(&entry.key);
             }

@@ -15,6 +15,7 @@ on_each!(
     a_newer_seek_replaces_the_first,
     six_seekers_make_three_pairs,
     two_pairings_take_each_seeker_once,
+    seeks_in_one_millisecond_keep_their_order,
 );
 
 /// Seeks expire this long after a refresh.
@@ -240,4 +241,18 @@ async fn two_pairings_take_each_seeker_once(backend: Backend) {
     taken.sort();
     assert_eq!(taken, ["a", "b"]);
     assert_eq!(seated(&store, "c", "c", NOW + 2).await, Seeking::Waiting);
+}
+
+async fn seeks_in_one_millisecond_keep_their_order(backend: Backend) {
+    let (store, _scratch) = open(backend, 10);
+    for name in ["zed", "amy", "kim"] {
+        store
+            .seek(seek("k", name, name, 1500.0, NOW), NOW)
+            .await
+            .unwrap();
+    }
+    assert_eq!(
+        store.pair(&pairing("k", 2, "m1"), NOW).await.unwrap(),
+        Some(vec!["zed".to_owned(), "amy".to_owned()])
+    );
 }
