@@ -47,6 +47,7 @@ use utoipa::OpenApi;
         super::matches::routes::change::leave,
         super::matches::routes::change::start,
         super::matches::routes::events::stream,
+        super::matches::routes::seek::seek,
         super::players::routes::sign_up::sign_up,
         super::players::routes::me::me,
         super::players::routes::rename::rename,
