@@ -56,8 +56,9 @@ pub(crate) struct FileStore {
     /// Started again by the next write if its thread has stopped.
     writer: Mutex<Writer>,
     /// The seeks: in this process's memory, as they last no longer than
-    /// their requests (`seeks.rs`).
-    pub(crate) seeks: crate::seeks::table::SeekTable,
+    /// their requests (`seeks.rs`). Boxed: a store's backends stay
+    /// near one size.
+    pub(crate) seeks: Box<crate::seeks::table::SeekTable>,
 }
 
 /// The writer thread and its queue.
