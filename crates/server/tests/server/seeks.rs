@@ -283,3 +283,48 @@ async fn a_seek_needs_a_player_and_good_settings() {
         }
     }
 }
+
+/// Seekers on two replicas of one Redis store are seated together: the
+/// seek waits in Redis, and the replica that pairs makes the match both
+/// are answered. On the server `LINKPATH_TEST_REDIS_URL` names, under a
+/// key prefix of its own.
+#[tokio::test]
+#[ignore = "needs a Redis: LINKPATH_TEST_REDIS_URL=redis://127.0.0.1:6390 cargo test -- --ignored"]
+async fn seekers_on_two_replicas_are_seated_together() {
+    let redis = linkpath_testkit::redis::RedisPrefix::fresh("server");
+    let replica = || {
+        let mut config = config();
+        config.games.store = redis
+            .setting()
+            .parse()
+            .expect("the test Redis URL is a store");
+        let state = AppState::open(config).expect("a Redis store opens");
+        (app(state.clone()), state.seeks_waiting())
+    };
+    let ((one, mut waiting), (two, _)) = (replica(), replica());
+    // Each replica's players are the store's: Bob, signed up on the
+    // second, is known on the first.
+    let ann = sign_up(&one, "Ann").await;
+    let bob = sign_up(&two, "Bob").await;
+    let seek = |router: &Router, player: &Signed| {
+        let (router, body) = (router.clone(), settings(2));
+        let player = Signed {
+            id: player.id.clone(),
+            token: player.token.clone(),
+        };
+        tokio::spawn(
+            async move { post_as(&router, "/v1/matches/seek", &body, Some(&player)).await },
+        )
+    };
+    let ann_seeks = seek(&one, &ann);
+    waiting
+        .wait_for(|w| *w == 1)
+        .await
+        .expect("the state lives");
+    let bob_seeks = seek(&two, &bob);
+    let (ann_seeks, bob_seeks) = (ann_seeks.await.unwrap(), bob_seeks.await.unwrap());
+    assert_eq!(ann_seeks.status, 201, "{}", ann_seeks.text());
+    assert_eq!(bob_seeks.status, 201, "{}", bob_seeks.text());
+    assert_eq!(ann_seeks.json()["id"], bob_seeks.json()["id"]);
+    assert_eq!(seated(&bob_seeks), [ann.id.clone(), bob.id.clone()]);
+}
