@@ -263,3 +263,64 @@ impl Drop for Waiter {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::state::AppState;
+    use axum::extract::FromRef;
+    use linkpath_api::matches::MatchStatus;
+
+    /// A replica paired Ann with Bob and stopped before it made their
+    /// match (Bob's request gone with it): Ann's request, here, finds its
+    /// seat and makes the match under the pairing's id.
+    #[tokio::test]
+    async fn a_pairing_whose_replica_stopped_is_made_by_a_seated_request() {
+        let state = AppState::new(Config::default());
+        let seeks = Arc::<Seeks>::from_ref(&state);
+        let players = Arc::<Players>::from_ref(&state);
+        let now = seeks.matches.now();
+        let mut signed = Vec::new();
+        for name in ["Ann", "Bob"] {
+            let (player, _) = players.sign_up(name.into(), now).await.unwrap();
+            signed.push(SignedIn::new(player, 0, u64::MAX, None));
+        }
+        let body = br#"{"game": {"width": 6, "height": 4, "types": 6}, "seats": 2}"#.to_vec();
+        let key = seeks.matches.read_seek(body.clone()).await.unwrap().key;
+        let mut waiting = seeks.waiting();
+        let ann = {
+            let (seeks, ann) = (seeks.clone(), signed[0].clone());
+            tokio::spawn(async move { seeks.seek(body, &ann).await })
+        };
+        waiting.wait_for(|w| *w == 1).await.unwrap();
+        // The other replica's work: Bob's seek, the pairing, then nothing.
+        let bob = SeekWrite {
+            key: key.clone(),
+            player: signed[1].id().to_owned(),
+            ticket: "bob's".into(),
+            rating: UNRATED,
+            expires_at_ms: now + ENTRY_TTL_MS,
+        };
+        seeks.store.seek(bob, now).await.unwrap();
+        let id = "ab".repeat(16);
+        let pairing = Pairing {
+            key,
+            seats: 2,
+            range: 300.0,
+            match_id: id.clone(),
+            kept_until_ms: now + SEAT_KEPT_MS,
+        };
+        let taken = seeks.store.pair(&pairing, now).await.unwrap();
+        let ids: Vec<String> = signed.iter().map(|s| s.id().to_owned()).collect();
+        assert_eq!(taken.as_ref(), Some(&ids));
+        let Ok(Ok(Sought::Seated(Answer::Game { id: answered, .. }))) = ann.await else {
+            panic!("Ann was not seated");
+        };
+        assert_eq!(answered, id);
+        let (record, _) = seeks.matches.read(&id, seeks.matches.now()).await.unwrap();
+        assert_eq!(record.status, MatchStatus::Countdown);
+        let seated: Vec<&str> = record.seats.iter().map(|s| s.player.as_str()).collect();
+        assert_eq!(seated, ids);
+    }
+}
