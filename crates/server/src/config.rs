@@ -324,6 +324,21 @@ pub struct GameSettings {
     #[arg(long, env = "LINKPATH_MATCH_JOIN_MS", default_value_t = 600_000, value_parser = at_least_one::<u64>)]
     pub match_join_ms: u64,
 
+    /// Longest a `POST /v1/matches/seek` waits for partners, in
+    /// milliseconds; then it answers 204 and the client seeks again.
+    #[arg(long, env = "LINKPATH_SEEK_WAIT_MS", default_value_t = 30_000)]
+    pub seek_wait_ms: u64,
+
+    /// How far a seeker's rating may be from the first seeker's for them
+    /// to be seated together (a player never rated counts as 1500).
+    #[arg(long, env = "LINKPATH_SEEK_RATING_RANGE", default_value_t = 300)]
+    pub seek_rating_range: u32,
+
+    /// Most seeks waiting at once in this process; past it a seek gets
+    /// 503 with `Retry-After`; at least 1.
+    #[arg(long, env = "LINKPATH_MAX_SEEKS", default_value_t = 10_000, value_parser = at_least_one::<usize>)]
+    pub max_seeks: usize,
+
     /// Time a game nobody changes is kept, in milliseconds; then it is
     /// purged and its id answers 404; at least 1.
     #[arg(long, env = "LINKPATH_GAME_IDLE_MS", default_value_t = 86_400_000, value_parser = at_least_one::<u64>)]

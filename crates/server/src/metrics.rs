@@ -23,6 +23,8 @@
 //! | `linkpath_players_stored` (gauge) | none |
 //! | `linkpath_matches_total` (counter) | `state` ([`MATCH_STATES`]): matches this process moved into it |
 //! | `linkpath_matches_stored` (gauge) | none |
+//! | `linkpath_seeks_waiting` (gauge, this process's) | none |
+//! | `linkpath_seek_seconds` (histogram, from a seek to its answer) | `outcome` ([`SEEK_OUTCOMES`]) |
 //! | `linkpath_build_info` (gauge, always 1) | `version`, `commit` (fixed when built) |
 //! | `process_cpu_seconds_total` (counter), `process_open_fds`, `process_max_fds`, `process_virtual_memory_bytes`, `process_virtual_memory_max_bytes`, `process_resident_memory_bytes`, `process_start_time_seconds`, `process_threads` (gauges) | none |
 //!
@@ -89,6 +91,8 @@ pub(crate) const MATCHES_STORED: &str = "linkpath_matches_stored";
 /// (`finished`). Summed over the replicas, its rates are the matches
 /// flowing through each state.
 pub(crate) const MATCH_STATES: [&str; 4] = ["open", "countdown", "playing", "finished"];
+pub(crate) const SEEKS_WAITING: &str = "linkpath_seeks_waiting";
+pub(crate) const SEEK_DURATION: &str = "linkpath_seek_seconds";
 pub(crate) const BUILD_INFO: &str = "linkpath_build_info";
 
 /// The commit the binary was built from (see build.rs), or `unknown`.
@@ -111,6 +115,10 @@ pub(crate) const ACTION_OUTCOMES: [&str; 6] = [
 /// How a player came to be, for `linkpath_players_signed_up_total`: a
 /// sign-up that got a token, or a studio's JWT seen the first time.
 pub(crate) const SIGN_UPS: [&str; 2] = ["token", "studio"];
+
+/// How a seek ended: seated in a match, or answered 204 (no partner in
+/// its wait, replaced by a newer seek, the server stopping).
+pub(crate) const SEEK_OUTCOMES: [&str; 2] = ["seated", "timed_out"];
 
 /// Why a request naming a player was refused, for
 /// `linkpath_player_refusals_total`: a token unknown (never made,
@@ -177,6 +185,7 @@ pub(crate) const ROUTES: [(&str, &str); 47] = [
     ("POST", "/v1/matches/{id}/start"),
     ("POST", "/v1/matches/{id}/rematch"),
     ("GET", "/v1/matches/{id}/events"),
+    ("POST", "/v1/matches/seek"),
     ("POST", "/v1/players"),
     ("GET", "/v1/players/me"),
     ("PATCH", "/v1/players/me"),
@@ -358,6 +367,10 @@ pub(crate) fn route_statuses(method: &str, route: &str) -> Vec<u16> {
         if route == "/v1/matches" {
             statuses.push(201);
         }
+        if route == "/v1/matches/seek" {
+            // Seated, or no partner within the wait.
+            statuses.extend([201, 204]);
+        }
     }
     if route.starts_with("/v1/games") {
         statuses.extend(GAME_ERRORS.map(|code| code.status()));
@@ -463,6 +476,12 @@ fn describe() {
         MATCHES_STORED,
         "Matches in the store, as last counted (every 30 s)"
     );
+    describe_gauge!(SEEKS_WAITING, "Seeks waiting for partners in this process");
+    describe_histogram!(
+        SEEK_DURATION,
+        Unit::Seconds,
+        "Time from a seek to its answer, by outcome: seated, the time to seat"
+    );
     describe_gauge!(
         BUILD_INFO,
         "Always 1: the version and commit of the running binary"
@@ -530,6 +549,10 @@ fn register_zeros() {
         counter!(MATCHES, "state" => state).increment(0);
     }
     gauge!(MATCHES_STORED).set(0.0);
+    gauge!(SEEKS_WAITING).set(0.0);
+    for outcome in SEEK_OUTCOMES {
+        let _: Histogram = histogram!(SEEK_DURATION, "outcome" => outcome);
+    }
     gauge!(BUILD_INFO, "version" => env!("CARGO_PKG_VERSION"), "commit" => COMMIT).set(1.0);
     // Read now as well as at each scrape, so the first scrape has them.
     record_process();
@@ -596,6 +619,15 @@ pub(crate) fn record_match_state(state: &'static str) {
 
 pub(crate) fn record_matches_stored(matches: u64) {
     gauge!(MATCHES_STORED).set(matches as f64);
+}
+
+pub(crate) fn record_seeks_waiting(waiting: usize) {
+    gauge!(SEEKS_WAITING).set(waiting as f64);
+}
+
+/// A seek answered, `outcome` one of [`SEEK_OUTCOMES`].
+pub(crate) fn record_seek(outcome: &'static str, started: Instant) {
+    histogram!(SEEK_DURATION, "outcome" => outcome).record(started.elapsed().as_secs_f64());
 }
 
 pub(crate) fn record_streams_open(open: usize) {

@@ -48,6 +48,7 @@ use utoipa::OpenApi;
         super::matches::routes::change::start,
         super::matches::routes::change::rematch,
         super::matches::routes::events::stream,
+        super::matches::routes::seek::seek,
         super::players::routes::sign_up::sign_up,
         super::players::routes::me::me,
         super::players::routes::rename::rename,

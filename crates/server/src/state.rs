@@ -13,7 +13,7 @@ use crate::config::{self, Config};
 use crate::games::{Clock, Games, SystemClock};
 use crate::health::Probes;
 use crate::jwt::JwtVerifier;
-use crate::matches::Matches;
+use crate::matches::{Matches, Seeks};
 use crate::metrics;
 use crate::players::window::PerAddress;
 use crate::players::{Gate, Players};
@@ -36,6 +36,7 @@ pub struct AppState {
     gate: Gate,
     players: Arc<Players>,
     matches: Arc<Matches>,
+    seeks: Arc<Seeks>,
     rate: RateLimit,
     probes: Probes,
 }
@@ -92,6 +93,13 @@ impl AppState {
             config.games.match_join_ms,
             solvers.clone(),
         ));
+        let seeks = Arc::new(Seeks::new(
+            matches.clone(),
+            players.clone(),
+            config.games.seek_wait_ms,
+            config.games.seek_rating_range,
+            config.games.max_seeks,
+        ));
         // A change of a game of a match tells the match.
         let _ = games.matches.set(Arc::downgrade(&matches));
         let memory = MemoryBudget::new(config.memory_budget());
@@ -117,6 +125,7 @@ impl AppState {
             },
             players,
             matches,
+            seeks,
             rate: RateLimit {
                 limiter: NonZeroU32::new(config.rate_limit_per_second).map(|rate| {
                     let burst = config.rate_limit_burst.unwrap_or(config::DEFAULT_BURST);
@@ -139,6 +148,13 @@ impl AppState {
     /// Marks the server as shutting down: `/readyz` turns 503.
     pub fn begin_shutdown(&self) {
         self.probes.ready.store(false, Ordering::Relaxed);
+        self.seeks.close();
+    }
+
+    /// How many seeks wait in this process, as it changes: tests wait for
+    /// a seek to be waiting before they move the clock on.
+    pub fn seeks_waiting(&self) -> tokio::sync::watch::Receiver<usize> {
+        self.seeks.waiting()
     }
 
     pub(crate) fn games(&self) -> &Arc<Games> {
@@ -215,6 +231,7 @@ parts! {
     Gate => |state| state.gate;
     Arc<Players> => |state| state.players;
     Arc<Matches> => |state| state.matches;
+    Arc<Seeks> => |state| state.seeks;
     RateLimit => |state| state.rate;
     Probes => |state| state.probes;
 }

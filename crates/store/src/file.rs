@@ -55,6 +55,10 @@ pub(crate) struct FileStore {
     limits: StoreLimits,
     /// Started again by the next write if its thread has stopped.
     writer: Mutex<Writer>,
+    /// The seeks: in this process's memory, as they last no longer than
+    /// their requests (`seeks.rs`). Boxed: a store's backends stay
+    /// near one size.
+    pub(crate) seeks: Box<crate::seeks::table::SeekTable>,
 }
 
 /// The writer thread and its queue.
@@ -96,7 +100,12 @@ impl FileStore {
         }
         let db = Arc::new(Handle::open(path)?);
         let writer = Mutex::new(Writer::start(&db, limits)?);
-        Ok(FileStore { db, limits, writer })
+        Ok(FileStore {
+            db,
+            limits,
+            writer,
+            seeks: Default::default(),
+        })
     }
 
     pub(crate) async fn game(

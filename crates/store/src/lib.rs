@@ -21,6 +21,10 @@
 //! finds the matches due first. A match's write may carry its players'
 //! writes (their ratings after it), stored with it or not at all.
 //!
+//! Seeks, players waiting to be seated in a race, are kept too
+//! (`seeks.rs`): entries that live while their requests wait, paired
+//! atomically into matches.
+//!
 //! One interface, [`Store`], over three backends chosen by a
 //! [`StoreSpec`]: a redb file (crash-safe, one fsync per group of writes),
 //! a Redis server that several replicas share, and memory. All follow the
@@ -47,6 +51,7 @@ mod memory;
 mod player;
 mod redis_store;
 mod rules;
+mod seeks;
 mod spec;
 
 use std::future::Future;
@@ -58,6 +63,7 @@ pub use downtime::MAX_OUTAGES;
 pub use error::StoreError;
 pub use matches::{MatchOutcome, MatchWrite, StoredMatch};
 pub use player::{GameCursor, MAX_PLAYERS_READ, PlayerOutcome, PlayerWrite, StoredPlayer};
+pub use seeks::{Pairing, Seat, SeekWrite, Seeking};
 pub use spec::{RedisSpec, SpecError, StoreSpec};
 
 use file::FileStore;

@@ -22,6 +22,8 @@ use crate::{
 pub(crate) struct MemoryStore {
     maps: Mutex<Maps>,
     limits: StoreLimits,
+    /// The seeks, under their own lock.
+    pub(crate) seeks: crate::seeks::table::SeekTable,
 }
 
 #[derive(Default)]
@@ -81,6 +83,7 @@ impl MemoryStore {
         MemoryStore {
             maps: Mutex::default(),
             limits,
+            seeks: Default::default(),
         }
     }
 

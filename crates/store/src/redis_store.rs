@@ -71,6 +71,7 @@ mod heartbeat;
 mod matches;
 mod names;
 mod players;
+mod seeks;
 
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -134,6 +135,10 @@ pub(crate) struct RedisStore {
     player_games_script: Script,
     match_write_script: Script,
     due_script: Script,
+    seek_script: Script,
+    seated_script: Script,
+    pair_script: Script,
+    unseek_script: Script,
     /// The changes heard on the channel, once a caller asks for them.
     feed: OnceLock<Listening>,
 }
@@ -176,6 +181,10 @@ impl RedisStore {
             player_games_script: Script::new(include_str!("redis_store/player_games.lua")),
             match_write_script: with_common(include_str!("redis_store/match_write.lua")),
             due_script: Script::new(include_str!("redis_store/due.lua")),
+            seek_script: Script::new(include_str!("redis_store/seek.lua")),
+            seated_script: Script::new(include_str!("redis_store/seek_seated.lua")),
+            pair_script: Script::new(include_str!("redis_store/seek_pair.lua")),
+            unseek_script: Script::new(include_str!("redis_store/seek_remove.lua")),
             feed: OnceLock::new(),
         })
     }

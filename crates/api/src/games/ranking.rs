@@ -107,7 +107,7 @@ pub fn board_of(settings: &GameSettings) -> Option<String> {
 
 /// `value` with every object's keys in order, so that equal rules sent in
 /// another order name the same board.
-fn sorted(value: &serde_json::Value) -> serde_json::Value {
+pub(crate) fn sorted(value: &serde_json::Value) -> serde_json::Value {
     match value {
         serde_json::Value::Object(map) => {
             let mut keys: Vec<_> = map.keys().collect();

@@ -22,7 +22,7 @@ use crate::players::service::SignedIn;
 use crate::solvers::Solvers;
 use linkpath_api::games::{Action, Game};
 use linkpath_api::matches::{
-    Entrant, Match, MatchRequest, MatchStatus, MatchView, Race, Rating, decode, encode,
+    Entrant, Match, MatchRequest, MatchStatus, MatchView, Race, Rating, SeekRequest, decode, encode,
 };
 use linkpath_api::{ApiError, ErrorCode, Work};
 use linkpath_store::{
@@ -227,6 +227,64 @@ impl Matches {
                 .retry_after(1))
             }
         }
+    }
+
+    /// Reads the body of a seek, its deal checked by dealing it once on
+    /// the solver pool.
+    pub async fn read_seek<B>(&self, body: B) -> Result<SeekRequest, ApiError>
+    where
+        B: Deref<Target = [u8]> + Send + 'static,
+    {
+        let permit = self.solvers.slot()?;
+        let limits = self.games.request_limits.clone();
+        (self.solvers)
+            .run_blocking(permit, Work::Deal, move |stop| {
+                SeekRequest::read(&body, &limits, stop)
+            })
+            .await
+    }
+
+    /// The match `id` that a pairing seated `entrants` in, first seeker
+    /// first, made now if nobody has made it yet: full, so its countdown
+    /// runs. Every seated request asks, so a replica that paired them and
+    /// stopped before making it leaves nobody seated in nothing.
+    pub async fn seat(
+        &self,
+        id: &str,
+        request: MatchRequest,
+        entrants: &[Entrant],
+        now: u64,
+    ) -> Result<Answer, ApiError> {
+        let Some((creator, others)) = entrants.split_first() else {
+            return Err(not_found());
+        };
+        let mut record = Match::create(id.to_owned(), request, creator, self.countdown_ms, now);
+        for entrant in others {
+            record = record.join(entrant, now)?;
+        }
+        // One write makes it, as it stands once everyone sat down.
+        record.version = 0;
+        match self
+            .save(&record, Expected::Absent, None, Vec::new(), now)
+            .await?
+        {
+            (MatchOutcome::Written, _) | (MatchOutcome::Stale { current: Some(_) }, _) => {}
+            (MatchOutcome::Full, _) => {
+                return Err(ApiError::new(
+                    ErrorCode::StoreFull,
+                    "the server holds as many matches as it allows; seek again once some expire",
+                )
+                .retry_after(60));
+            }
+            _ => return Err(busy()),
+        }
+        let (record, expires) = self.read(id, now).await?;
+        let json = linkpath_api::encode(&MatchView::new(&record, expires))?;
+        Ok(Answer::Game {
+            id: id.to_owned(),
+            version: record.version,
+            json,
+        })
     }
 
     /// `player` joins, leaves or starts the match `id`; the match after

@@ -18,6 +18,7 @@ mod metrics;
 mod openapi;
 mod players;
 mod reliability;
+mod seeks;
 mod serve;
 mod solve;
 mod support;

@@ -246,6 +246,9 @@ fn expected_series() -> BTreeSet<Series> {
             if route == "/v1/matches" {
                 statuses.push("201");
             }
+            if route == "/v1/matches/seek" {
+                statuses.extend(["201", "204"]);
+            }
             statuses.sort_unstable();
             statuses.dedup();
         }
@@ -359,6 +362,10 @@ fn expected_series() -> BTreeSet<Series> {
         expected.insert(series("linkpath_matches_total", &[("state", state)]));
     }
     expected.insert(series("linkpath_matches_stored", &[]));
+    expected.insert(series("linkpath_seeks_waiting", &[]));
+    for outcome in ["seated", "timed_out"] {
+        expected.extend(histogram("linkpath_seek_seconds", &[("outcome", outcome)]));
+    }
     expected.insert(series(
         "linkpath_build_info",
         &[
@@ -525,6 +532,8 @@ async fn first_scrapes() {
             ("linkpath_players_stored", "gauge"),
             ("linkpath_queries_total", "counter"),
             ("linkpath_rejected_total", "counter"),
+            ("linkpath_seek_seconds", "histogram"),
+            ("linkpath_seeks_waiting", "gauge"),
             ("linkpath_solve_duration_seconds", "histogram"),
             ("linkpath_solves_in_flight", "gauge"),
             ("linkpath_store_duration_seconds", "histogram"),

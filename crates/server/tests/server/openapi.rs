@@ -411,6 +411,7 @@ fn the_file_is_openapi_with_the_expected_routes() {
             "POST /v1/games/{id}/shuffle",
             "POST /v1/games/{id}/undo",
             "POST /v1/matches",
+            "POST /v1/matches/seek",
             "POST /v1/matches/{id}/join",
             "POST /v1/matches/{id}/leave",
             "POST /v1/matches/{id}/rematch",

@@ -103,4 +103,16 @@ impl Names {
     pub(super) fn changes(&self) -> String {
         format!("{}:changes", self.prefix)
     }
+
+    pub(super) fn seeker(&self, player: &str) -> String {
+        format!("{}:seeker:{{{player}}}", self.prefix)
+    }
+
+    pub(super) fn seek_line(&self, key: &str) -> String {
+        format!("{}:seek-line:{{{key}}}", self.prefix)
+    }
+
+    pub(super) fn seat(&self, player: &str) -> String {
+        format!("{}:seat:{{{player}}}", self.prefix)
+    }
 }

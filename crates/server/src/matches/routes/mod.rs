@@ -6,10 +6,11 @@
 pub(crate) mod change;
 pub(crate) mod create;
 pub(crate) mod events;
+pub(crate) mod seek;
 pub(crate) mod show;
 
 use crate::body::BodyLimits;
-use crate::matches::Matches;
+use crate::matches::{Matches, Seeks};
 use crate::solvers::Solvers;
 use axum::Router;
 use axum::extract::FromRef;
@@ -25,12 +26,14 @@ pub fn router<S>() -> Router<S>
 where
     S: Clone + Send + Sync + 'static,
     Arc<Matches>: FromRef<S>,
+    Arc<Seeks>: FromRef<S>,
     Arc<crate::players::Players>: FromRef<S>,
     Solvers: FromRef<S>,
     BodyLimits: FromRef<S>,
 {
     Router::new()
         .route("/v1/matches", post(create::create))
+        .route("/v1/matches/seek", post(seek::seek))
         .route("/v1/matches/{id}", get(show::show))
         .route("/v1/matches/{id}/join", post(change::join))
         .route("/v1/matches/{id}/leave", post(change::leave))
