@@ -264,10 +264,7 @@ impl Matches {
         }
         // One write makes it, as it stands once everyone sat down.
         record.version = 0;
-        match self
-            .save(&record, Expected::Absent, None, Vec::new(), now)
-            .await?
-        {
+        match self.save(&record, None, None, Vec::new(), now).await? {
             (MatchOutcome::Written, _) | (MatchOutcome::Stale { current: Some(_) }, _) => {}
             (MatchOutcome::Full, _) => {
                 return Err(ApiError::new(
