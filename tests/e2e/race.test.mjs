@@ -6,9 +6,11 @@
 // countdown and each other's name; Bob's moves reach Ann's page as his
 // tiles left; Ann clears the board with the moves POST /v1/clear finds on
 // the deal; both see the result cover, Ann first, with ratings before and
-// after. A second race shows "Race again", a leave before the start, and
-// a leave mid-race, which resigns and places last. axe-core audits both
-// pages racing and under the result (no serious or critical violation).
+// after. On a phone the others' progress is below the board. A second
+// race shows "Race again", a leave before the start, and a leave
+// mid-race, which resigns and places last. axe-core audits the pages
+// racing (desktop and phone) and under the result (no serious or
+// critical violation).
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -19,6 +21,7 @@ const AXE = readFileSync(join(root, 'node_modules', 'axe-core', 'axe.min.js'), '
 // No test may hang: each is cut off well past what it needs.
 const BOUND = { timeout: 60000 };
 const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
 const DEAL = { width: 6, height: 4, types: 6, copies: 4, difficulty: 'easy', rules: 'shisen-sho', gravity: 'none', seed: 7 };
 
 let server;
@@ -85,6 +88,12 @@ async function open(who, path = '/') {
   await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
   const me = await page.evaluate(() => JSON.parse(localStorage.getItem('linkpath.player')));
   return { context, page, me };
+}
+
+// The page's clock: m:ss of whole seconds.
+function clockText(ms) {
+  const seconds = Math.floor(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
 const cell = (x, y) => `#board .cell[data-x="${x}"][data-y="${y}"]`;
@@ -177,6 +186,12 @@ test('two guests race on one deal: the link, the countdown, the other\'s progres
   }
   assert.equal(new URL(bob.page.url()).hash, link, 'a reload follows the race again');
   await audit('racing', ann.page);
+  // On a phone the others' progress is below the board.
+  await bob.page.setViewportSize(PHONE);
+  const [board, racers] = await bob.page.$$eval(['#board-box', '#racers'].join(','), (es) => es.map((e) => e.getBoundingClientRect().toJSON()));
+  assert.ok(racers.top >= board.bottom, `${JSON.stringify(racers)} below ${JSON.stringify(board)}`);
+  await audit('racing, phone', bob.page);
+  await bob.page.setViewportSize(DESKTOP);
 
   const seat = (who) => match.players.find((s) => s.player === who.me.id).game;
   const dealt = await call('GET', `/v1/games/${seat(ann)}`, undefined, ann.me.token);
@@ -188,20 +203,21 @@ test('two guests race on one deal: the link, the countdown, the other\'s progres
   await clickMove(bob.page, moves[0], 1);
   await clickMove(bob.page, moves[1], 2);
   await ann.page.waitForSelector(`#racers li[data-player="${bob.me.id}"][data-tiles-left="20"]`);
-  assert.equal(await ann.page.textContent(`#racers li[data-player="${bob.me.id}"] .racer-line`), '20 tiles left · 4 points'.replace('4', String((await call('GET', `/v1/games/${seat(bob)}`, undefined, bob.me.token)).score)));
+  const { score } = await call('GET', `/v1/games/${seat(bob)}`, undefined, bob.me.token);
+  assert.equal(await ann.page.textContent(`#racers li[data-player="${bob.me.id}"] .racer-line`), `20 tiles left · ${score} points`);
   assert.equal(await ann.page.$eval(`#racers li[data-player="${bob.me.id}"] progress`, (b) => `${b.value}/${b.max}`), '4/24');
 
   // Ann clears the board.
   for (let i = 0; i < moves.length; i += 1) await clickMove(ann.page, moves[i], i + 1);
   const over = await call('GET', `/v1/matches/${id}`, undefined, ann.me.token);
   assert.equal(over.status, 'finished');
-  assert.deepEqual(over.result.map((r) => [r.name, r.place, r.finish, r.tiles]), [[ann.me.name, 1, 'cleared', 24], [bob.me.name, 2, 'stopped', 4]].sort((a, b) => a[1] - b[1]));
+  assert.deepEqual(over.result.map((r) => [r.name, r.place, r.finish, r.tiles]), [[ann.me.name, 1, 'cleared', 24], [bob.me.name, 2, 'stopped', 4]]);
   for (const { page } of [ann, bob]) {
     await page.waitForSelector('#overlay[data-kind="race-result"]');
     const lines = await page.$$eval('#overlay-places li', (lis) => lis.map((li) => li.textContent));
     const [first, second] = over.result;
     const rating = (r) => `rating ${Math.round(r.rating_before.rating)} → ${Math.round(r.rating_after.rating)}`;
-    assert.equal(lines[0], `First: ${ann.me.name}, cleared in ${Math.floor(first.elapsed_ms / 60000)}:${String(Math.floor(first.elapsed_ms / 1000) % 60).padStart(2, '0')}, 24 tiles, ${first.score} points, ${rating(first)}`);
+    assert.equal(lines[0], `First: ${ann.me.name}, cleared in ${clockText(first.elapsed_ms)}, 24 tiles, ${first.score} points, ${rating(first)}`);
     assert.match(lines[1], new RegExp(`^Second: ${bob.me.name}, stopped at \\d+:\\d\\d, 4 tiles, ${second.score} points, ${rating(second)}$`));
     assert.equal(await page.textContent('#race-status'), 'The race is over.');
     assert.equal(await page.isDisabled('#race-leave'), true);
@@ -223,6 +239,10 @@ test('race again, a leave before the start, and a leave mid-race that places las
   await ann.page.waitForFunction((old) => /^#match=/.test(location.hash) && location.hash !== old, last);
   await ann.page.waitForSelector('#overlay[data-kind="race-open"]');
   const first = new URL(ann.page.url()).hash.slice('#match='.length);
+  const again = await call('GET', `/v1/matches/${first}`, undefined, ann.me.token);
+  const { seed, ...settings } = again.game;
+  assert.deepEqual(settings, { width: 6, height: 4, types: 6, copies: 4, difficulty: 'easy', rules: 'shisen-sho', gravity: 'none' });
+  assert.equal(typeof seed, 'number');
   // Leaving asks first; declined, the race stays.
   ann.page.once('dialog', (d) => d.dismiss());
   await ann.page.click('#race-leave');
