@@ -192,6 +192,10 @@ function enable(game) {
     }
   }
   $('race').disabled = racing() || !player();
+  // The race over, its result stands: the seat's game plays no more.
+  if (raceOver()) {
+    for (const id of BUTTONS) $(id).disabled = true;
+  }
 }
 
 const STATUS_TEXT = {
@@ -239,6 +243,8 @@ function whose(game) {
 function tick() {
   const game = state.game;
   if (!game) { $('clock').textContent = clockText(0); return; }
+  const mine = raceOver() && (race.match.result || []).find((r) => r.game === game.id);
+  if (mine) { $('clock').textContent = clockText(mine.elapsed_ms); return; }
   const ms = elapsed();
   $('clock').textContent = game.time_limit_ms ? `${clockText(ms)} of ${clockText(game.time_limit_ms)}` : clockText(ms);
   checkLimit();
@@ -317,8 +323,8 @@ function cover(requested, game, count) {
       break;
     case 'race-result': {
       const place = placeOf(race.match);
-      title = place === 1 ? 'You won the race!' : 'The race is over';
-      text = resultLine(race.match);
+      title = place === 1 ? 'You won the race!' : `You placed ${ORDINALS[place] || place}`;
+      text = 'Places, times, tiles and ratings:';
       list = places(race.match);
       buttons = [button('race-again', 'Race again', raceAgain), again()];
       break;
@@ -382,7 +388,7 @@ function connection(lost) {
 // a move, or the second, which sends the move.
 function pick(at) {
   const game = state.game;
-  if (!game || !game.board || !running(game) || raceStarting()) return;
+  if (!game || !game.board || !running(game) || raceStarting() || raceOver()) return;
   settle();
   const name = nameAt(game, at);
   if (!page.picked) {

@@ -10,13 +10,14 @@
 // race shows "Race again", a leave before the start, and a leave
 // mid-race, which resigns and places last. axe-core audits the pages
 // racing (desktop and phone) and under the result (no serious or
-// critical violation).
+// critical violation). Screenshots go under tests/artifacts/.
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchChromium, root, startServer } from './support.mjs';
 
+const artifacts = join(root, 'tests', 'artifacts');
 const AXE = readFileSync(join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 // No test may hang: each is cut off well past what it needs.
 const BOUND = { timeout: 60000 };
@@ -148,6 +149,7 @@ async function raceStarted(id) {
 before(async () => {
   ({ child: server, base } = await startServer({ LINKPATH_MATCH_COUNTDOWN_MS: '300' }));
   browser = await launchChromium();
+  mkdirSync(artifacts, { recursive: true });
 });
 
 afterEach(() => { problems = []; });
@@ -186,11 +188,13 @@ test('two guests race on one deal: the link, the countdown, the other\'s progres
   }
   assert.equal(new URL(bob.page.url()).hash, link, 'a reload follows the race again');
   await audit('racing', ann.page);
+  await ann.page.screenshot({ path: join(artifacts, 'race-playing.png'), animations: 'disabled' });
   // On a phone the others' progress is below the board.
   await bob.page.setViewportSize(PHONE);
   const [board, racers] = await bob.page.$$eval(['#board-box', '#racers'].join(','), (es) => es.map((e) => e.getBoundingClientRect().toJSON()));
   assert.ok(racers.top >= board.bottom, `${JSON.stringify(racers)} below ${JSON.stringify(board)}`);
   await audit('racing, phone', bob.page);
+  await bob.page.screenshot({ path: join(artifacts, 'race-phone.png'), animations: 'disabled' });
   await bob.page.setViewportSize(DESKTOP);
 
   const seat = (who) => match.players.find((s) => s.player === who.me.id).game;
@@ -223,10 +227,14 @@ test('two guests race on one deal: the link, the countdown, the other\'s progres
     assert.equal(await page.isDisabled('#race-leave'), true);
   }
   assert.equal(await ann.page.textContent('#overlay-title'), 'You won the race!');
-  assert.equal(await bob.page.textContent('#overlay-title'), 'The race is over');
-  assert.equal(await bob.page.textContent('#overlay-text'), 'The race is over: you placed second.');
+  assert.equal(await bob.page.textContent('#overlay-title'), 'You placed second');
+  assert.equal(await bob.page.textContent('#message'), `${ann.me.name} cleared the board. The race is over: you placed second.`);
+  // Bob's game plays no more, its clock stopped where the race ended.
+  for (const button of ['hint', 'undo', 'redo', 'shuffle', 'pause', 'resign']) assert.equal(await bob.page.isDisabled(`#${button}`), true, button);
+  assert.equal(await bob.page.textContent('#clock'), clockText(over.result[1].elapsed_ms));
   // Bob heard that Ann cleared, in the live region.
   assert.ok((await seen(bob.page)).messages.some((m) => m.startsWith(`${ann.me.name} cleared the board.`)), JSON.stringify((await seen(bob.page)).messages));
+  await bob.page.screenshot({ path: join(artifacts, 'race-result.png'), animations: 'disabled' });
   await audit('race result, winner', ann.page);
   await audit('race result, second', bob.page);
   assert.deepEqual(problems, []);
