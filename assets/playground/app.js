@@ -626,20 +626,17 @@ async function createRace(game) {
   }
 }
 
-// Takes the second seat of the race a link named; a reload of a race
-// the player is seated in already follows it again.
+// Follows the race a link named: again if the player is seated in it (a
+// reload), else taking a seat while it is open.
 async function joinRace(id) {
   const path = `/v1/matches/${encodeURIComponent(id)}`;
   try {
-    followRace(await api('POST', `${path}/join`));
+    const match = await api('GET', path);
+    if (mySeat(match)) followRace(match);
+    else if (match.status === 'open') followRace(await api('POST', `${path}/join`));
+    else say(match.status === 'finished' ? 'That race is over.' : 'That race has started without you.', 'warn');
   } catch (e) {
-    if (e.code !== 'action_refused') { say(raceErrorText(e), 'warn'); return; }
-    try {
-      const match = await api('GET', path);
-      if (mySeat(match)) followRace(match); else say(raceErrorText(e), 'warn');
-    } catch (again) {
-      say(raceErrorText(again), 'warn');
-    }
+    say(raceErrorText(e), 'warn');
   }
 }
 

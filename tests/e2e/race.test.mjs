@@ -4,7 +4,7 @@
 // 300 ms. Ann makes a race from the "New game" settings (a 6 × 4 deal,
 // seed 7) and copies its link; Bob opens it and joins; both see the
 // countdown and each other's name; Bob's moves reach Ann's page as his
-// tiles left; Ann clears the board with the moves POST /v1/clear finds on
+// tiles left, and Bob's reload follows the race again; Ann clears the board with the moves POST /v1/clear finds on
 // the deal; both see the result cover, Ann first, with ratings before and
 // after. On a phone the others' progress is below the board. A second
 // race shows "Race again", a leave before the start, and a leave
@@ -207,6 +207,13 @@ test('two guests race on one deal: the link, the countdown, the other\'s progres
   await clickMove(bob.page, moves[0], 1);
   await clickMove(bob.page, moves[1], 2);
   await ann.page.waitForSelector(`#racers li[data-player="${bob.me.id}"][data-tiles-left="20"]`);
+  // A reload mid-race follows the race again, on Bob's game as he left it.
+  await bob.page.reload();
+  await bob.page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+  await landed(bob.page, 2);
+  assert.equal(await bob.page.$eval('#game', (g) => g.dataset.id), seat(bob));
+  assert.equal(await bob.page.textContent('#race-status'), 'Racing: the first to clear the board wins.');
+  assert.equal(await bob.page.isDisabled('#pause'), true);
   const { score } = await call('GET', `/v1/games/${seat(bob)}`, undefined, bob.me.token);
   assert.equal(await ann.page.textContent(`#racers li[data-player="${bob.me.id}"] .racer-line`), `20 tiles left · ${score} points`);
   assert.equal(await ann.page.$eval(`#racers li[data-player="${bob.me.id}"] progress`, (b) => `${b.value}/${b.max}`), '4/24');
