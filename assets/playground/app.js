@@ -4,9 +4,11 @@
 // clock, score and buttons beside the board, says what happened in one
 // place in words, covers the board when the game is won, out of time,
 // stuck, paused or gone, and deals new games from the form folded behind
-// "New game". The board is board.js, the game and its stream game.js,
-// the guest player the page plays as player.js.
-import { player, rename, setup, signIn } from '/playground/player.js';
+// "New game". It also runs a race against another player (the "Race"
+// button, docs/matches.md) from the match's event stream. The board is
+// board.js, the game and its stream game.js, the guest player the page
+// plays as player.js.
+import { api, authorization, player, rename, setup, signIn } from '/playground/player.js';
 import { cellsOf, clearBoard, drawGame, flash, focusBoard, setPicked, settle, setupBoard } from '/playground/board.js';
 import {
   FINISHED, act, canRedo, canUndo, checkLimit, connectionLost, deal, elapsed, follow, idInAddress, load, running, setupGame,
@@ -181,6 +183,19 @@ function enable(game) {
   $('pause').disabled = !live;
   $('pause').textContent = game && game.status === 'paused' ? 'Resume' : 'Pause';
   $('resign').disabled = !live;
+  // A race's game: the others race on, so no pause; hints and undo only
+  // when the match allows assists.
+  if (inRace(game)) {
+    $('pause').disabled = true;
+    if (!race.match.assists) {
+      for (const id of ['hint', 'undo', 'redo']) $(id).disabled = true;
+    }
+  }
+  $('race').disabled = racing() || !player();
+  // The race over, its result stands: the seat's game plays no more.
+  if (raceOver()) {
+    for (const id of BUTTONS) $(id).disabled = true;
+  }
 }
 
 const STATUS_TEXT = {
@@ -228,6 +243,8 @@ function whose(game) {
 function tick() {
   const game = state.game;
   if (!game) { $('clock').textContent = clockText(0); return; }
+  const mine = raceOver() && (race.match.result || []).find((r) => r.game === game.id);
+  if (mine) { $('clock').textContent = clockText(mine.elapsed_ms); return; }
   const ms = elapsed();
   $('clock').textContent = game.time_limit_ms ? `${clockText(ms)} of ${clockText(game.time_limit_ms)}` : clockText(ms);
   checkLimit();
@@ -246,7 +263,9 @@ function button(id, text, onClick) {
 
 // Covers the board with what the game's state asks of the player; none
 // while it plays.
-function cover(kind, game) {
+function cover(requested, game, count) {
+  // Once a race is over, its result stays over the seat's game.
+  const kind = raceOver() && requested !== 'gone' ? 'race-result' : requested;
   const overlay = $('overlay');
   const hadFocus = overlay.contains(document.activeElement);
   const boardFocus = $('board').contains(document.activeElement) || BUTTONS.some((id) => document.activeElement === $(id));
@@ -261,6 +280,7 @@ function cover(kind, game) {
   let text;
   let detail = '';
   let buttons;
+  let list = [];
   switch (kind) {
     case 'won':
       title = 'Cleared!';
@@ -290,6 +310,25 @@ function cover(kind, game) {
       text = 'The clock is stopped and the board hidden.';
       buttons = [button('overlay-resume', 'Resume', () => act('resume'))];
       break;
+    case 'race-open':
+      title = 'Waiting for a second player';
+      text = 'Send the link beside the board: the race starts when they open it.';
+      buttons = [button('overlay-copy', 'Copy link', copyLink)];
+      break;
+    case 'countdown':
+      title = 'Get ready';
+      text = String(count);
+      detail = `Racing ${othersNames()}.`;
+      buttons = [];
+      break;
+    case 'race-result': {
+      const place = placeOf(race.match);
+      title = place === 1 ? 'You won the race!' : `You placed ${ORDINALS[place] || place}`;
+      text = 'Places, times, tiles and ratings:';
+      list = places(race.match);
+      buttons = [button('race-again', 'Race again', raceAgain), again()];
+      break;
+    }
     default: // gone
       title = 'This game is gone';
       text = 'The server no longer has it: a game expires after a day without play, or the server\'s store was emptied.';
@@ -300,9 +339,10 @@ function cover(kind, game) {
   $('overlay-title').textContent = title;
   $('overlay-text').textContent = text;
   $('overlay-detail').textContent = detail;
+  $('overlay-places').replaceChildren(...list);
   $('overlay-buttons').replaceChildren(...buttons);
   overlay.hidden = false;
-  if (hadFocus || boardFocus) buttons[0].focus();
+  if ((hadFocus || boardFocus) && buttons.length > 0) buttons[0].focus();
 }
 
 function coverFor(game) {
@@ -320,10 +360,11 @@ function shown(game, { previous }) {
   say(describe(game, previous), game.status === 'won' ? 'win' : 'info');
   const kind = coverFor(game);
   // The board lands first, then the cover: a win shows its last pair go.
+  // A race waiting for its start keeps its own cover.
   drawGame(game).then(() => {
-    if (state.game === game) cover(kind, game);
+    if (state.game === game && !raceStarting()) cover(kind, game);
   }, () => {});
-  if (!kind) cover(null);
+  if (!kind && !raceStarting()) cover(null);
 }
 
 function gone() {
@@ -347,7 +388,7 @@ function connection(lost) {
 // a move, or the second, which sends the move.
 function pick(at) {
   const game = state.game;
-  if (!game || !game.board || !running(game)) return;
+  if (!game || !game.board || !running(game) || raceStarting() || raceOver()) return;
   settle();
   const name = nameAt(game, at);
   if (!page.picked) {
@@ -524,10 +565,377 @@ async function renamePlayer(event) {
   }
 }
 
+// ---- the race ------------------------------------------------------------------------
+
+// A race (docs/matches.md): two players on one deal, each on a game of
+// their own. The match's stream drives the page: the seats taken, the
+// countdown, the seat's game played as any other, the others' progress
+// beside the board, and the result as a cover.
+const race = {
+  match: null, // the match followed, as its stream last said
+  others: new Map(), // player id -> their last progress event
+  abort: null, // stops the match's stream
+  ticker: null, // the countdown's interval
+  loading: null, // the seat's game being read
+  total: 0, // tiles on the deal, for the bars
+  announced: new Set(), // players whose clear was said
+};
+
+const LIVE_MATCH = new Set(['open', 'countdown', 'playing']);
+const racing = () => Boolean(race.match && LIVE_MATCH.has(race.match.status));
+// Whether `game` is the page's seat in the race followed.
+const inRace = (game) => Boolean(race.match && game && race.match.players.some((s) => s.game === game.id));
+const raceStarting = () => Boolean(race.match && (race.match.status === 'open' || race.match.status === 'countdown'));
+const raceOver = () => Boolean(race.match && race.match.status === 'finished' && inRace(state.game));
+
+function mySeat(match) {
+  const me = player();
+  return me ? match.players.find((s) => s.player === me.id) : undefined;
+}
+
+function matchInAddress() {
+  const found = /^#match=([0-9A-Za-z_-]+)$/.exec(location.hash);
+  return found ? found[1] : null;
+}
+
+const ORDINALS = ['', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth'];
+
+function raceErrorText(e) {
+  switch (e.code) {
+    case 'not_found': return 'That race is gone: a race waits ten minutes for its players, and is kept an hour after.';
+    case 'forbidden': return 'That race is for the players invited to it.';
+    case 'action_refused': return 'That race has started or is full.';
+    case 'unauthorized': return 'A race needs a player, and the page could not sign one up.';
+    default: return errorText(e);
+  }
+}
+
+// Makes a race for two on `game` (the deal "New game" would make) and
+// waits for the other player.
+async function createRace(game) {
+  $('race').disabled = true;
+  say('Making a race…');
+  try {
+    const match = await api('POST', '/v1/matches', { body: { game: game || formBody(), seats: 2 } });
+    $('new-game-box').open = false;
+    followRace(match);
+  } catch (e) {
+    say(raceErrorText(e), 'warn');
+  } finally {
+    enable(state.game);
+  }
+}
+
+// Follows the race a link named: again if the player is seated in it (a
+// reload), else taking a seat while it is open.
+async function joinRace(id) {
+  const path = `/v1/matches/${encodeURIComponent(id)}`;
+  try {
+    const match = await api('GET', path);
+    if (mySeat(match)) followRace(match);
+    else if (match.status === 'open') followRace(await api('POST', `${path}/join`));
+    else say(match.status === 'finished' ? 'That race is over.' : 'That race has started without you.', 'warn');
+  } catch (e) {
+    say(raceErrorText(e), 'warn');
+  }
+}
+
+function stopRace() {
+  if (race.abort) race.abort.abort();
+  clearInterval(race.ticker);
+  Object.assign(race, { match: null, others: new Map(), abort: null, ticker: null, loading: null, total: 0, announced: new Set() });
+  if (matchInAddress()) history.replaceState(null, '', state.game ? `#game=${state.game.id}` : location.pathname);
+  renderRace();
+  if (state.game) shown(state.game, { previous: null }); else cover(null);
+}
+
+function followRace(match) {
+  if (race.abort) race.abort.abort();
+  clearInterval(race.ticker);
+  Object.assign(race, { match: null, others: new Map(), ticker: null, loading: null, total: 0, announced: new Set() });
+  history.replaceState(null, '', `#match=${match.id}`);
+  const abort = new AbortController();
+  race.abort = abort;
+  showRace(match);
+  readEvents(`/v1/matches/${match.id}/events`, abort.signal, (event, data) => {
+    if (race.abort !== abort) return;
+    if (event === 'match') showRace(data);
+    else if (event === 'progress') progressed(data);
+  });
+}
+
+// Reads a stream of Server-Sent Events, again after a break, until the
+// match is over or `signal` stops it.
+async function readEvents(path, signal, onEvent) {
+  let seen = null;
+  while (!signal.aborted) {
+    try {
+      const headers = { Accept: 'text/event-stream' };
+      const bearer = authorization(path);
+      if (bearer) headers.Authorization = `Bearer ${bearer}`;
+      if (seen !== null) headers['Last-Event-ID'] = seen;
+      const response = await fetch(path, { headers, signal });
+      if (response.status === 204 || response.status === 404) return;
+      if (response.ok) {
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value.replace(/\r\n?/g, '\n');
+          let end;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            let event = 'message';
+            const data = [];
+            for (const line of block.split('\n')) {
+              if (line.startsWith('id:')) seen = line.slice(3).trim();
+              else if (line.startsWith('event:')) event = line.slice(6).trim();
+              else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+            }
+            if (data.length) onEvent(event, JSON.parse(data.join('\n')));
+          }
+        }
+      }
+    } catch (_) {
+      if (signal.aborted) return;
+    }
+    // The stream ends with the finished match: nothing more will come.
+    if (!racing()) return;
+    await new Promise((resolve) => { setTimeout(resolve, 3000); });
+  }
+}
+
+// The match as its stream says it now.
+function showRace(match) {
+  const before = race.match;
+  if (before && before.id === match.id && match.version < before.version) return;
+  const seat = mySeat(match);
+  if (!seat) {
+    // Only leaving gives up a seat of a race the page followed.
+    const left = Boolean(before && before.id === match.id);
+    stopRace();
+    if (left) say('You left the race.'); else say('That race has started or is full.', 'warn');
+    return;
+  }
+  race.match = match;
+  for (const s of match.players) {
+    if (s.player !== seat.player && !race.others.has(s.player)) race.others.set(s.player, null);
+  }
+  const changed = !before || before.status !== match.status;
+  if (match.status !== 'countdown') { clearInterval(race.ticker); race.ticker = null; }
+  switch (match.status) {
+    case 'open':
+      if (changed) say('Waiting for a second player: send them the link beside the board.');
+      cover('race-open');
+      break;
+    case 'countdown':
+      if (changed) say(`Racing ${othersNames()}: the race starts in a moment.`);
+      countdown();
+      break;
+    case 'playing':
+      if (changed) say(`Go! First to clear the board wins.`);
+      playSeat(seat);
+      break;
+    default:
+      if (changed) say(`${clearedLine(match)}${resultLine(match)}`, placeOf(match) === 1 ? 'win' : 'info');
+      cover('race-result');
+      break;
+  }
+  renderRace();
+  if (state.game) renderPanel();
+}
+
+function othersNames() {
+  const me = player();
+  return race.match.players.filter((s) => !me || s.player !== me.id).map((s) => s.name).join(' and ');
+}
+
+// The seconds left before the race, shown each tenth of a second.
+function countdown() {
+  const draw = () => {
+    const left = Math.max(1, Math.ceil((Date.parse(race.match.starts_at) - Date.now()) / 1000));
+    if ($('overlay').dataset.kind !== 'countdown' || $('overlay-text').textContent !== String(left)) cover('countdown', null, left);
+  };
+  draw();
+  if (!race.ticker) race.ticker = setInterval(draw, 100);
+}
+
+// The seat's own game, read once, then played as any game.
+async function playSeat(seat) {
+  if (!seat.game || race.loading === seat.game || (state.game && state.game.id === seat.game)) return;
+  race.loading = seat.game;
+  const id = race.match.id;
+  try {
+    await load(seat.game);
+    if (race.match && race.match.id === id) {
+      history.replaceState(null, '', `#match=${id}`);
+      focusBoard();
+    }
+  } catch (e) {
+    say(errorText(e), 'warn');
+  }
+}
+
+function progressed(progress) {
+  const me = player();
+  race.total = Math.max(race.total, progress.tiles_left);
+  if (me && progress.player === me.id) return;
+  race.others.set(progress.player, progress);
+  if (progress.status === 'won' && !race.announced.has(progress.player)) {
+    race.announced.add(progress.player);
+    say(`${nameOf(progress.player)} cleared the board.`);
+  }
+  renderRace();
+}
+
+const nameOf = (id) => (race.match.players.find((s) => s.player === id) || { name: 'A player' }).name;
+const placeOf = (match) => {
+  const me = player();
+  const mine = match.result && me && match.result.find((r) => r.player === me.id);
+  return mine ? mine.place : null;
+};
+
+// Who cleared the board, said again with the result: the two may come
+// in one read of the stream, and the later message replaces the earlier.
+function clearedLine(match) {
+  const me = player();
+  return (match.result || [])
+    .filter((r) => r.finish === 'cleared' && (!me || r.player !== me.id))
+    .map((r) => `${r.name} cleared the board. `).join('');
+}
+
+function resultLine(match) {
+  const place = placeOf(match);
+  if (place === 1) return 'You won the race.';
+  if (place) return `The race is over: you placed ${ORDINALS[place] || place}.`;
+  return 'The race is over.';
+}
+
+const RACE_STATUS = {
+  open: 'Waiting for a second player: send them this link.',
+  countdown: 'Get ready: the race starts in a moment.',
+  playing: 'Racing: the first to clear the board wins.',
+  finished: 'The race is over.',
+};
+
+// The race box beside the board: what the race waits for, the link to
+// send, and each other player's tiles left, score and bar.
+function renderRace() {
+  const match = race.match;
+  $('race-box').hidden = !match;
+  $('race').disabled = racing() || !player();
+  if (!match) return;
+  $('race-status').textContent = RACE_STATUS[match.status] || '';
+  $('race-invite').hidden = match.status !== 'open';
+  $('race-link').value = `${location.origin}/#match=${match.id}`;
+  const seat = mySeat(match);
+  $('race-leave').disabled = !racing() || !seat || Boolean(seat.quit_at);
+  if (state.game && inRace(state.game)) race.total = Math.max(race.total, state.game.tiles_left);
+  const rows = [];
+  for (const s of match.players) {
+    if (seat && s.player === seat.player) continue;
+    const progress = race.others.get(s.player);
+    const li = document.createElement('li');
+    li.dataset.player = s.player;
+    const name = document.createElement('strong');
+    name.textContent = s.name;
+    const line = document.createElement('span');
+    line.className = 'racer-line';
+    const bar = document.createElement('progress');
+    bar.setAttribute('aria-label', `${s.name}: tiles cleared`);
+    bar.max = Math.max(1, race.total);
+    if (s.quit_at) {
+      line.textContent = 'left the race';
+    } else if (progress) {
+      line.textContent = `${progress.tiles_left} tiles left · ${progress.score} points`;
+      li.dataset.tilesLeft = String(progress.tiles_left);
+      bar.value = Math.max(0, race.total - progress.tiles_left);
+    } else {
+      line.textContent = match.status === 'playing' ? 'starting' : 'seated';
+      bar.value = 0;
+    }
+    li.append(name, ' ', line, bar);
+    rows.push(li);
+  }
+  if (seat && match.players.length < match.seats) {
+    const li = document.createElement('li');
+    li.className = 'racer-empty';
+    li.textContent = `${match.seats - match.players.length} seat${match.seats - match.players.length === 1 ? '' : 's'} free`;
+    rows.push(li);
+  }
+  $('racers').replaceChildren(...rows);
+}
+
+function finishText(r) {
+  switch (r.finish) {
+    case 'cleared': return `cleared in ${clockText(r.elapsed_ms)}`;
+    case 'quit': return `left after ${clockText(r.elapsed_ms)}`;
+    default: return `stopped at ${clockText(r.elapsed_ms)}`;
+  }
+}
+
+const ratingText = (r) => (r.rating_before && r.rating_after
+  ? `, rating ${Math.round(r.rating_before.rating)} → ${Math.round(r.rating_after.rating)}` : '');
+
+// The places, one line each.
+function places(match) {
+  return [...(match.result || [])].sort((a, b) => a.place - b.place).map((r) => {
+    const li = document.createElement('li');
+    li.dataset.player = r.player;
+    li.textContent = `${ORDINALS[r.place] ? ORDINALS[r.place][0].toUpperCase() + ORDINALS[r.place].slice(1) : r.place}: ${r.name}, `
+      + `${finishText(r)}, ${r.tiles} tiles, ${r.score} points${ratingText(r)}`;
+    return li;
+  });
+}
+
+// Another race on the same settings, a seed of its own.
+function raceAgain() {
+  const game = { ...race.match.game };
+  delete game.seed;
+  createRace(game);
+}
+
+async function copyLink() {
+  try {
+    await navigator.clipboard.writeText($('race-link').value);
+    say('Copied the link: send it to the other player.');
+  } catch (_) {
+    $('race-link').select();
+    say('Select the link and copy it: this browser did not let the page copy it.');
+  }
+}
+
+async function leaveRace() {
+  if (!racing()) return;
+  const under = race.match.status === 'playing';
+  if (!window.confirm(under ? 'Leave the race? Your game is resigned and you place last.' : 'Leave the race?')) return;
+  $('race-leave').disabled = true;
+  try {
+    const match = await api('POST', `/v1/matches/${encodeURIComponent(race.match.id)}/leave`);
+    if (under) {
+      showRace(match);
+    } else {
+      stopRace();
+      say('You left the race.');
+    }
+  } catch (e) {
+    say(raceErrorText(e), 'warn');
+    renderRace();
+  }
+}
+
 // ---- start -----------------------------------------------------------------------------
 
 async function start() {
   await Promise.all([loadLayouts(), startPlayer()]);
+  renderRace();
+  const match = matchInAddress();
+  if (match) {
+    await joinRace(match);
+    return;
+  }
   const id = storedId();
   if (id) {
     try {
@@ -574,7 +982,15 @@ document.addEventListener('DOMContentLoaded', () => {
     if (!player()) startPlayer();
     if (state.game) follow(state.game.id);
   });
+  $('race').addEventListener('click', () => { createRace(); });
+  $('race-copy').addEventListener('click', copyLink);
+  $('race-leave').addEventListener('click', leaveRace);
   window.addEventListener('hashchange', () => {
+    const match = matchInAddress();
+    if (match) {
+      if (!race.match || race.match.id !== match) joinRace(match);
+      return;
+    }
     const id = idInAddress();
     if (id && (!state.game || state.game.id !== id)) load(id).catch((e) => say(errorText(e), 'warn'));
   });

@@ -1,12 +1,13 @@
 // The player the playground plays as, and every request the page makes.
 // On the first visit the page signs up a guest ("Guest 4821") and keeps
 // {id, name, token} in localStorage; later visits reuse it. The token goes
-// on the routes a player's token opens for the page (/v1/games* and the
-// player's own /v1/players/me), so the page's games are the player's and
-// its wins are ranked; any other request carries the API key typed in, if
-// any. A token the server refuses (401: it lost its players, or erased
-// this one) is replaced by a new guest once a visit, and the request that
-// met the refusal is sent again.
+// on the routes a player's token opens for the page (/v1/games*, the
+// races of /v1/matches* and the player's own /v1/players/me), so the
+// page's games are the player's and its wins are ranked; any other
+// request carries the API key typed in, if any. A token the server
+// refuses (401: it lost its players, or erased this one) is replaced by a
+// new guest once a visit, and the request that met the refusal is sent
+// again.
 
 const STORED = 'linkpath.player';
 // The sign-up route takes the API key, never a token.
@@ -62,7 +63,7 @@ function stored() {
 // opens the route, else the API key; '' for none.
 export function authorization(path) {
   const player = account.player;
-  if (player && path !== SIGN_UP && (path.startsWith('/v1/games') || path.startsWith('/v1/players/me'))) {
+  if (player && path !== SIGN_UP && (path.startsWith('/v1/games') || path.startsWith('/v1/matches') || path.startsWith('/v1/players/me'))) {
     return player.token;
   }
   return account.key();
