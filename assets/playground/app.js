@@ -890,11 +890,18 @@ function places(match) {
   });
 }
 
-// Another race on the same settings, a seed of its own.
-function raceAgain() {
-  const game = { ...race.match.game };
-  delete game.seed;
-  createRace(game);
+// The next race with the same players and settings, a new deal: the
+// rematch the first to ask makes and the others join
+// (POST /v1/matches/{id}/rematch).
+async function raceAgain() {
+  $('race-again').disabled = true;
+  say('Asking for a rematch…');
+  try {
+    followRace(await api('POST', `/v1/matches/${encodeURIComponent(race.match.id)}/rematch`));
+  } catch (e) {
+    say(raceErrorText(e), 'warn');
+    $('race-again').disabled = false;
+  }
 }
 
 async function copyLink() {

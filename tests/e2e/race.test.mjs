@@ -248,8 +248,10 @@ test('two guests race on one deal: the link, the countdown, the other\'s progres
 });
 
 test('race again, a leave before the start, and a leave mid-race that places last', BOUND, async () => {
-  // "Race again" makes a new race on the settings of the last, a seed of its own.
+  // "Race again" asks for the rematch: the same players and settings, a
+  // new deal.
   const last = new URL(ann.page.url()).hash;
+  const finished = last.slice('#match='.length);
   await ann.page.click('#race-again');
   await ann.page.waitForFunction((old) => /^#match=/.test(location.hash) && location.hash !== old, last);
   await ann.page.waitForSelector('#overlay[data-kind="race-open"]');
@@ -258,6 +260,8 @@ test('race again, a leave before the start, and a leave mid-race that places las
   const { seed, ...settings } = again.game;
   assert.deepEqual(settings, { width: 6, height: 4, types: 6, copies: 4, difficulty: 'easy', rules: 'shisen-sho', gravity: 'none' });
   assert.equal(typeof seed, 'number');
+  assert.equal(again.previous, finished);
+  assert.deepEqual(again.invited, [bob.me.id]);
   // Leaving asks first; declined, the race stays.
   ann.page.once('dialog', (d) => d.dismiss());
   await ann.page.click('#race-leave');
