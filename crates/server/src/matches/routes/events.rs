@@ -29,6 +29,9 @@ use tokio::sync::{OwnedSemaphorePermit, broadcast};
 /// the stream open.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
+/// How soon a stream reads its match again after a refusal that passes.
+const RETRY: Duration = Duration::from_millis(200);
+
 /// One seat's progress, after a change of its game.
 #[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct Progress {
@@ -137,8 +140,15 @@ impl Watch {
                 Err(broadcast::error::RecvError::Closed) => return None,
             }
             // A match gone, or a store that fails: the reader reconnects.
-            if self.refresh().await.is_err() {
-                return None;
+            match self.refresh().await {
+                Ok(()) => {}
+                // Busy solver slots (a race beginning needs one) or a
+                // store away for a moment: read again shortly, rather
+                // than end the stream.
+                Err(e) if matches!(e.code, ErrorCode::Overloaded | ErrorCode::StoreUnavailable) => {
+                    self.due = Some(tokio::time::Instant::now() + RETRY);
+                }
+                Err(_) => return None,
             }
         }
     }
