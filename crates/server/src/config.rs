@@ -403,9 +403,10 @@ pub struct GameSettings {
     #[arg(long, env = "LINKPATH_STORE_TIMEOUT_MS", default_value_t = 2_000, value_parser = at_least_one::<u64>)]
     pub store_timeout_ms: u64,
 
-    /// Most event streams (`/v1/games/{id}/events`) open at once (503
-    /// beyond); at least 1, and at most `--max-connections` less 16: each
-    /// holds its connection, and 16 are always left to other requests.
+    /// Most event streams (`/v1/games/{id}/events` and
+    /// `/v1/matches/{id}/events` together) open at once (503 beyond); at
+    /// least 1, and at most `--max-connections` less 16: each holds its
+    /// connection, and 16 are always left to other requests.
     #[arg(long, env = "LINKPATH_MAX_STREAMS", default_value_t = 1_000, value_parser = at_least_one::<usize>)]
     pub max_streams: usize,
 

@@ -85,17 +85,36 @@ impl Streams {
         games.keys().cloned().collect()
     }
 
+    /// Whether one more stream fits the bound on all of them.
+    fn room(&self, open: usize) -> Result<(), ApiError> {
+        if open < self.max {
+            return Ok(());
+        }
+        let message = match self.max {
+            // A connection cap too small to leave any to streams.
+            0 => "this server serves no event streams: its connection cap leaves none to them, read the game instead".to_owned(),
+            max => format!("all {max} event streams are open, retry shortly"),
+        };
+        Err(ApiError::new(ErrorCode::Overloaded, message).retry_after(5))
+    }
+
+    /// A place for a stream of something else than one game (a match's),
+    /// counted in the same bound as the games' streams: each holds a
+    /// connection all the same.
+    pub(crate) fn place(self: &Arc<Self>) -> Result<Place, ApiError> {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        self.room(*open)?;
+        *open += 1;
+        metrics::record_streams_open(*open);
+        Ok(Place {
+            streams: self.clone(),
+        })
+    }
+
     /// A new reader of game `id`, within the bounds.
     pub(crate) fn subscribe(self: &Arc<Self>, id: &str) -> Result<Reader, ApiError> {
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
-        if *open >= self.max {
-            let message = match self.max {
-                // A connection cap too small to leave any to streams.
-                0 => "this server serves no event streams: its connection cap leaves none to them, read the game instead".to_owned(),
-                max => format!("all {max} event streams are open, retry shortly"),
-            };
-            return Err(ApiError::new(ErrorCode::Overloaded, message).retry_after(5));
-        }
+        self.room(*open)?;
         let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
         let topic = games.entry(id.to_owned()).or_insert_with(|| Topic {
             sender: broadcast::channel(BEHIND).0,
@@ -119,6 +138,20 @@ impl Streams {
             id: id.to_owned(),
             receiver,
         })
+    }
+}
+
+/// The place of one open stream other than a game's; dropping it frees
+/// the place.
+pub(crate) struct Place {
+    streams: Arc<Streams>,
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        let mut open = self.streams.open.lock().unwrap_or_else(|e| e.into_inner());
+        *open -= 1;
+        metrics::record_streams_open(*open);
     }
 }
 

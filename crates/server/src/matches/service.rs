@@ -60,8 +60,6 @@ pub(crate) struct Matches {
     touched: broadcast::Sender<Arc<str>>,
     /// Whether the store's feed is followed yet.
     following: std::sync::Once,
-    /// The streams open, within their bound.
-    pub(crate) streams: Arc<tokio::sync::Semaphore>,
     /// The games the streams here follow, each with its match and how
     /// many streams follow it: another replica's write of one, heard on
     /// the store's feed, touches its match.
@@ -70,9 +68,6 @@ pub(crate) struct Matches {
 
 /// Changes a stream may fall behind by before it reads the match again.
 const BEHIND: usize = 256;
-
-/// The most match streams open at once.
-const MAX_STREAMS: usize = 1024;
 
 /// A change a player asks of a match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,7 +96,6 @@ impl Matches {
             solvers,
             touched: broadcast::channel(BEHIND).0,
             following: std::sync::Once::new(),
-            streams: Arc::new(tokio::sync::Semaphore::new(MAX_STREAMS)),
             followed: Mutex::new(HashMap::new()),
         }
     }

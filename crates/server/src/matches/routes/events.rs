@@ -23,7 +23,7 @@ use serde::Serialize;
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{OwnedSemaphorePermit, broadcast};
+use tokio::sync::broadcast;
 
 /// The comment sent when nothing happened for this long, so proxies keep
 /// the stream open.
@@ -63,13 +63,8 @@ pub(crate) async fn stream(
     PathParam(id): PathParam<String>,
     headers: HeaderMap,
 ) -> Result<Response, HttpError> {
-    let permit = matches.streams.clone().try_acquire_owned().map_err(|_| {
-        ApiError::new(
-            ErrorCode::Overloaded,
-            "as many match streams are open as the server allows; read the match instead, or retry",
-        )
-        .retry_after(5)
-    })?;
+    // In the one bound on streams (`LINKPATH_MAX_STREAMS`), as a game's.
+    let permit = matches.games().streams.place()?;
     // Subscribed before reading, so no change falls between the two.
     let touched = matches.watch();
     let mut watch = Watch {
@@ -111,7 +106,7 @@ struct Watch {
     done: bool,
     /// When the match's next timer is due.
     due: Option<tokio::time::Instant>,
-    _permit: OwnedSemaphorePermit,
+    _permit: crate::games::streams::Place,
 }
 
 impl Watch {
