@@ -295,6 +295,7 @@ def race(client: Client, base_url: str) -> None:
                 "name": racer.name,
                 "place": place,
                 "game": game["id"],
+                "replay": f"/v1/games/{game['id']}/replay",
                 "finish": finish,
                 "elapsed_ms": elapsed_ms,
                 "tiles": dealt - game["tiles_left"],

@@ -659,6 +659,7 @@ type Placed = {
   name: string;
   place: number;
   game?: string;
+  replay?: string;
   finish: string;
   elapsed_ms: number;
   tiles: number;
@@ -687,6 +688,7 @@ export function expectedRaceResult(result: readonly Placed[], winner: Racer, los
     name: racer.name,
     place,
     game: racer.game.id,
+    replay: `/v1/games/${racer.game.id}/replay`,
     finish,
     elapsed_ms: elapsedMs,
     tiles: dealt - racer.game.tiles_left,

@@ -169,7 +169,12 @@ async fn a_replica_killed_mid_race_loses_no_move_and_the_race_ends_once() {
     assert_eq!(standing(0), (json!(1), json!("cleared"), tiles));
     assert_eq!(standing(1), (json!(2), json!("stopped"), json!(4)));
 
-    // Every acknowledged move is in the replays, which check again.
+    // Every acknowledged move is in the replays the result links, which
+    // check again.
+    for (i, game) in games.iter().enumerate() {
+        let link = format!("/v1/games/{game}/replay");
+        assert_eq!(result[i]["replay"].as_str(), Some(link.as_str()));
+    }
     let (ann_replay, ann_played) = replayed(b.addr, &games[0], &ann).await;
     assert_eq!(ann_played, ann_moves);
     let (_, bob_played) = replayed(b.addr, &games[1], &bob).await;

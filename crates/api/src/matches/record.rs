@@ -110,6 +110,13 @@ pub struct Placed {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub game: Option<String>,
+    /// The game's replay (`GET` it; `POST /v1/replays` checks it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(
+        nullable = false,
+        example = "/v1/games/0c9a5e3b7d1f4a6c8e2b0d9f7a5c3e1b/replay"
+    )]
+    pub replay: Option<String>,
     pub finish: Ended,
     /// Play time of the seat's game when its race ended.
     pub elapsed_ms: u64,
@@ -456,6 +463,7 @@ impl Match {
                 name: seat.name.clone(),
                 place: places[i],
                 game: seat.game.clone(),
+                replay: seat.game.as_ref().map(|g| format!("/v1/games/{g}/replay")),
                 finish: ended,
                 elapsed_ms: race.elapsed_ms,
                 tiles: race.tiles,
