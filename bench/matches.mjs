@@ -58,7 +58,16 @@ async function pool(n, width, work) {
 async function setUp(what, method, path, body, token, status) {
   const until = performance.now() + 60_000;
   for (;;) {
-    const reply = await call(what, method, path, body, token);
+    let reply;
+    try {
+      reply = await call(what, method, path, body, token);
+    } catch (e) {
+      // A 503 to a request with a body closes its connection (the body
+      // is left unread): a request sent on it as it closed is sent again.
+      if (e.cause?.code !== 'UND_ERR_SOCKET' || performance.now() > until) throw e;
+      count(what, 'connection closed');
+      continue;
+    }
     if (reply.status !== 503 || performance.now() > until) return must(reply, status, what);
     await new Promise((resolve) => { setTimeout(resolve, 20); });
   }

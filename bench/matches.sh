@@ -45,7 +45,7 @@ server_pid=$!
 for _ in $(seq 100); do curl -sf "127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
 curl -sf "127.0.0.1:$port/healthz" >/dev/null || { echo "server did not come up:" >&2; cat "$work/server.log" >&2; exit 1; }
 echo "# $(git rev-parse --short HEAD), store $store_kind, $matches matches, load $(cut -d' ' -f1-3 /proc/loadavg)"
-BASE=http://127.0.0.1:$port MATCHES=$matches timeout 600 node bench/matches.mjs
+BASE=http://127.0.0.1:$port MATCHES=$matches timeout 600 node bench/matches.mjs || { tail -5 "$work/server.log" >&2; exit 1; }
 # Refusals are the run's own counts; a 503 `overloaded` is a setting-up
 # call sent again while the solver slots deal (bench/matches.mjs), and a
 # match whose countdown ended then begins on the sweeper's next pass.
