@@ -100,6 +100,16 @@ pub enum Expected {
     Version(u64),
 }
 
+impl Expected {
+    /// The live version expected: none for [`Expected::Absent`].
+    pub fn version(self) -> Option<u64> {
+        match self {
+            Expected::Absent => None,
+            Expected::Version(version) => Some(version),
+        }
+    }
+}
+
 /// One atomic change: the game's new state, applied only if what is stored
 /// is as `expected`, and optionally the answer to keep under an
 /// idempotency key in the same commit.

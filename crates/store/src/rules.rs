@@ -300,10 +300,7 @@ pub(crate) fn apply(
     let current = stored
         .filter(|head| live(head.expires_at_ms, now_ms))
         .map(|head| head.version);
-    let expected = match write.expected {
-        Expected::Absent => None,
-        Expected::Version(version) => Some(version),
-    };
+    let expected = write.expected.version();
     if current != expected {
         return Ok(Outcome::Stale { current });
     }
@@ -376,10 +373,7 @@ pub(crate) fn apply_match(
     let current = stored
         .filter(|head| live(head.expires_at_ms, now_ms))
         .map(|head| head.version);
-    let expected = match write.expected {
-        Expected::Absent => None,
-        Expected::Version(version) => Some(version),
-    };
+    let expected = write.expected.version();
     if current != expected {
         return Ok(MatchOutcome::Stale { current });
     }
@@ -439,10 +433,7 @@ fn player_refusal(
         .player(&write.id)?
         .filter(|player| live(player.expires_at_ms, now_ms))
         .map(|player| player.version);
-    let expected = match write.expected {
-        Expected::Absent => None,
-        Expected::Version(version) => Some(version),
-    };
+    let expected = write.expected.version();
     if current != expected {
         return Ok(Some(MatchOutcome::PlayerStale {
             id: write.id.clone(),
@@ -615,10 +606,7 @@ pub(crate) fn apply_player(
         .as_ref()
         .filter(|player| live(player.expires_at_ms, now_ms))
         .map(|player| player.version);
-    let expected = match write.expected {
-        Expected::Absent => None,
-        Expected::Version(version) => Some(version),
-    };
+    let expected = write.expected.version();
     if current != expected {
         return Ok(PlayerOutcome::Stale { current });
     }

@@ -194,10 +194,7 @@ impl Matches {
                 MatchRequest::read(&request, seed, &limits, stop)
             })
             .await?;
-        let entrant = Entrant {
-            id: creator.id().to_owned(),
-            name: creator.player.name.clone(),
-        };
+        let entrant = entrant(creator);
         let id = crate::random::id("a match id")?;
         let record = Match::create(id, read, &entrant, self.countdown_ms, now);
         match self
@@ -293,10 +290,7 @@ impl Matches {
         {
             return Ok(answer);
         }
-        let entrant = Entrant {
-            id: player.id().to_owned(),
-            name: player.player.name.clone(),
-        };
+        let entrant = entrant(player);
         for _ in 0..ATTEMPTS {
             let (record, _) = self.read(id, now).await?;
             let next = match change {
@@ -362,10 +356,7 @@ impl Matches {
         {
             return Ok(answer);
         }
-        let entrant = Entrant {
-            id: player.id().to_owned(),
-            name: player.player.name.clone(),
-        };
+        let entrant = entrant(player);
         // The match made here, until it is linked or given up.
         let mut made: Option<String> = None;
         for _ in 0..ATTEMPTS {
@@ -713,4 +704,12 @@ fn busy() -> ApiError {
         "the match changed under every attempt; retry shortly",
     )
     .retry_after(1)
+}
+
+/// The signed-in player as a seat of a match takes them.
+fn entrant(player: &SignedIn) -> Entrant {
+    Entrant {
+        id: player.id().to_owned(),
+        name: player.player.name.clone(),
+    }
 }
