@@ -75,6 +75,7 @@ function describe(game, previous) {
     case 'won': return `Cleared in ${clockText(game.elapsed_ms)} with ${game.score} points.`;
     case 'out_of_time': return `Out of time with ${game.tiles_left} tiles left; ${game.score} points.`;
     case 'resigned': return `Resigned with ${game.tiles_left} tiles left; ${game.score} points.`;
+    case 'race_over': return `The race is over with ${game.tiles_left} tiles left; ${game.score} points.`;
     case 'paused': return 'Paused: the clock is stopped and the board hidden.';
     case 'stuck': return 'No pair can be removed now: shuffle to play on, or undo.';
     default: break;
@@ -200,6 +201,7 @@ function enable(game) {
 
 const STATUS_TEXT = {
   playing: 'playing', paused: 'paused', stuck: 'stuck', won: 'won', out_of_time: 'out of time', resigned: 'resigned',
+  race_over: 'race over',
 };
 
 function rulesName(rules) {
@@ -295,6 +297,11 @@ function cover(requested, game, count) {
       break;
     case 'resigned':
       title = 'Resigned';
+      text = `${game.tiles_left} tiles left · Score ${game.score}`;
+      buttons = [again()];
+      break;
+    case 'race_over':
+      title = 'The race is over';
       text = `${game.tiles_left} tiles left · Score ${game.score}`;
       buttons = [again()];
       break;
@@ -849,7 +856,8 @@ function renderRace() {
     if (s.quit_at) {
       line.textContent = 'left the race';
     } else if (progress) {
-      line.textContent = `${progress.tiles_left} tiles left · ${progress.score} points`;
+      const combo = progress.combo > 1 ? ` · combo ×${progress.combo}` : '';
+      line.textContent = `${progress.tiles_left} tiles left · ${progress.score} points${combo}`;
       li.dataset.tilesLeft = String(progress.tiles_left);
       bar.value = Math.max(0, race.total - progress.tiles_left);
     } else {

@@ -8,7 +8,7 @@
 import { api, authorization } from '/playground/player.js';
 
 const STORED = 'linkpath.game';
-export const FINISHED = new Set(['won', 'out_of_time', 'resigned']);
+export const FINISHED = new Set(['won', 'out_of_time', 'resigned', 'race_over']);
 
 export const state = {
   game: null, // the newest game answered

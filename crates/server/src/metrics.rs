@@ -102,7 +102,7 @@ static PROCESS: std::sync::LazyLock<metrics_process::Collector> =
     std::sync::LazyLock::new(metrics_process::Collector::default);
 
 /// How a game ends, for `linkpath_games_finished_total`.
-pub(crate) const FINISHES: [&str; 3] = ["won", "out_of_time", "resigned"];
+pub(crate) const FINISHES: [&str; 4] = ["won", "out_of_time", "resigned", "race_over"];
 
 /// What became of an action on a game, for `linkpath_game_actions_total`:
 /// applied, an illegal move, refused as it stands (paused, nothing to

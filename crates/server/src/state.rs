@@ -45,8 +45,16 @@ impl AppState {
     /// The state of a server keeping its games in the store `config`
     /// names; the error says why the store did not open.
     pub fn open(config: Config) -> Result<Self, linkpath_store::StoreError> {
+        AppState::open_on(config, Arc::new(SystemClock))
+    }
+
+    /// As [`AppState::open`], with the games' time read from `clock`.
+    pub fn open_on(
+        config: Config,
+        clock: Arc<dyn Clock>,
+    ) -> Result<Self, linkpath_store::StoreError> {
         let store = linkpath_store::Store::open(&config.games.store, store_limits(&config))?;
-        Ok(AppState::with_store(config, store, Arc::new(SystemClock)))
+        Ok(AppState::with_store(config, store, clock))
     }
 
     /// The state of a server keeping its games in memory, whatever

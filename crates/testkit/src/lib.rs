@@ -3,13 +3,15 @@
 //! (`tests/`) speak HTTP and send the samples the same way; the format
 //! tests and the command line's tests feed the same malformed judge inputs;
 //! the fuzz tests of the formats and of the API mangle inputs the same way;
-//! the cases that need a Redis name it and keep their keys apart alike.
+//! the cases that need a Redis name it and keep their keys apart alike,
+//! and a case runs on each store backend the same way.
 
 pub mod http;
 pub mod malformed;
 pub mod mutate;
 pub mod redis;
 pub mod samples;
+pub mod stores;
 
 pub use http::*;
 pub use malformed::MALFORMED;

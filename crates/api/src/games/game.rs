@@ -30,11 +30,18 @@ pub enum Status {
     Won,
     OutOfTime,
     Resigned,
+    /// A game of a match whose race ended before it was cleared: another
+    /// player cleared first, the others left, or the time limit passed.
+    /// The match's result places it.
+    RaceOver,
 }
 
 impl Status {
     pub fn finished(self) -> bool {
-        matches!(self, Status::Won | Status::OutOfTime | Status::Resigned)
+        matches!(
+            self,
+            Status::Won | Status::OutOfTime | Status::Resigned | Status::RaceOver
+        )
     }
 
     /// The wire name, also a metrics label.
@@ -46,6 +53,7 @@ impl Status {
             Status::Won => "won",
             Status::OutOfTime => "out_of_time",
             Status::Resigned => "resigned",
+            Status::RaceOver => "race_over",
         }
     }
 }
@@ -122,6 +130,9 @@ pub enum Action {
     Pause,
     Resume,
     Resign,
+    /// The race of the game's match ended: made by the server, never asked
+    /// by a client, so that a game stops when its match does.
+    EndRace,
 }
 
 /// The body of `POST /v1/games/{id}/moves`: two tiles to remove.
@@ -152,6 +163,7 @@ impl Action {
             Action::Pause => ActionKind::Pause,
             Action::Resume => ActionKind::Resume,
             Action::Resign => ActionKind::Resign,
+            Action::EndRace => ActionKind::RaceOver,
         }
     }
 }
@@ -270,7 +282,16 @@ pub struct Game {
     /// with as many tiles cleared place by it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_pair_ms: Option<u64>,
+    /// In a match, the pairs removed in a row, each within
+    /// [`COMBO_WINDOW_MS`] of play after the one before: 1 after a longer
+    /// wait, 0 before the first pair and after an undo. Shown, never
+    /// scored.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub combo: u32,
 }
+
+/// How soon after a pair the next one extends a combo, in play time.
+pub const COMBO_WINDOW_MS: u64 = 3_000;
 
 impl Game {
     /// A new game on `board`, its clock started at `now_ms`, with the
@@ -317,6 +338,7 @@ impl Game {
             match_id: None,
             assists_refused: false,
             last_pair_ms: None,
+            combo: 0,
         };
         let play = game.play(limits)?;
         game.settle(&play, now_ms, limits, stop)?;
@@ -456,7 +478,7 @@ impl Game {
         }
         let paused = self.status == Status::Paused;
         match action {
-            Action::Pause | Action::Resume | Action::Resign => {}
+            Action::Pause | Action::Resume | Action::Resign | Action::EndRace => {}
             _ if paused => {
                 return Err(refused(
                     "the game is paused, expected `resume` first (or `resign`)".into(),
@@ -490,11 +512,21 @@ impl Game {
             Action::Move { from, to } => {
                 next.play_move(&mut step, *from, *to, &play, stop)?;
                 if next.match_id.is_some() {
-                    next.last_pair_ms = Some(next.clock.at(now_ms));
+                    let at = next.clock.at(now_ms);
+                    next.combo = match next.last_pair_ms {
+                        Some(last) if at.saturating_sub(last) <= COMBO_WINDOW_MS => {
+                            next.combo.saturating_add(1)
+                        }
+                        _ => 1,
+                    };
+                    next.last_pair_ms = Some(at);
                 }
             }
             Action::Hint => next.hint(&mut step, &play, stop)?,
-            Action::Undo => next.undo(&mut step, log, &play, stop)?,
+            Action::Undo => {
+                next.undo(&mut step, log, &play, stop)?;
+                next.combo = 0;
+            }
             Action::Redo => next.redo(&mut step, log, &play, stop)?,
             Action::Shuffle { seed, moved } => {
                 next.shuffle(&mut step, *seed, moved.as_deref(), &play, stop)?;
@@ -524,6 +556,10 @@ impl Game {
             Action::Resign => {
                 next.clock.stop(now_ms);
                 next.status = Status::Resigned;
+            }
+            Action::EndRace => {
+                next.clock.stop(now_ms);
+                next.status = Status::RaceOver;
             }
         }
         let Step { last, logged, .. } = step;
@@ -586,8 +622,8 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
-fn is_zero(n: &u64) -> bool {
-    *n == 0
+fn is_zero<N: Default + PartialEq>(n: &N) -> bool {
+    *n == N::default()
 }
 
 pub(super) fn refused(message: String) -> ApiError {

@@ -35,6 +35,7 @@ pub enum ActionKind {
     Resume,
     Resign,
     OutOfTime,
+    RaceOver,
 }
 
 impl ActionKind {

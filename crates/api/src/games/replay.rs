@@ -284,9 +284,12 @@ pub fn check_replay(
             (ActionKind::Pause, ..) => Action::Pause,
             (ActionKind::Resume, ..) => Action::Resume,
             (ActionKind::Resign, ..) => Action::Resign,
+            // The race's end is the match's to tell: a replay shows where
+            // it stopped the game.
+            (ActionKind::RaceOver, ..) => Action::EndRace,
             (ActionKind::Create | ActionKind::OutOfTime, ..) => {
                 return Err(wrong(format!(
-                    "`{}` is not an action a player makes, expected move, hint, undo, redo, shuffle, pause, resume, resign or out_of_time",
+                    "`{}` is not an action a player makes, expected move, hint, undo, redo, shuffle, pause, resume, resign, race_over or out_of_time",
                     step.action.name()
                 )));
             }

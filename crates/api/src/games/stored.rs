@@ -197,6 +197,7 @@ fn upgrade(v1: FormatOne) -> Result<Loaded, String> {
         match_id: None,
         assists_refused: false,
         last_pair_ms: None,
+        combo: 0,
     };
     Ok(Loaded { game, unsaved: log })
 }

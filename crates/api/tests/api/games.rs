@@ -721,9 +721,59 @@ fn a_match_without_assists_refuses_hints_and_undo_and_no_match_game_pauses() {
     };
     act(&mut allowed, pair, 2_500).unwrap();
     assert_eq!(allowed.last_pair_ms, Some(2_500));
+    assert_eq!(allowed.combo, 1);
     act(&mut allowed, Action::Undo, 3_000).unwrap();
     // A game of a match is stored and read back with its match.
     let bytes = serde_json::to_vec(&allowed.game).unwrap();
     let back: Game = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(back, allowed.game);
+}
+
+/// A pair `held` may remove now, as a hint gives it.
+fn next_pair(held: &mut Held, now_ms: u64) -> Action {
+    let mut probe = held.clone();
+    act(&mut probe, Action::Hint, now_ms).unwrap();
+    let hint = probe.last.clone().unwrap().hint.unwrap();
+    Action::Move {
+        from: hint.from,
+        to: hint.to,
+    }
+}
+
+#[test]
+fn pairs_within_three_seconds_make_a_combo_and_a_longer_wait_or_an_undo_ends_it() {
+    let mut game = in_match("a", true);
+    let mut combos = Vec::new();
+    // Pairs at 1 s, 3 s later (in the window), 3.001 s later (out of it)
+    // and at once; then an undo, and one more pair.
+    for at in [1_000, 4_000, 7_001, 7_001] {
+        let pair = next_pair(&mut game, at);
+        act(&mut game, pair, at).unwrap();
+        combos.push(game.combo);
+    }
+    assert_eq!(combos, [1, 2, 1, 2]);
+    act(&mut game, Action::Undo, 7_500).unwrap();
+    assert_eq!(game.combo, 0);
+    let pair = next_pair(&mut game, 8_000);
+    act(&mut game, pair, 8_000).unwrap();
+    assert_eq!(game.combo, 1);
+}
+
+#[test]
+fn a_race_that_ends_stops_the_game_and_nothing_applies_after() {
+    let mut game = in_match("a", false);
+    let pair = next_pair(&mut in_match("a", true), 500);
+    act(&mut game, pair, 500).unwrap();
+    act(&mut game, Action::EndRace, 2_000).unwrap();
+    assert_eq!(game.status, Status::RaceOver);
+    assert_eq!(game.clock.at(9_000), 2_000);
+    assert_eq!(game.last.as_ref().unwrap().action, ActionKind::RaceOver);
+    assert_eq!(
+        act(&mut game, Action::EndRace, 2_500),
+        Err(ErrorCode::GameOver)
+    );
+    assert_eq!(
+        act(&mut game, Action::Resign, 2_500),
+        Err(ErrorCode::GameOver)
+    );
 }

@@ -339,7 +339,12 @@ impl Games {
                     if let Some(race) = &next.match_id {
                         // Unlocked first: the match reads its games.
                         drop(line);
-                        self.tell_match(race, now).await;
+                        if kind == ActionKind::RaceOver {
+                            // The match ended it, and reads it itself.
+                            self.touch_match(race);
+                        } else {
+                            Box::pin(self.tell_match(race, now)).await;
+                        }
                     }
                     let (id, version) = (next.id, view.version);
                     return Ok(Answer::Game { id, version, json });
@@ -372,6 +377,13 @@ impl Games {
         matches.touched(id);
         if let Err(e) = matches.read(id, now).await {
             tracing::warn!(error = %e, "a match was not brought up to date after a change of one of its games");
+        }
+    }
+
+    /// Tells the streams of the match `id` that one of its games changed.
+    fn touch_match(&self, id: &str) {
+        if let Some(matches) = self.matches.get().and_then(std::sync::Weak::upgrade) {
+            matches.touched(id);
         }
     }
 

@@ -506,6 +506,12 @@ impl Matches {
         if !record.over(&races, now) {
             return Ok(None);
         }
+        // Every game still racing is stopped first, so that the result is
+        // the games as they end; a crash before the match is written
+        // leaves a race over all the same, finished by the next read.
+        if self.end_races(record, &races, now).await? {
+            races = self.races(record, now).await?;
+        }
         let mut signed_in = Vec::with_capacity(record.seats.len());
         for seat in &record.seats {
             signed_in.push(self.players.find(&seat.player, now).await?);
@@ -545,6 +551,39 @@ impl Matches {
             races.push(race);
         }
         Ok(races)
+    }
+
+    /// Stops the games of `record` still racing by `races`, each with its
+    /// player's hand; whether any was. A game that ended meanwhile stays
+    /// as it ended. One that cannot be written now fails the read, and
+    /// the next read of the match, which finds the race over still, stops
+    /// it.
+    async fn end_races(
+        &self,
+        record: &Match,
+        races: &[Option<Race>],
+        now: u64,
+    ) -> Result<bool, ApiError> {
+        let mut ended = false;
+        for (seat, race) in record.seats.iter().zip(races) {
+            let (Some(game), Some(race)) = (&seat.game, race) else {
+                continue;
+            };
+            if race.status.finished() {
+                continue;
+            }
+            let pin = crate::games::pin::Pin::Any;
+            match (self.games)
+                .apply(game, Action::EndRace, &pin, None, Some(&seat.player), now)
+                .await
+            {
+                Ok(_) => ended = true,
+                // Out of time on the way: ended, as the time limit says.
+                Err(e) if e.code == ErrorCode::GameOver => ended = true,
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(ended)
     }
 
     /// Resigns the game a player left; a game already over stays so.

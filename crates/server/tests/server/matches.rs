@@ -1,13 +1,18 @@
-//! Matches through the router, on the held clock: players race on one
-//! deal to a winner (each playing the sequence `/v1/clear` finds on their
-//! own game), boards stay equal through a shuffle, one who leaves ranks
-//! last, the time limit ranks by tiles then time, the ratings move as
-//! Glicko-2 says, and every refusal has its status and code.
+//! Matches through the router, on the held clock, the races on every
+//! store: players race on one deal to a winner (each playing the sequence
+//! `/v1/clear` finds on their own game) and the others' games stop, boards
+//! stay equal through a shuffle, one who leaves ranks last, the time limit
+//! ranks by tiles then time, the ratings move as Glicko-2 says, a rematch
+//! asked at once is made once, the stream tells it all, and every refusal
+//! has its status and code.
 
 use crate::support::players::{Signed, get_as, post_as, sign_up};
-use crate::support::{HeldClock, Reply, config, post, router_on};
+use crate::support::{
+    HeldClock, Reply, Scratch, config, config_on, post, router_on, router_on_store,
+};
 use axum::Router;
 use linkpath_api::matches::{Rating, after_match};
+use linkpath_testkit::stores::Backend;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
@@ -26,14 +31,17 @@ struct Race {
     clock: Arc<HeldClock>,
     players: Vec<Signed>,
     id: String,
+    _scratch: Scratch,
 }
 
 impl Race {
     /// A match of `seats` created by the first of `names`, joined by the
-    /// rest, its countdown run out: the race under way.
-    async fn begun(names: &[&str], game: Value) -> Race {
+    /// rest, its countdown run out: the race under way, on a store of
+    /// `backend`.
+    async fn begun(backend: Backend, names: &[&str], game: Value) -> Race {
         let clock = HeldClock::now();
-        let router = router_on(config(), clock.clone());
+        let (config, scratch) = config_on(backend, "matches");
+        let router = router_on_store(config, clock.clone());
         let mut players = Vec::new();
         for name in names {
             players.push(sign_up(&router, name).await);
@@ -57,6 +65,7 @@ impl Race {
             clock,
             players,
             id,
+            _scratch: scratch,
         };
         assert_eq!(race.show().await["status"], "countdown");
         race.clock.advance(Duration::from_millis(3_000));
@@ -146,9 +155,18 @@ fn rating(value: &Value) -> Rating {
     serde_json::from_value(value.clone()).expect("a rating")
 }
 
-#[tokio::test]
-async fn two_players_race_and_the_first_to_clear_wins_and_is_rated() {
-    let race = Race::begun(&["Ann", "Bob"], deal(None)).await;
+linkpath_testkit::on_each_store!(
+    two_players_race_and_the_first_to_clear_wins_and_is_rated,
+    six_players_race_to_one_winner,
+    boards_stay_equal_after_each_players_first_shuffle,
+    a_player_who_leaves_ranks_last_and_the_time_limit_ranks_the_rest,
+    the_time_limit_ranks_by_tiles_then_time,
+    the_stream_sends_the_match_each_players_progress_and_the_result,
+    both_players_asking_for_a_rematch_at_once_make_one_match,
+);
+
+async fn two_players_race_and_the_first_to_clear_wins_and_is_rated(backend: Backend) {
+    let race = Race::begun(backend, &["Ann", "Bob"], deal(None)).await;
     let (ann, bob) = (race.game(0).await, race.game(1).await);
     assert_eq!(ann["board"], bob["board"]);
     assert_eq!(ann["owner"], json!(race.players[0].id));
@@ -174,16 +192,44 @@ async fn two_players_race_and_the_first_to_clear_wins_and_is_rated() {
         let me = get_as(&race.router, "/v1/players/me", Some(player)).await;
         assert_eq!(rating(&me.json()["rating"]), after[i]);
     }
+    // Bob's game stopped with the race: its replay ends there, and
+    // checks as his game stands.
+    let stopped = race.game(1).await;
+    assert_eq!(stopped["status"], "race_over");
+    assert_eq!(stopped["last"]["action"], "race_over");
+    let replay = get_as(
+        &race.router,
+        shown["result"][1]["replay"].as_str().unwrap(),
+        Some(&race.players[1]),
+    )
+    .await;
+    assert_eq!(replay.status, 200, "{}", replay.text());
+    let replay = replay.json();
+    let actions = replay["actions"].as_array().unwrap();
+    assert_eq!(actions.last().unwrap()["action"], "race_over");
+    let check = post(&race.router, "/v1/replays", &replay).await;
+    assert_eq!(check.status, 200, "{}", check.text());
+    for field in ["status", "version", "score", "tiles_left"] {
+        assert_eq!(check.json()[field], stopped[field], "{field}");
+    }
+    let moved = post_as(
+        &race.router,
+        &format!("/v1/games/{}/moves", stopped["id"].as_str().unwrap()),
+        &json!({"from": [0, 0], "to": [1, 0]}),
+        Some(&race.players[1]),
+    )
+    .await;
+    assert_eq!(moved.status, 409);
+    assert_eq!(moved.json()["error"]["code"], "game_over");
     // Over: nothing more applies.
     let late = race.post(1, "leave").await;
     assert_eq!(late.status, 409);
     assert_eq!(late.json()["error"]["code"], "action_refused");
 }
 
-#[tokio::test]
-async fn six_players_race_to_one_winner() {
+async fn six_players_race_to_one_winner(backend: Backend) {
     let names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Flo"];
-    let race = Race::begun(&names, deal(None)).await;
+    let race = Race::begun(backend, &names, deal(None)).await;
     let board = race.game(0).await["board"].clone();
     for i in 1..6 {
         assert_eq!(race.game(i).await["board"], board, "seat {i}");
@@ -197,11 +243,13 @@ async fn six_players_race_to_one_winner() {
     let placed: Vec<u64> = places(&shown).iter().map(|(p, _)| *p).collect();
     // The winner first; the rest by tiles cleared, most first.
     assert_eq!(placed, [6, 5, 4, 3, 2, 1]);
+    for i in 0..5 {
+        assert_eq!(race.game(i).await["status"], "race_over", "seat {i}");
+    }
 }
 
-#[tokio::test]
-async fn boards_stay_equal_after_each_players_first_shuffle() {
-    let race = Race::begun(&["Ann", "Bob"], deal(None)).await;
+async fn boards_stay_equal_after_each_players_first_shuffle(backend: Backend) {
+    let race = Race::begun(backend, &["Ann", "Bob"], deal(None)).await;
     let mut boards = Vec::new();
     for i in 0..2 {
         let id = race.game_id(i).await;
@@ -230,9 +278,8 @@ async fn boards_stay_equal_after_each_players_first_shuffle() {
     assert_eq!(hint.json()["error"]["code"], "action_refused");
 }
 
-#[tokio::test]
-async fn a_player_who_leaves_ranks_last_and_the_time_limit_ranks_the_rest() {
-    let race = Race::begun(&["Ann", "Bob", "Cy"], deal(Some(60_000))).await;
+async fn a_player_who_leaves_ranks_last_and_the_time_limit_ranks_the_rest(backend: Backend) {
+    let race = Race::begun(backend, &["Ann", "Bob", "Cy"], deal(Some(60_000))).await;
     race.play(0, Some(3)).await;
     race.play(1, Some(1)).await;
     race.play(2, Some(1)).await;
@@ -257,14 +304,19 @@ async fn a_player_who_leaves_ranks_last_and_the_time_limit_ranks_the_rest() {
     assert_eq!(shown["result"][0]["tiles"], 6);
 }
 
-#[tokio::test]
-async fn the_time_limit_ranks_by_tiles_then_time() {
-    let race = Race::begun(&["Ann", "Bob"], deal(Some(60_000))).await;
+async fn the_time_limit_ranks_by_tiles_then_time(backend: Backend) {
+    let race = Race::begun(backend, &["Ann", "Bob"], deal(Some(60_000))).await;
     race.play(0, Some(1)).await;
     race.play(1, Some(2)).await;
     race.clock.advance(Duration::from_millis(60_000));
     let shown = race.show().await;
     assert_eq!(shown["status"], "finished");
+    // The race's limit is the match's, on the wall clock: it stops the
+    // games, whose own clocks here gave back the minute the held clock
+    // jumped with no heartbeat, as they give back a server's downtime.
+    for i in 0..2 {
+        assert_eq!(race.game(i).await["status"], "race_over", "seat {i}");
+    }
     assert_eq!(
         places(&shown),
         [(2, "stopped".into()), (1, "stopped".into())]
@@ -371,11 +423,10 @@ async fn a_retried_create_with_the_same_key_makes_one_match() {
 /// The match's stream: the whole match first, each seat's progress after
 /// each move, the finished match last, then the end; a reader that has
 /// seen the end gets 204.
-#[tokio::test]
-async fn the_stream_sends_the_match_each_players_progress_and_the_result() {
+async fn the_stream_sends_the_match_each_players_progress_and_the_result(backend: Backend) {
     use crate::games::next_event;
     use http_body_util::BodyExt;
-    let race = Race::begun(&["Ann", "Bob"], deal(None)).await;
+    let race = Race::begun(backend, &["Ann", "Bob"], deal(None)).await;
     let path = format!("/v1/matches/{}/events", race.id);
     let response = tower::ServiceExt::oneshot(race.router.clone(), crate::support::get(&path))
         .await
@@ -395,16 +446,34 @@ async fn the_stream_sends_the_match_each_players_progress_and_the_result() {
     assert_eq!(progress["player"], json!(race.players[1].id));
     assert_eq!(progress["tiles_left"], 22);
     assert_eq!(progress["last"]["action"], "move");
+    assert_eq!(progress["combo"], 1);
+    // Ann clears, a pair a second: each pair extends her combo.
     race.play(0, None).await;
     let mut ids = vec![first[1].clone(), moved[1].clone()];
+    let mut seen = Vec::new();
     let last = loop {
         let event = next_event(&mut body).await;
         ids.push(event[1].clone());
         if event[0] == "event: match" {
             break event;
         }
-        assert_eq!(data(&event)["player"], json!(race.players[0].id));
+        let progress = data(&event);
+        seen.push((
+            progress["player"].as_str().unwrap().to_owned(),
+            progress["status"].as_str().unwrap().to_owned(),
+            progress["combo"].as_u64().unwrap(),
+        ));
     };
+    let (ann, bob) = (&race.players[0].id, &race.players[1].id);
+    // A stream sends a game as it is when read: Ann's twelve pairs, a
+    // second apart, in one combo.
+    let anns = seen.iter().rfind(|s| &s.0 == ann).unwrap();
+    assert_eq!((anns.1.as_str(), anns.2), ("won", 12));
+    // Bob's game stopped with the race, before the match finished.
+    assert_eq!(
+        seen.iter().filter(|s| &s.0 == bob).collect::<Vec<_>>(),
+        [&(bob.clone(), "race_over".to_owned(), 1)]
+    );
     assert_eq!(data(&last)["status"], "finished");
     assert_eq!(data(&last)["result"][0]["place"], 1);
     let numbers: Vec<u64> = ids
@@ -428,9 +497,8 @@ async fn the_stream_sends_the_match_each_players_progress_and_the_result() {
 /// Both players of a finished race ask for a rematch at once: one next
 /// match, both seated, on a new deal; the link shown both ways; a third
 /// player refused, as a match not over is.
-#[tokio::test]
-async fn both_players_asking_for_a_rematch_at_once_make_one_match() {
-    let race = Race::begun(&["Ann", "Bob"], deal(None)).await;
+async fn both_players_asking_for_a_rematch_at_once_make_one_match(backend: Backend) {
+    let race = Race::begun(backend, &["Ann", "Bob"], deal(None)).await;
     let early = race.post(0, "rematch").await;
     assert_eq!(early.status, 409, "{}", early.text());
     assert_eq!(early.json()["error"]["code"], "action_refused");

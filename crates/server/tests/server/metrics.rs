@@ -303,7 +303,7 @@ fn expected_series() -> BTreeSet<Series> {
         ));
     }
     expected.insert(series("linkpath_games_created_total", &[]));
-    for status in ["won", "out_of_time", "resigned"] {
+    for status in ["won", "out_of_time", "resigned", "race_over"] {
         expected.insert(series(
             "linkpath_games_finished_total",
             &[("status", status)],
@@ -319,6 +319,7 @@ fn expected_series() -> BTreeSet<Series> {
         "resume",
         "resign",
         "out_of_time",
+        "race_over",
     ] {
         for outcome in [
             "applied", "illegal", "refused", "finished", "stale", "deadline",

@@ -7,9 +7,10 @@
 //! before it moves the clock on.
 
 use crate::support::players::{Signed, get_as, post_as, sign_up};
-use crate::support::{HeldClock, Reply, config};
+use crate::support::{HeldClock, Reply, Scratch, config, config_on};
 use axum::Router;
 use linkpath_server::{AppState, Config, app};
+use linkpath_testkit::stores::Backend;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -27,18 +28,32 @@ struct Seeking {
     state: AppState,
     clock: Arc<HeldClock>,
     waiting: watch::Receiver<usize>,
+    _scratch: Scratch,
 }
 
 impl Seeking {
     fn new(config: Config) -> Seeking {
         let clock = HeldClock::now();
         let state = AppState::in_memory(config, clock.clone());
+        Seeking::over(state, clock, Scratch::Memory)
+    }
+
+    /// Seeks on a store of `backend`.
+    fn on(backend: Backend) -> Seeking {
+        let clock = HeldClock::now();
+        let (config, scratch) = config_on(backend, "seeks");
+        let state = AppState::open_on(config, clock.clone()).expect("the store opens");
+        Seeking::over(state, clock, scratch)
+    }
+
+    fn over(state: AppState, clock: Arc<HeldClock>, scratch: Scratch) -> Seeking {
         let waiting = state.seeks_waiting();
         Seeking {
             router: app(state.clone()),
             state,
             clock,
             waiting,
+            _scratch: scratch,
         }
     }
 
@@ -87,9 +102,10 @@ fn seated(reply: &Reply) -> Vec<String> {
         .collect()
 }
 
-#[tokio::test]
-async fn two_seeking_the_same_settings_are_seated_in_one_match() {
-    let mut seeking = Seeking::new(config());
+linkpath_testkit::on_each_store!(two_seeking_the_same_settings_are_seated_in_one_match);
+
+async fn two_seeking_the_same_settings_are_seated_in_one_match(backend: Backend) {
+    let mut seeking = Seeking::on(backend);
     let players = seeking.players(&["Ann", "Bob"]).await;
     let ann = seeking.seek(&players[0], &settings(2));
     seeking.until_waiting(1).await;

@@ -42,6 +42,10 @@ pub(crate) struct Progress {
     pub status: Status,
     pub tiles_left: usize,
     pub score: u64,
+    /// The pairs removed in a row, each within 3 s of play after the one
+    /// before: 1 after a longer wait, 0 before the first pair and after
+    /// an undo.
+    pub combo: u32,
     /// The game's last change: the pair a move removed, with its path.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
@@ -203,6 +207,7 @@ impl Watch {
             status: game.status,
             tiles_left: game.tiles_left,
             score: game.score,
+            combo: game.combo,
             last: game.last.clone(),
         };
         Event::default()

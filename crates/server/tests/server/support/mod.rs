@@ -6,11 +6,13 @@
 pub mod client;
 pub mod mutate;
 pub mod players;
+pub mod stores;
 
 pub use client::*;
 pub use linkpath_engine::SplitMix64 as Rng;
 pub use linkpath_testkit::samples::*;
 pub use players::*;
+pub use stores::*;
 
 use serde_json::Value;
 use std::process::Command;
