@@ -747,3 +747,68 @@ async fn a_race_on_redis_runs_across_two_replicas() {
     let me = get_as(&b, "/v1/players/me", Some(&bob)).await;
     assert_eq!(rating(&me.json()["rating"]), after[1]);
 }
+
+/// A stream whose read fails for a moment (the race's start needs the only
+/// solver slot, held by a long solve) reads again shortly, rather than
+/// end, and sends the race's start once the slot is free.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_reads_again_after_a_busy_solver_and_sends_the_race_begun() {
+    use crate::games::next_event;
+    use crate::support::{endless_curling, hold_the_slot_by, router_slot_free, solve};
+    let mut config = config();
+    config.workers = Some(1);
+    config.request.solve_timeout_ms = 2_000;
+    // The race begins at the first read after the last seat is taken.
+    config.games.match_countdown_ms = 0;
+    let router = router_on(config, HeldClock::now());
+    let (ann, bob) = (sign_up(&router, "Ann").await, sign_up(&router, "Bob").await);
+    let body = json!({"game": deal(None), "seats": 2});
+    let made = post_as(&router, "/v1/matches", &body, Some(&ann)).await;
+    assert_eq!(made.status, 201, "{}", made.text());
+    let id = made.json()["id"].as_str().unwrap().to_owned();
+    let path = format!("/v1/matches/{id}/events");
+    let response = tower::ServiceExt::oneshot(router.clone(), crate::support::get(&path))
+        .await
+        .expect("infallible");
+    let mut events = response.into_body();
+    let data = |event: &[String]| -> Value {
+        serde_json::from_str(event[2].strip_prefix("data: ").expect("data")).expect("JSON")
+    };
+    assert_eq!(data(&next_event(&mut events).await)["status"], "open");
+
+    let send = || {
+        let router = router.clone();
+        tokio::spawn(async move { solve(&router, &endless_curling()).await })
+    };
+    let busy = hold_the_slot_by(|| router_slot_free(&router), send).await;
+    let joined = post_as(
+        &router,
+        &format!("/v1/matches/{id}/join"),
+        &json!({}),
+        Some(&bob),
+    )
+    .await;
+    assert_eq!(joined.status, 200, "{}", joined.text());
+    // The stream's read begins the race and cannot deal its games while
+    // the slot is busy (503): the next events are the games dealt, then
+    // the race under way, sent once the long solve ends at its deadline.
+    let mut dealt = Vec::new();
+    let begun = loop {
+        let event = next_event(&mut events).await;
+        if event[0] == "event: match" {
+            break data(&event);
+        }
+        let progress = data(&event);
+        assert_eq!(
+            (progress["version"].clone(), progress["tiles_left"].clone()),
+            (json!(0), json!(24))
+        );
+        dealt.push(progress["game"].as_str().unwrap().to_owned());
+    };
+    assert_eq!(begun["status"], "playing");
+    let games: Vec<String> = (begun["players"].as_array().unwrap().iter())
+        .map(|seat| seat["game"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(dealt, games);
+    busy.await.unwrap().error(504, "deadline_exceeded");
+}
