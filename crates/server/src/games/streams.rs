@@ -7,11 +7,38 @@
 //! Server-Sent Events of a game, is `routes::events`.
 
 use crate::metrics;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use futures_util::Stream;
 use linkpath_api::games::GameView;
 use linkpath_api::{ApiError, ErrorCode};
 use std::collections::HashMap;
+use std::convert::Infallible;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use tokio::sync::broadcast;
+
+/// The comment sent when nothing happened for this long, so proxies keep
+/// a stream open.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// The answer of an event stream, a game's or a match's: kept alive by a
+/// comment, and marked `X-Accel-Buffering: no` so that nginx in front
+/// (deploy/compose/nginx.conf) passes each event on as it comes instead
+/// of holding it in its buffers.
+pub(crate) fn event_stream<S>(events: S) -> Response
+where
+    S: Stream<Item = Result<Event, Infallible>> + Send + 'static,
+{
+    let mut response = Sse::new(events)
+        .keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
+        .into_response();
+    response.headers_mut().insert(
+        "x-accel-buffering",
+        axum::http::HeaderValue::from_static("no"),
+    );
+    response
+}
 
 /// Changes a reader may fall behind by before it is dropped.
 const BEHIND: usize = 16;

@@ -372,6 +372,8 @@ async fn the_event_stream_sends_the_game_then_each_change_and_ends_with_it() {
         response.headers()["content-type"].to_str().unwrap(),
         "text/event-stream"
     );
+    // A proxy in front passes each event on at once.
+    assert_eq!(response.headers()["x-accel-buffering"], "no");
     let mut body = response.into_body();
     let first = next_event(&mut body).await;
     assert_eq!(first[0], "event: game");

@@ -432,6 +432,7 @@ async fn the_stream_sends_the_match_each_players_progress_and_the_result(backend
         .await
         .expect("infallible");
     assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["x-accel-buffering"], "no");
     let mut body = response.into_body();
     let first = next_event(&mut body).await;
     assert_eq!(first[0], "event: match");

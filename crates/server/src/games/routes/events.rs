@@ -15,15 +15,11 @@ use crate::path::PathParam;
 use crate::players::Caller;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::sse::Event;
 use axum::response::{IntoResponse, Response};
 use linkpath_api::games::GameView;
 use std::sync::Arc;
 use std::time::Duration;
-
-/// The comment sent when nothing happened for this long, so proxies keep
-/// the stream open.
-const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 /// The stream as the contract declares it, for two kinds of reader: each
 /// event as a Server-Sent Events parser gives it (`GameEvent`), or the
@@ -102,9 +98,7 @@ pub(crate) async fn stream(
         version: game.version,
     };
     let events = futures_util::stream::unfold(watch, Watch::next);
-    Ok(Sse::new(events)
-        .keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
-        .into_response())
+    Ok(crate::games::streams::event_stream(events))
 }
 
 /// A stream's state between events.

@@ -14,7 +14,7 @@ use crate::matches::Matches;
 use crate::path::PathParam;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::sse::Event;
 use axum::response::{IntoResponse, Response};
 use linkpath_api::games::{Game, Last, Status};
 use linkpath_api::matches::{Match, MatchStatus, MatchView};
@@ -24,10 +24,6 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::broadcast;
-
-/// The comment sent when nothing happened for this long, so proxies keep
-/// the stream open.
-const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 /// How soon a stream reads its match again after a refusal that passes.
 const RETRY: Duration = Duration::from_millis(200);
@@ -91,9 +87,7 @@ pub(crate) async fn stream(
         return Ok(StatusCode::NO_CONTENT.into_response());
     }
     let events = futures_util::stream::unfold(watch, Watch::next);
-    Ok(Sse::new(events)
-        .keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
-        .into_response())
+    Ok(crate::games::streams::event_stream(events))
 }
 
 /// A stream's state between events.
