@@ -75,19 +75,15 @@ step "nginx with deploy/compose/nginx.conf on 127.0.0.1:$nginx_port"
 start_nginx "$tmp" nginx "$nginx_port" "127.0.0.1:${ports[0]}" "127.0.0.1:${ports[1]}"
 
 cat >"$tmp/clients.py" <<'EOF'
-import http.client, json, os, re, sys, threading, time, uuid
+import os, sys, threading, time, uuid
+from nginx_client import Client, count, lock, summary
 
 port, tmp = int(sys.argv[1]), sys.argv[2]
 CLIENTS = 20
 DEAL = {"width": 12, "height": 8, "types": 24, "rules": "shisen-sho", "gravity": "down"}
 MOVES = 12 * 8 // 2                 # a clearing sequence's length
 HALF = CLIENTS * MOVES // 2
-HTTP_TIMEOUT = 40                   # past nginx's own 30 s: a hang
-RETRIED = {502, 503, 504}
 
-lock = threading.Lock()
-count = {"requests": 0, "retries": 0, "connection errors": 0, "replayed": 0, "moves": 0}
-fivexx = {}
 failures = []
 games = {}                          # id -> [(key, move, version)]
 halfway = threading.Event()
@@ -97,64 +93,8 @@ def failed(message):
     with lock:
         failures.append(message)
 
-class Client:
-    def __init__(self):
-        self.conn = None
-
-    def send(self, method, path, body=None, key=None):
-        """One request through nginx: (status, headers, answer), status
-        None for a connection error."""
-        headers = {"content-type": "application/json"} if body is not None else {}
-        if key:
-            headers["idempotency-key"] = key
-        with lock:
-            count["requests"] += 1
-        try:
-            if self.conn is None:
-                self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=HTTP_TIMEOUT)
-            self.conn.request(method, path, None if body is None else json.dumps(body).encode(), headers)
-            answer = self.conn.getresponse()
-            raw = answer.read()
-        except (OSError, http.client.HTTPException) as err:
-            self.conn = None
-            if isinstance(err, TimeoutError):
-                raise SystemExit(f"{method} {path}: no answer in {HTTP_TIMEOUT} s")
-            with lock:
-                count["connection errors"] += 1
-            return None, {}, None
-        got = {k.lower(): v for k, v in answer.getheaders()}
-        if answer.status >= 500:
-            try:
-                code = json.loads(raw)["error"]["code"]
-            except Exception:
-                code = "not JSON"
-            route = re.sub("[0-9a-f]{32}", "{id}", path)
-            seen = (answer.status, code, f"{method} {route}")
-            with lock:
-                fivexx[seen] = fivexx.get(seen, 0) + 1
-        return answer.status, got, json.loads(raw) if raw else None
-
-    def until(self, method, path, ok, body=None, key=None):
-        """Sent until answered `ok`, again with the same key after a 502,
-        503, 504 or a connection error, for at most 30 s."""
-        give_up = time.time() + 30
-        while True:
-            status, got, answer = self.send(method, path, body, key)
-            if status == ok:
-                if got.get("idempotent-replayed") == "true":
-                    with lock:
-                        count["replayed"] += 1
-                return answer
-            if status is not None and status not in RETRIED:
-                raise SystemExit(f"{method} {path}: {status} {json.dumps(answer)[:300]}")
-            if time.time() > give_up:
-                raise SystemExit(f"{method} {path}: still {status} after 30 s")
-            with lock:
-                count["retries"] += 1
-            time.sleep(min(float(got.get("retry-after", "0.05")), 1))
-
 def player(n):
-    client = Client()
+    client = Client(port)
     try:
         deal = client.until("POST", "/v1/deal", 200, dict(DEAL, seed=100 + n))
         game = client.until("POST", "/v1/games", 201, dict(DEAL, seed=100 + n), str(uuid.uuid4()))
@@ -203,13 +143,9 @@ if failures:
 def ok(message):
     print(f"ok: {message}")
 
-print(f"{CLIENTS} clients: {count['requests']} requests through nginx in {took:.1f} s, "
-      f"{count['retries']} sent again by clients ({count['connection errors']} connection errors, "
-      f"{sum(fivexx.values())} × 5xx); Idempotent-Replayed answers: {count['replayed']}")
-for (status, code, route), n in sorted(fivexx.items()):
-    print(f"  {n} × {status} {code} to {route}")
+print(summary(CLIENTS, took))
 
-check = Client()
+check = Client(port)
 won = 0
 for game_id, acks in games.items():
     short = game_id[:8]
@@ -247,7 +183,7 @@ ok(f"no Idempotency-Key applied twice: {moves} distinct keys acknowledged, {move
 EOF
 
 step "20 clients, 20 games, through nginx; replica 1 killed halfway"
-python3 "$tmp/clients.py" "$nginx_port" "$tmp" >"$tmp/clients.out" 2>&1 &
+PYTHONPATH=scripts python3 "$tmp/clients.py" "$nginx_port" "$tmp" >"$tmp/clients.out" 2>&1 &
 clients_pid=$!; pids+=("$clients_pid")
 for _ in $(seq 1200); do
   [ -e "$tmp/half" ] && break

@@ -460,6 +460,11 @@ impl Game {
         limits: &Limits,
         stop: &Stop,
     ) -> Result<Logged, ApiError> {
+        // A game's time never goes back: an action timed before the change
+        // ahead of it (read by a request that waited its turn, or by a
+        // replica whose clock is behind) counts as made with it, so the
+        // log, and the replay made from it, stay in time order.
+        let now_ms = now_ms.max(self.updated_at_ms);
         if self.status.finished() {
             return Err(ApiError::new(
                 ErrorCode::GameOver,

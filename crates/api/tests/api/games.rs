@@ -777,3 +777,15 @@ fn a_race_that_ends_stops_the_game_and_nothing_applies_after() {
         Err(ErrorCode::GameOver)
     );
 }
+
+#[test]
+fn an_action_timed_before_the_change_ahead_of_it_counts_as_made_with_it() {
+    let mut game = in_match("a", true);
+    let pair = next_pair(&mut game, 5_000);
+    act(&mut game, pair, 5_000).unwrap();
+    // Read at 4 s, applied after the move made at 5 s: made at 5 s.
+    act(&mut game, Action::EndRace, 4_000).unwrap();
+    assert_eq!(game.updated_at_ms, 5_000);
+    let times: Vec<u64> = game.log.iter().map(|l| l.at_ms).collect();
+    assert_eq!(times, [0, 5_000, 5_000]);
+}
