@@ -318,6 +318,7 @@ fn bounds() -> impl Strategy<Value = StoreLimits> {
             max_games_per_player: 2,
             max_matches: 2,
             timeout: Duration::from_secs(30),
+            keep_unarchived: false,
         },
     )
 }

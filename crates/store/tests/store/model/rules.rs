@@ -548,6 +548,7 @@ impl Model {
         }
         Purged {
             games,
+            held: 0,
             keys,
             boards,
             players,
@@ -592,6 +593,7 @@ fn game_write(
             }
         }),
         owner,
+        finished: false,
     }
 }
 
