@@ -4,11 +4,11 @@
 //! crash opens on its last commit.
 //!
 //! Writes go through one writer thread that commits them in groups
-//! (`writer.rs`); reads, and purges, each run in a transaction of their
-//! own on tokio's blocking threads, off the async ones; so do the
-//! archiver's calls (`archive.rs`). redb lets one
-//! write transaction run at a time, so a purge waits for the batch being
-//! committed and the next batch waits for it. All of them reach the
+//! (`writer.rs`); reads, purges and the archiver's calls (`archive.rs`)
+//! each run in a transaction of their own on tokio's blocking threads,
+//! off the async ones. redb lets one write transaction run at a time, so
+//! a purge waits for the batch being committed and the next batch waits
+//! for it. All of them reach the
 //! database through a [`Handle`], which opens the file again after an I/O
 //! error or a panic of redb's (`handle.rs`). Every open is preceded by a
 //! check of the file (`check.rs`), so that a damaged file is an error that
