@@ -5,9 +5,9 @@
 //! writes the rules need, over its maps or its open transaction. Redis
 //! holds no transaction open across calls, so it runs the same rules as
 //! Lua scripts (`redis_store/write.lua`, `player_write.lua`,
-//! `player_erase.lua`, `match_write.lua`, `purge.lua`, with
-//! `common.lua`): a change here is
-//! made there too, and the cases of `tests/store/` run on every backend.
+//! `player_erase.lua`, `match_write.lua`, `purge.lua`, `archived.lua`,
+//! with `common.lua`): a change here is made there too, and the cases of
+//! `tests/store/` run on every backend.
 //!
 //! What goes with a record ([`remove`]): a game takes its log, its
 //! entry in its owner's index and its mark for the archive; a board its
