@@ -368,7 +368,9 @@ impl RedisStore {
 
     /// The games in the expiry index and those held for the archive.
     pub(crate) async fn games(&self) -> Result<u64, StoreError> {
+        // One MULTI: a purge moving a game between the two is seen whole.
         let (walked, held): (u64, u64) = redis::pipe()
+            .atomic()
             .cmd("ZCARD")
             .arg(self.names.game_expiry())
             .cmd("ZCARD")

@@ -87,6 +87,7 @@ impl RedisStore {
 
     pub(crate) async fn unarchived_count(&self) -> Result<UnarchivedCount, StoreError> {
         let (games, oldest): (u64, Vec<(String, String)>) = redis::pipe()
+            .atomic()
             .cmd("ZCARD")
             .arg(self.names.unarchived())
             .cmd("ZRANGE")

@@ -147,18 +147,10 @@ impl Model {
                     Some(version) => version + (*ahead).max(1),
                     None => *ahead,
                 };
-                let write = game_write(
-                    (step, now),
-                    *id,
-                    Expected::Version(expected),
-                    5,
-                    keyed(key),
-                    &None,
-                    None,
-                );
+                let expected = Expected::Version(expected);
                 Call::Write(Box::new(Write {
                     finished: *finish,
-                    ..write
+                    ..game_write((step, now), *id, expected, 5, keyed(key), &None, None)
                 }))
             }
             Op::Keep { id, key } => {
