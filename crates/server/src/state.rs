@@ -210,6 +210,7 @@ fn store_limits(config: &Config) -> linkpath_store::StoreLimits {
         max_games_per_player: config.players.max_games_per_player,
         max_matches: config.games.max_matches,
         timeout: Duration::from_millis(config.games.store_timeout_ms),
+        keep_unarchived: false,
     }
 }
 

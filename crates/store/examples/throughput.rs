@@ -49,6 +49,7 @@ async fn main() {
             max_games_per_player: 1,
             max_matches: 10,
             timeout: Duration::from_secs(10),
+            keep_unarchived: false,
         };
         let store = Arc::new(Store::open(&spec, limits).expect("the store opens"));
         let started = Instant::now();
@@ -85,6 +86,7 @@ async fn write_for(store: Arc<Store>, writer: usize, deadline: Instant) -> u64 {
             entry: None,
             owner: None,
             log: Vec::new(),
+            finished: false,
         };
         let now_ms = 0;
         assert_eq!(store.write(write, now_ms).await, Ok(Outcome::Written));

@@ -4,22 +4,25 @@
 //! crash opens on its last commit.
 //!
 //! Writes go through one writer thread that commits them in groups
-//! (`writer.rs`); reads, and purges, each run in a transaction of their
-//! own on tokio's blocking threads, off the async ones. redb lets one
-//! write transaction run at a time, so a purge waits for the batch being
-//! committed and the next batch waits for it. All of them reach the
+//! (`writer.rs`); reads, purges and the archiver's calls (`archive.rs`)
+//! each run in a transaction of their own on tokio's blocking threads,
+//! off the async ones. redb lets one write transaction run at a time, so
+//! a purge waits for the batch being committed and the next batch waits
+//! for it. All of them reach the
 //! database through a [`Handle`], which opens the file again after an I/O
 //! error or a panic of redb's (`handle.rs`). Every open is preceded by a
 //! check of the file (`check.rs`), so that a damaged file is an error that
 //! names it, not a panic; the file stays locked from the check to the
 //! close (`disk.rs`).
 
+mod archive;
 mod check;
 mod disk;
 mod handle;
 mod heartbeat;
 mod matches;
 mod players;
+mod records;
 mod tables;
 mod writer;
 
@@ -228,8 +231,11 @@ impl FileStore {
     }
 
     pub(crate) async fn purge(&self, now_ms: u64, at_most: usize) -> Result<Purged, StoreError> {
-        self.blocking(move |db| in_write(db, |tables| rules::purge(tables, now_ms, at_most)))
-            .await
+        let limits = self.limits;
+        self.blocking(move |db| {
+            in_write(db, |tables| rules::purge(tables, now_ms, at_most, &limits))
+        })
+        .await
     }
 
     pub(crate) async fn games(&self) -> Result<u64, StoreError> {
@@ -393,6 +399,7 @@ mod tests {
             max_games_per_player: 10,
             max_matches: 10,
             timeout: Duration::from_secs(30),
+            keep_unarchived: false,
         };
         let store = FileStore::open(&dir.path().join("games.redb"), limits).unwrap();
         let (writes, queue) = mpsc::channel(1);
@@ -416,6 +423,7 @@ mod tests {
             entry: None,
             owner: None,
             log: Vec::new(),
+            finished: false,
         };
         assert_eq!(store.write(write, 1).await, Ok(Outcome::Written));
         assert!(!store.writer.lock().unwrap().stopped());
@@ -452,6 +460,7 @@ mod tests {
             max_games_per_player: 10,
             max_matches: 10,
             timeout: Duration::from_secs(30),
+            keep_unarchived: false,
         };
         let store = FileStore::open(&path, limits).unwrap();
         let top = BoardStart::After(None);
@@ -501,6 +510,7 @@ mod tests {
             }),
             owner: Some("p".into()),
             log: Vec::new(),
+            finished: false,
         };
         assert_eq!(store.write(won, 1).await, Ok(Outcome::Written));
         let page = store.leaderboard("daily", top, 10, 1).await.unwrap();
@@ -551,6 +561,7 @@ mod tests {
             max_games_per_player: 10,
             max_matches: 10,
             timeout: Duration::from_secs(30),
+            keep_unarchived: false,
         };
         let store = FileStore::open(&path, limits).unwrap();
         assert_eq!(store.game("g", 1).await, Ok(Some(game.clone())));

@@ -25,6 +25,13 @@
 //! (`seeks.rs`): entries that live while their requests wait, paired
 //! atomically into matches.
 //!
+//! A finished game is handed over to the archive from here (`archive.rs`):
+//! the write that ends it marks it in the same step, an archiver lists
+//! the marks oldest first, copies each game with its whole log, and
+//! clears the marks of those it has archived; with
+//! [`StoreLimits::keep_unarchived`], no marked game leaves the store
+//! before then, expired or not.
+//!
 //! One interface, [`Store`], over three backends chosen by a
 //! [`StoreSpec`]: a redb file (crash-safe, one fsync per group of writes),
 //! a Redis server that several replicas share, and memory. All follow the
@@ -42,6 +49,7 @@
 //! from that millisecond on it is absent, and [`Store::purge`] may delete
 //! it.
 
+mod archive;
 mod board;
 mod downtime;
 mod error;
@@ -58,6 +66,7 @@ use std::future::Future;
 use std::ops::Range;
 use std::time::Duration;
 
+pub use archive::{ArchiveCopy, MAX_ARCHIVE_BATCH, Unarchived, UnarchivedCount};
 pub use board::{BoardPage, BoardStart, Entry, Ranked};
 pub use downtime::MAX_OUTAGES;
 pub use error::StoreError;
@@ -137,6 +146,11 @@ pub struct Write {
     /// and one more; a create starts a new log, so an expired game's
     /// entries under the same id are gone.
     pub log: Vec<Vec<u8>>,
+    /// This change ends the game (won, out of time, resigned...): it is
+    /// marked for the archive at `now_ms` in the same step
+    /// ([`Store::unarchived`]). A game marked already keeps its first
+    /// mark's time.
+    pub finished: bool,
 }
 
 impl Write {
@@ -167,9 +181,15 @@ pub enum Outcome {
     /// for Redis.
     Written,
     /// The stored version is not the expected one: `current` is the live
-    /// game's version, `None` if there is none (absent or expired).
+    /// game's version, `None` if there is none (absent or expired). With
+    /// [`StoreLimits::keep_unarchived`], a create over an expired game
+    /// still marked for the archive is refused so too, `current` `None`:
+    /// the old game waits for its copy (ids are random, so this is met
+    /// only by a caller that reuses one).
     Stale { current: Option<u64> },
-    /// A create, while the store already holds `max_games` games.
+    /// A create, while the store already holds `max_games` games: live
+    /// ones, and with [`StoreLimits::keep_unarchived`] expired ones still
+    /// marked for the archive.
     Full,
     /// A create with an owner who already has
     /// [`StoreLimits::max_games_per_player`] live games. Checked after
@@ -217,10 +237,15 @@ pub enum Feed {
     Resumed,
 }
 
-/// What one [`Store::purge`] deleted.
+/// What one [`Store::purge`] deleted, and the expired games it kept for
+/// the archive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Purged {
     pub games: usize,
+    /// Expired games still marked for the archive, kept past their
+    /// expiry ([`StoreLimits::keep_unarchived`]): taken out of the expiry
+    /// walk, each once, until their marks are cleared.
+    pub held: usize,
     pub keys: usize,
     pub boards: usize,
     pub players: usize,
@@ -228,9 +253,10 @@ pub struct Purged {
 }
 
 impl Purged {
-    /// The most records of one kind this purge deleted.
+    /// The most records of one kind this purge took: games deleted and
+    /// held count as one walk.
     fn most(&self) -> usize {
-        self.games
+        (self.games + self.held)
             .max(self.keys)
             .max(self.boards)
             .max(self.players)
@@ -243,6 +269,10 @@ impl Purged {
 pub struct StoreLimits {
     /// How many live games may be stored. An expired game not yet purged
     /// does not count: a create that finds the store full deletes one.
+    /// With `keep_unarchived`, an expired game marked for the archive
+    /// does count, so that memory stays bounded while the archive is
+    /// behind: a full store then refuses creates ([`Outcome::Full`])
+    /// until the archiver catches up.
     pub max_games: u64,
     /// How many live kept answers one game may have.
     pub max_keys_per_game: u64,
@@ -264,6 +294,13 @@ pub struct StoreLimits {
     /// How long any one call may take; past it the call answers
     /// [`StoreError::TimedOut`].
     pub timeout: Duration,
+    /// Whether a game marked for the archive stays, with its log, until
+    /// its mark is cleared ([`Store::archived`]): a purge, or a create
+    /// making room, holds it past its expiry instead of deleting it,
+    /// and a create under its id is refused. Set where an archiver runs;
+    /// without one, marked games go at their expiry as others do (their
+    /// marks with them), and those held before go at the next purge.
+    pub keep_unarchived: bool,
 }
 
 /// The most records of each kind one batch of [`Store::purge_expired`]
@@ -419,7 +456,10 @@ impl Store {
     /// Deletes the games, keys, leaderboards, players and matches expired
     /// at `now_ms`, those that expired first first, at most `at_most` of
     /// each. A player goes as [`Store::erase_player`] erases one; a match
-    /// with its entry in the due index.
+    /// with its entry in the due index. An expired game marked for the
+    /// archive is held instead, with [`StoreLimits::keep_unarchived`]
+    /// (at most `at_most` games deleted and held in all); without it,
+    /// games held before go too, in the same walk.
     pub async fn purge(&self, now_ms: u64, at_most: usize) -> Result<Purged, StoreError> {
         self.bounded(async {
             match &self.backend {
@@ -439,6 +479,7 @@ impl Store {
     pub async fn purge_expired(&self, now_ms: u64) -> Result<Purged, StoreError> {
         let mut total = Purged {
             games: 0,
+            held: 0,
             keys: 0,
             boards: 0,
             players: 0,
@@ -447,6 +488,7 @@ impl Store {
         for _ in 0..PURGE_BATCHES {
             let batch = self.purge(now_ms, PURGE_BATCH).await?;
             total.games += batch.games;
+            total.held += batch.held;
             total.keys += batch.keys;
             total.boards += batch.boards;
             total.players += batch.players;
@@ -459,7 +501,8 @@ impl Store {
     }
 
     /// How many games are stored, expired ones not yet purged included
-    /// (a full store deletes one of those to make room).
+    /// (a full store deletes one of those to make room), and those held
+    /// for the archive.
     pub async fn games(&self) -> Result<u64, StoreError> {
         self.bounded(async {
             match &self.backend {
@@ -584,6 +627,7 @@ mod tests {
             max_games_per_player: 1,
             max_matches: 1,
             timeout,
+            keep_unarchived: false,
         };
         let store = Store::open(&StoreSpec::Memory, limits).unwrap();
         let never = std::future::pending::<Result<(), StoreError>>();

@@ -3,8 +3,10 @@
 //! their expiry indexes makes every call one transaction; calls are short
 //! (a lookup, a write, a purge bounded by its caller), so they run on the
 //! async thread that makes them. Players are in `memory/players.rs`,
-//! matches in `memory/matches.rs`.
+//! matches in `memory/matches.rs`, the archiver's calls in
+//! `memory/archive.rs`.
 
+mod archive;
 mod heartbeat;
 mod matches;
 mod players;
@@ -52,8 +54,14 @@ struct Maps {
     /// The matches with a timer, by `(due_at_ms, id)`: the first is due
     /// first.
     match_due: BTreeSet<(u64, String)>,
+    /// Each game marked finished, with its mark's time, and the marks by
+    /// `(finished_ms, id)`: the first is the oldest.
+    finished: HashMap<String, u64>,
+    unarchived: BTreeSet<(u64, String)>,
     // (expires_at_ms, name), so the first entry is the first to expire.
     game_expiry: BTreeSet<(u64, String)>,
+    /// Expired games held for the archive, out of `game_expiry`.
+    game_held: BTreeSet<(u64, String)>,
     key_expiry: BTreeSet<(u64, String)>,
     board_expiry: BTreeSet<(u64, String)>,
     player_expiry: BTreeSet<(u64, String)>,
@@ -162,7 +170,7 @@ impl MemoryStore {
     }
 
     pub(crate) fn purge(&self, now_ms: u64, at_most: usize) -> Result<Purged, StoreError> {
-        rules::purge(&mut *self.lock()?, now_ms, at_most)
+        rules::purge(&mut *self.lock()?, now_ms, at_most, &self.limits)
     }
 
     pub(crate) fn games(&self) -> Result<u64, StoreError> {
@@ -465,6 +473,7 @@ impl Tables for Maps {
         self.index(kind).remove(&(expires_at_ms, name.to_owned()));
         match kind {
             Kind::Game => {
+                self.game_held.remove(&(expires_at_ms, name.to_owned()));
                 self.games.remove(name);
                 self.logs.remove(name);
             }
@@ -500,5 +509,41 @@ impl Tables for Maps {
             }
         }
         Ok(())
+    }
+
+    fn finished(&self, id: &str) -> Result<Option<u64>, StoreError> {
+        Ok(self.finished.get(id).copied())
+    }
+
+    fn mark(&mut self, id: &str, finished_ms: u64) -> Result<(), StoreError> {
+        self.finished.insert(id.to_owned(), finished_ms);
+        self.unarchived.insert((finished_ms, id.to_owned()));
+        Ok(())
+    }
+
+    fn unmark(&mut self, id: &str) -> Result<(), StoreError> {
+        if let Some(finished_ms) = self.finished.remove(id) {
+            self.unarchived.remove(&(finished_ms, id.to_owned()));
+        }
+        Ok(())
+    }
+
+    fn hold(&mut self, id: &str, expires_at_ms: u64) -> Result<(), StoreError> {
+        let entry = (expires_at_ms, id.to_owned());
+        self.game_expiry.remove(&entry);
+        self.game_held.insert(entry);
+        Ok(())
+    }
+
+    fn release(&mut self, id: &str, expires_at_ms: u64) -> Result<(), StoreError> {
+        let entry = (expires_at_ms, id.to_owned());
+        if self.game_held.remove(&entry) {
+            self.game_expiry.insert(entry);
+        }
+        Ok(())
+    }
+
+    fn first_held(&self) -> Result<Option<(u64, String)>, StoreError> {
+        Ok(self.game_held.first().cloned())
     }
 }

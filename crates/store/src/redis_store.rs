@@ -53,6 +53,12 @@
 //! Matches are `redis_store/matches.rs`'s: a hash each, an expiry index
 //! and a due index, written with their players by `match_write.lua`.
 //!
+//! A game's mark for the archive is its member in the sorted set
+//! `PREFIX:unarchived`, scored by its finish. A game held for the archive
+//! past its expiry has its entry moved from `PREFIX:game-expiry` to
+//! `PREFIX:game-held`, scored alike, and its record and log no TTL while
+//! kept for the archive: they leave once archived (`redis_store/archive.rs`).
+//!
 //! The script also publishes each change (`VERSION ID`) on
 //! `PREFIX:changes`, in commit order: a process that follows the store
 //! hears what other processes wrote, so that its event streams carry it.
@@ -67,6 +73,7 @@
 //! and keys are hash tags all the same, so that a later layout per slot
 //! keeps the names.
 
+mod archive;
 mod heartbeat;
 mod matches;
 mod names;
@@ -139,6 +146,7 @@ pub(crate) struct RedisStore {
     seated_script: Script,
     pair_script: Script,
     unseek_script: Script,
+    archived_script: Script,
     /// The changes heard on the channel, once a caller asks for them.
     feed: OnceLock<Listening>,
 }
@@ -185,6 +193,7 @@ impl RedisStore {
             seated_script: Script::new(include_str!("redis_store/seek_seated.lua")),
             pair_script: Script::new(include_str!("redis_store/seek_pair.lua")),
             unseek_script: Script::new(include_str!("redis_store/seek_remove.lua")),
+            archived_script: with_common(include_str!("redis_store/archived.lua")),
             feed: OnceLock::new(),
         })
     }
@@ -194,28 +203,14 @@ impl RedisStore {
         id: &str,
         now_ms: u64,
     ) -> Result<Option<StoredGame>, StoreError> {
-        let fields: (Option<String>, Option<String>, Option<Vec<u8>>) = redis::cmd("HMGET")
+        let fields: GameFields = redis::cmd("HMGET")
             .arg(self.names.game(id))
-            .arg("v")
-            .arg("e")
-            .arg("b")
+            .arg(&["v", "e", "b"])
             .query_async(&mut self.connection().await?)
             .await
             .map_err(failed)?;
-        let game = match fields {
-            (None, None, None) => return Ok(None),
-            (Some(version), Some(expires_at_ms), Some(body)) => StoredGame {
-                version: number(&version, || format!("game `{id}`"))?,
-                expires_at_ms: number(&expires_at_ms, || format!("game `{id}`"))?,
-                body,
-            },
-            _ => {
-                return Err(StoreError::Corrupted(format!(
-                    "game `{id}` lacks some of its fields"
-                )));
-            }
-        };
-        Ok(Some(game).filter(|game| live(game.expires_at_ms, now_ms)))
+        let game = stored_game(id, fields)?;
+        Ok(game.filter(|game| live(game.expires_at_ms, now_ms)))
     }
 
     pub(crate) async fn log(
@@ -287,6 +282,9 @@ impl RedisStore {
             .arg("score", game.expires_at_ms)
             .arg("ttl", ttl(game.expires_at_ms, now_ms))
             .arg("body", &game.body);
+        if write.finished {
+            call.arg("finished", "1");
+        }
         if let Some(owner) = &write.owner {
             call.arg("owner", owner);
         }
@@ -335,8 +333,11 @@ impl RedisStore {
             .key("game_owners", self.names.game_owners())
             .key("match_expiry", self.names.match_expiry())
             .key("match_due", self.names.match_due())
+            .key("game_held", self.names.game_held())
+            .key("unarchived", self.names.unarchived())
             .arg("now", padded(now_ms))
             .arg("prefix", &self.names.prefix)
+            .arg("keep_unarchived", u8::from(self.limits.keep_unarchived))
             .arg("max_keys_per_game", self.limits.max_keys_per_game)
             .arg("max_kept_bytes", self.limits.max_kept_bytes);
         call
@@ -354,8 +355,10 @@ impl RedisStore {
     }
 
     pub(crate) async fn purge(&self, now_ms: u64, at_most: usize) -> Result<Purged, StoreError> {
+        let (games, held) = self.purge_games(now_ms, at_most).await?;
         Ok(Purged {
-            games: self.purge_index("game", now_ms, at_most).await?,
+            games,
+            held,
             keys: self.purge_index("kept", now_ms, at_most).await?,
             boards: self.purge_index("board", now_ms, at_most).await?,
             players: self.purge_index("player", now_ms, at_most).await?,
@@ -363,15 +366,34 @@ impl RedisStore {
         })
     }
 
+    /// The games in the expiry index and those held for the archive.
     pub(crate) async fn games(&self) -> Result<u64, StoreError> {
-        redis::cmd("ZCARD")
+        // One MULTI: a purge moving a game between the two is seen whole.
+        let (walked, held): (u64, u64) = redis::pipe()
+            .atomic()
+            .cmd("ZCARD")
             .arg(self.names.game_expiry())
+            .cmd("ZCARD")
+            .arg(self.names.game_held())
             .query_async(&mut self.connection().await?)
             .await
-            .map_err(failed)
+            .map_err(failed)?;
+        Ok(walked + held)
     }
 
-    /// Deletes up to `at_most` records of `kind` (`game`, `kept`, `board`,
+    /// Walks at most `at_most` expired games in one script: how many it
+    /// removed and how many it held for the archive.
+    async fn purge_games(&self, now_ms: u64, at_most: usize) -> Result<(usize, usize), StoreError> {
+        if at_most == 0 {
+            return Ok((0, 0));
+        }
+        let mut call = self.call(&self.purge_script, now_ms);
+        call.arg("kind", "game").arg("at_most", at_most);
+        let mut connection = self.connection().await?;
+        call.invoke(&mut connection).await.map_err(failed)
+    }
+
+    /// Deletes up to `at_most` records of `kind` (`kept`, `board`,
     /// `player` or `match`) expired by `now_ms`, the first to expire first: lists
     /// them, then deletes in one script those still expired (a write may
     /// have moved one in between).
@@ -385,7 +407,6 @@ impl RedisStore {
             return Ok(0);
         }
         let index = match kind {
-            "game" => self.names.game_expiry(),
             "kept" => self.names.kept_expiry(),
             "board" => self.names.board_expiry(),
             "match" => self.names.match_expiry(),
@@ -520,6 +541,24 @@ fn heard(payload: &[u8]) -> Option<Feed> {
         id: id.to_owned(),
         version: version.parse().ok()?,
     })
+}
+
+/// A game's fields as `HMGET v e b` reads them.
+type GameFields = (Option<String>, Option<String>, Option<Vec<u8>>);
+
+/// The game `id` its fields hold, expired or not; `None` for none.
+fn stored_game(id: &str, fields: GameFields) -> Result<Option<StoredGame>, StoreError> {
+    match fields {
+        (None, None, None) => Ok(None),
+        (Some(version), Some(expires_at_ms), Some(body)) => Ok(Some(StoredGame {
+            version: number(&version, || format!("game `{id}`"))?,
+            expires_at_ms: number(&expires_at_ms, || format!("game `{id}`"))?,
+            body,
+        })),
+        _ => Err(StoreError::Corrupted(format!(
+            "game `{id}` lacks some of its fields"
+        ))),
+    }
 }
 
 /// What the write script answered.

@@ -5,16 +5,24 @@
 //! writes the rules need, over its maps or its open transaction. Redis
 //! holds no transaction open across calls, so it runs the same rules as
 //! Lua scripts (`redis_store/write.lua`, `player_write.lua`,
-//! `player_erase.lua`, `match_write.lua`, `purge.lua`, with
-//! `common.lua`): a change here is
-//! made there too, and the cases of `tests/store/` run on every backend.
+//! `player_erase.lua`, `match_write.lua`, `purge.lua`, `archived.lua`,
+//! with `common.lua`): a change here is made there too, and the cases of
+//! `tests/store/` run on every backend.
 //!
-//! What goes with a record ([`remove`]): a game takes its log and its
-//! entry in its owner's index; a board its entries; a player its token's
-//! hash, its entries on every board and the index of its games (the games
-//! stay); a match its entry in the due index.
+//! What goes with a record ([`remove`]): a game takes its log, its
+//! entry in its owner's index and its mark for the archive; a board its
+//! entries; a player its token's hash, its entries on every board and the
+//! index of its games (the games stay); a match its entry in the due
+//! index. Which expired games go and which are held for the archive is
+//! `rules/archive.rs`'s; what a write must be, `rules/check.rs`'s.
 
-use crate::player::TOKEN_BYTES;
+mod archive;
+mod check;
+
+use archive::Taken;
+pub(crate) use archive::archived;
+pub(crate) use check::{check, check_match, check_player};
+
 use crate::{
     Entry, Expected, Keep, Kept, KeyBound, MatchOutcome, MatchWrite, Outcome, PlayerOutcome,
     PlayerWrite, Purged, StoreError, StoreLimits, StoredGame, StoredMatch, StoredPlayer, Write,
@@ -55,7 +63,7 @@ pub(crate) struct BoardHead {
 }
 
 /// The kinds of record that expire, each with its own expiry index.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kind {
     Game,
     Key,
@@ -163,122 +171,25 @@ pub(crate) trait Tables {
     /// The entry of `kind`'s expiry index that expires first.
     fn first_to_expire(&self, kind: Kind) -> Result<Option<(u64, String)>, StoreError>;
     /// Removes the index entry `(expires_at_ms, name)` of `kind`, and the
-    /// record it points to (a game with its log; a board with all its
-    /// entries and their players' links; a kept answer with its counts; a
-    /// player alone; a match with its due index entry). What else goes with it is [`remove`]'s.
+    /// record it points to (a game with its log and its entry in the
+    /// held index, if any; a board with all its entries and their players'
+    /// links; a kept answer with its counts; a player alone; a match with
+    /// its due index entry). What else goes with it is [`remove`]'s.
     fn remove(&mut self, kind: Kind, expires_at_ms: u64, name: &str) -> Result<(), StoreError>;
-}
-
-/// Refuses a write whose new version does not follow the expected one.
-pub(crate) fn check(write: &Write) -> Result<(), StoreError> {
-    let follows = match write.expected {
-        Expected::Absent => Some(0),
-        Expected::Version(version) => version.checked_add(1),
-    };
-    match follows {
-        Some(_) if write.log.len() as u64 > write.game.version.saturating_add(1) => {
-            Err(StoreError::InvalidWrite(format!(
-                "game `{}`: a write of version {} appends {} log entries, more than its versions",
-                write.id,
-                write.game.version,
-                write.log.len()
-            )))
-        }
-        Some(version) if version == write.game.version => Ok(()),
-        Some(version) => Err(StoreError::InvalidWrite(format!(
-            "game `{}`: a write expecting {:?} stores version {version}, not {}",
-            write.id, write.expected, write.game.version
-        ))),
-        None => Err(StoreError::InvalidWrite(format!(
-            "game `{}`: version {} is the last a game can have",
-            write.id,
-            u64::MAX
-        ))),
-    }
-}
-
-/// Refuses a player's write whose new version does not follow the
-/// expected one, or whose token's hash is not SHA-256's length.
-pub(crate) fn check_player(write: &PlayerWrite) -> Result<(), StoreError> {
-    let follows = match write.expected {
-        Expected::Absent => Some(0),
-        Expected::Version(version) => version.checked_add(1),
-    };
-    if let Some(token) = &write.player.token
-        && token.len() != TOKEN_BYTES
-    {
-        return Err(StoreError::InvalidWrite(format!(
-            "player `{}`: a token's hash of {} bytes, not SHA-256's {TOKEN_BYTES}",
-            write.id,
-            token.len()
-        )));
-    }
-    match follows {
-        Some(version) if version == write.player.version => Ok(()),
-        Some(version) => Err(StoreError::InvalidWrite(format!(
-            "player `{}`: a write expecting {:?} stores version {version}, not {}",
-            write.id, write.expected, write.player.version
-        ))),
-        None => Err(StoreError::InvalidWrite(format!(
-            "player `{}`: version {} is the last a player can have",
-            write.id,
-            u64::MAX
-        ))),
-    }
-}
-
-/// Refuses a match's write whose new version does not follow the
-/// expected one, or whose players are not each a change of a stored
-/// player, once, each valid as [`check_player`] says. A token's hash
-/// given to two of them is refused too: one hash finds one player.
-pub(crate) fn check_match(write: &MatchWrite) -> Result<(), StoreError> {
-    let follows = match write.expected {
-        Expected::Absent => Some(0),
-        Expected::Version(version) => version.checked_add(1),
-    };
-    match follows {
-        Some(version) if version == write.record.version => {}
-        Some(version) => {
-            return Err(StoreError::InvalidWrite(format!(
-                "match `{}`: a write expecting {:?} stores version {version}, not {}",
-                write.id, write.expected, write.record.version
-            )));
-        }
-        None => {
-            return Err(StoreError::InvalidWrite(format!(
-                "match `{}`: version {} is the last a match can have",
-                write.id,
-                u64::MAX
-            )));
-        }
-    }
-    for (i, player) in write.players.iter().enumerate() {
-        check_player(player)?;
-        if player.expected == Expected::Absent {
-            return Err(StoreError::InvalidWrite(format!(
-                "match `{}`: player `{}` would be created with it; a match changes stored players",
-                write.id, player.id
-            )));
-        }
-        let earlier = &write.players[..i];
-        if earlier.iter().any(|other| other.id == player.id) {
-            return Err(StoreError::InvalidWrite(format!(
-                "match `{}`: player `{}` is written twice",
-                write.id, player.id
-            )));
-        }
-        if player.player.token.is_some()
-            && earlier
-                .iter()
-                .any(|other| other.player.token == player.player.token)
-        {
-            return Err(StoreError::InvalidWrite(format!(
-                "match `{}`: players `{}` and another are given one token's hash",
-                write.id, player.id
-            )));
-        }
-    }
-    Ok(())
+    /// When the game `id` was marked finished, if it is marked.
+    fn finished(&self, id: &str) -> Result<Option<u64>, StoreError>;
+    /// Marks the game `id`, not marked, as finished at `finished_ms`.
+    fn mark(&mut self, id: &str, finished_ms: u64) -> Result<(), StoreError>;
+    /// Clears the game `id`'s mark, if it has one.
+    fn unmark(&mut self, id: &str) -> Result<(), StoreError>;
+    /// Moves the game `id`'s entry `(expires_at_ms, id)` from the games'
+    /// expiry index to the held index; the game stays, and counts.
+    fn hold(&mut self, id: &str, expires_at_ms: u64) -> Result<(), StoreError>;
+    /// Moves the game `id`'s entry back from the held index to the expiry
+    /// index, if it is held.
+    fn release(&mut self, id: &str, expires_at_ms: u64) -> Result<(), StoreError>;
+    /// The entry of the held index that expired first.
+    fn first_held(&self) -> Result<Option<(u64, String)>, StoreError>;
 }
 
 /// Applies one write: the key first (a kept answer is replayed whatever
@@ -304,11 +215,19 @@ pub(crate) fn apply(
     if current != expected {
         return Ok(Outcome::Stale { current });
     }
+    // A create over an expired game that waits for its archive copy.
+    if write.expected == Expected::Absent
+        && stored.is_some()
+        && archive::kept(tables, &write.id, limits)?
+    {
+        return Ok(Outcome::Stale { current: None });
+    }
     // Only a new id adds a game; one that replaces an expired game does
-    // not. An expired game never counts: a full store deletes one first.
+    // not. An expired game never counts, unless held for the archive: a
+    // full store deletes one first.
     if stored.is_none()
         && tables.count()? >= limits.max_games
-        && !make_room(tables, Kind::Game, now_ms, |tables| {
+        && !make_room(tables, Kind::Game, now_ms, limits, |tables| {
             Ok(tables.count()? < limits.max_games)
         })?
     {
@@ -338,6 +257,9 @@ pub(crate) fn apply(
         (_, stored) => stored.map(|head| head.expires_at_ms),
     };
     tables.put_game(&write.id, &write.game, replaces)?;
+    if write.finished && tables.finished(&write.id)?.is_none() {
+        tables.mark(&write.id, now_ms)?;
+    }
     if let Some(owner) = owner {
         tables.own(owner, now_ms, &write.id)?;
     }
@@ -379,7 +301,7 @@ pub(crate) fn apply_match(
     }
     if stored.is_none()
         && tables.matches()? >= limits.max_matches
-        && !make_room(tables, Kind::Match, now_ms, |tables| {
+        && !make_room(tables, Kind::Match, now_ms, limits, |tables| {
             Ok(tables.matches()? < limits.max_matches)
         })?
     {
@@ -506,32 +428,54 @@ fn over_bound(
     let fits = |tables: &mut _| -> Result<bool, StoreError> {
         Ok(Tables::kept_bytes(tables)?.saturating_add(charge) <= limits.max_kept_bytes)
     };
-    if !fits(tables)? && !make_room(tables, Kind::Key, now_ms, fits)? {
+    if !fits(tables)? && !make_room(tables, Kind::Key, now_ms, limits, fits)? {
         return Ok(Some(KeyBound::Store));
     }
     Ok(None)
 }
 
 /// Deletes expired records of `kind`, the first to expire first, until
-/// `enough` says so (at most [`MAKE_ROOM`]); whether it did.
+/// `enough` says so (at most [`MAKE_ROOM`] taken); whether it did. A game
+/// kept for the archive is held instead, which makes no room.
 fn make_room<T: Tables>(
     tables: &mut T,
     kind: Kind,
     now_ms: u64,
+    limits: &StoreLimits,
     mut enough: impl FnMut(&mut T) -> Result<bool, StoreError>,
 ) -> Result<bool, StoreError> {
     for _ in 0..MAKE_ROOM {
-        match tables.first_to_expire(kind)? {
-            Some((expires_at_ms, name)) if !live(expires_at_ms, now_ms) => {
+        let Some((expires_at_ms, name)) = next_expired(tables, kind, now_ms, limits)? else {
+            return Ok(false);
+        };
+        let taken = match kind {
+            Kind::Game => archive::take(tables, expires_at_ms, &name, limits)?,
+            _ => {
                 remove(tables, kind, expires_at_ms, &name)?;
-                if enough(tables)? {
-                    return Ok(true);
-                }
+                Taken::Removed
             }
-            _ => return Ok(false),
+        };
+        if taken == Taken::Removed && enough(tables)? {
+            return Ok(true);
         }
     }
     Ok(false)
+}
+
+/// The next expired record of `kind` a purge or a bound takes, the first
+/// to expire first: for games, as `rules/archive.rs` walks them.
+fn next_expired(
+    tables: &impl Tables,
+    kind: Kind,
+    now_ms: u64,
+    limits: &StoreLimits,
+) -> Result<Option<(u64, String)>, StoreError> {
+    if kind == Kind::Game {
+        return archive::next_expired(tables, now_ms, limits);
+    }
+    Ok(tables
+        .first_to_expire(kind)?
+        .filter(|(expires_at_ms, _)| !live(*expires_at_ms, now_ms)))
 }
 
 /// Puts `entry` on its board, keeping the board's best `board_size`,
@@ -612,7 +556,7 @@ pub(crate) fn apply_player(
     }
     if stored.is_none()
         && tables.players()? >= limits.max_players
-        && !make_room(tables, Kind::Player, now_ms, |tables| {
+        && !make_room(tables, Kind::Player, now_ms, limits, |tables| {
             Ok(tables.players()? < limits.max_players)
         })?
     {
@@ -692,7 +636,10 @@ fn remove(
     name: &str,
 ) -> Result<(), StoreError> {
     match kind {
-        Kind::Game => tables.unown(name)?,
+        Kind::Game => {
+            tables.unown(name)?;
+            tables.unmark(name)?;
+        }
         Kind::Player => {
             if let Some(token) = tables.player(name)?.and_then(|player| player.token) {
                 untoken(tables, &token, name)?;
@@ -712,19 +659,23 @@ fn remove(
 }
 
 /// Deletes what expired by `now_ms`, those that expired first first, at
-/// most `at_most` games, `at_most` keys, `at_most` boards, `at_most`
-/// players and `at_most` matches.
+/// most `at_most` games (deleted and held in all: `rules/archive.rs`),
+/// `at_most` keys, `at_most` boards, `at_most` players and `at_most`
+/// matches.
 pub(crate) fn purge(
     tables: &mut impl Tables,
     now_ms: u64,
     at_most: usize,
+    limits: &StoreLimits,
 ) -> Result<Purged, StoreError> {
+    let (games, held) = archive::purge_games(tables, now_ms, at_most, limits)?;
     Ok(Purged {
-        games: purge_kind(tables, Kind::Game, now_ms, at_most)?,
-        keys: purge_kind(tables, Kind::Key, now_ms, at_most)?,
-        boards: purge_kind(tables, Kind::Board, now_ms, at_most)?,
-        players: purge_kind(tables, Kind::Player, now_ms, at_most)?,
-        matches: purge_kind(tables, Kind::Match, now_ms, at_most)?,
+        games,
+        held,
+        keys: purge_kind(tables, Kind::Key, now_ms, at_most, limits)?,
+        boards: purge_kind(tables, Kind::Board, now_ms, at_most, limits)?,
+        players: purge_kind(tables, Kind::Player, now_ms, at_most, limits)?,
+        matches: purge_kind(tables, Kind::Match, now_ms, at_most, limits)?,
     })
 }
 
@@ -733,16 +684,15 @@ fn purge_kind(
     kind: Kind,
     now_ms: u64,
     at_most: usize,
+    limits: &StoreLimits,
 ) -> Result<usize, StoreError> {
     let mut purged = 0;
     while purged < at_most {
-        match tables.first_to_expire(kind)? {
-            Some((expires_at_ms, name)) if !live(expires_at_ms, now_ms) => {
-                remove(tables, kind, expires_at_ms, &name)?;
-                purged += 1;
-            }
-            _ => break,
-        }
+        let Some((expires_at_ms, name)) = next_expired(tables, kind, now_ms, limits)? else {
+            break;
+        };
+        remove(tables, kind, expires_at_ms, &name)?;
+        purged += 1;
     }
     Ok(purged)
 }

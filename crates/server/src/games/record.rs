@@ -130,8 +130,9 @@ impl Records {
     }
 
     /// The game written at its new version with the entries it appends to
-    /// its log, and the entry its win earns; what the store made of it,
-    /// and when the game now expires.
+    /// its log, the entry its win earns and, when the change finishes it,
+    /// its mark for the archive; what the store made of it, and when the
+    /// game now expires.
     pub(crate) async fn save(
         &self,
         game: &Game,
@@ -167,6 +168,9 @@ impl Records {
                 Expected::Version(_) => None,
             },
             log: log.iter().map(stored::encode_entry).collect(),
+            // A finished game takes no action: the write that finishes it
+            // is its last, and marks it for the archive in the same step.
+            finished: game.status.finished(),
         };
         let started = Instant::now();
         let outcome = self.store.write(write, now).await;

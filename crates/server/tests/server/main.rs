@@ -8,6 +8,7 @@ mod budgets;
 mod compression;
 mod connections;
 mod errors;
+mod finished;
 mod games;
 mod games_on_redis;
 mod keys;

@@ -36,22 +36,34 @@
 //! range. A file made before matches gets these tables empty when it
 //! opens.
 //!
+//! A game marked finished has its mark's time in `finished` by id, and
+//! `unarchived` indexes the marks `(finished_ms, id)`, the oldest first.
+//! An expired game held for the archive has its entry moved from
+//! `game_expiry` to `game_held`, keyed alike; it stays in `games`, so it
+//! counts. A file made before these tables gets them empty.
+//!
 //! A game is stored as `version | expires_at_ms | body`, a player as
 //! `version | expires_at_ms | token length | token | body` (the length a
 //! byte, 0 for none), a match as
 //! `version | expires_at_ms | due flag | [due_at_ms] | body` (the flag a
 //! byte, 1 when `due_at_ms` follows, 0 for none) and a kept answer as
 //! `expires_at_ms | fingerprint length | fingerprint | answer`, numbers
-//! little-endian (u64, the length u32). Decoding checks every length: a
-//! record that does not decode is [`StoreError::Corrupted`], never a panic.
+//! little-endian (u64, the length u32). Decoding checks every length
+//! (`records.rs`): a record that does not decode is
+//! [`StoreError::Corrupted`], never a panic.
 
 use std::io;
 use std::path::Path;
 
 use redb::{ReadableTable, ReadableTableMetadata, Table, TableDefinition, WriteTransaction};
 
+use super::records::{split_game, split_match};
 use crate::rules::{BoardHead, Head, Kind, MatchHead, Tables};
-use crate::{Entry, Kept, Ranked, StoreError, StoredGame, StoredMatch, StoredPlayer};
+use crate::{Entry, Kept, StoreError, StoredGame, StoredMatch, StoredPlayer};
+
+pub(super) use super::records::{
+    read_entries, read_game, read_kept, read_log, read_match, read_owned, read_player,
+};
 
 pub(super) const GAMES: TableDefinition<&str, &[u8]> = TableDefinition::new("games");
 pub(super) const KEPT: TableDefinition<&str, &[u8]> = TableDefinition::new("kept");
@@ -75,6 +87,9 @@ const GAME_OWNERS: TableDefinition<&str, (u64, &str)> = TableDefinition::new("ga
 pub(super) const MATCHES: TableDefinition<&str, &[u8]> = TableDefinition::new("matches");
 const MATCH_EXPIRY: TableDefinition<(u64, &str), ()> = TableDefinition::new("match_expiry");
 pub(super) const MATCH_DUE: TableDefinition<(u64, &str), ()> = TableDefinition::new("match_due");
+pub(super) const FINISHED: TableDefinition<&str, u64> = TableDefinition::new("finished");
+pub(super) const UNARCHIVED: TableDefinition<(u64, &str), ()> = TableDefinition::new("unarchived");
+const GAME_HELD: TableDefinition<(u64, &str), ()> = TableDefinition::new("game_held");
 
 /// The row of `totals` that holds the charges of every kept answer.
 const KEPT_BYTES: &str = "kept_bytes";
@@ -102,6 +117,9 @@ pub(super) struct FileTables<'txn> {
     matches: Table<'txn, &'static str, &'static [u8]>,
     match_expiry: Table<'txn, (u64, &'static str), ()>,
     match_due: Table<'txn, (u64, &'static str), ()>,
+    finished: Table<'txn, &'static str, u64>,
+    unarchived: Table<'txn, (u64, &'static str), ()>,
+    game_held: Table<'txn, (u64, &'static str), ()>,
     /// Whether any table was changed: a batch of stale writes changed
     /// none, and is not synced.
     changed: bool,
@@ -132,6 +150,9 @@ impl<'txn> FileTables<'txn> {
             matches: txn.open_table(MATCHES)?,
             match_expiry: txn.open_table(MATCH_EXPIRY)?,
             match_due: txn.open_table(MATCH_DUE)?,
+            finished: txn.open_table(FINISHED)?,
+            unarchived: txn.open_table(UNARCHIVED)?,
+            game_held: txn.open_table(GAME_HELD)?,
             changed: false,
         })
     }
@@ -492,6 +513,9 @@ impl Tables for FileTables<'_> {
             .map_err(failed)?;
         match kind {
             Kind::Game => {
+                self.game_held
+                    .remove((expires_at_ms, name))
+                    .map_err(failed)?;
                 self.games.remove(name).map_err(failed)?;
                 // One entry a version: bounded by the game's actions.
                 self.log
@@ -537,205 +561,63 @@ impl Tables for FileTables<'_> {
         }
         Ok(())
     }
-}
 
-/// The entries of `board`, best first, each with its player: at most
-/// the board size.
-pub(super) fn read_entries(
-    entries: &impl ReadableTable<(&'static str, &'static str), &'static [u8]>,
-    players: &impl ReadableTable<(&'static str, &'static str), &'static str>,
-    board: &str,
-) -> Result<Vec<Ranked>, StoreError> {
-    let mut ranked = Vec::new();
-    for entry in entries.range((board, "")..).map_err(failed)? {
-        let (key, body) = entry.map_err(failed)?;
-        let (on, rank) = key.value();
-        if on != board {
-            break;
-        }
-        let player = players.get((board, rank)).map_err(failed)?;
-        ranked.push(Ranked {
-            rank: rank.to_owned(),
-            player: player.map_or_else(String::new, |player| player.value().to_owned()),
-            body: body.value().to_vec(),
-        });
+    fn finished(&self, id: &str) -> Result<Option<u64>, StoreError> {
+        let finished_ms = self.finished.get(id).map_err(failed)?;
+        Ok(finished_ms.map(|finished_ms| finished_ms.value()))
     }
-    Ok(ranked)
-}
 
-/// The games listed as `owner`'s in `owned`, oldest first.
-pub(super) fn read_owned(
-    owned: &impl ReadableTable<(&'static str, u64, &'static str), ()>,
-    owner: &str,
-) -> Result<Vec<(u64, String)>, StoreError> {
-    let mut games = Vec::new();
-    for entry in owned.range((owner, 0, "")..).map_err(failed)? {
-        let (key, _) = entry.map_err(failed)?;
-        let (of, created_ms, id) = key.value();
-        if of != owner {
-            break;
-        }
-        games.push((created_ms, id.to_owned()));
+    fn mark(&mut self, id: &str, finished_ms: u64) -> Result<(), StoreError> {
+        self.changed = true;
+        self.finished.insert(id, finished_ms).map_err(failed)?;
+        self.unarchived
+            .insert((finished_ms, id), ())
+            .map_err(failed)?;
+        Ok(())
     }
-    Ok(games)
-}
 
-/// The player stored under `id` in `players`, expired or not.
-pub(super) fn read_player(
-    players: &impl ReadableTable<&'static str, &'static [u8]>,
-    id: &str,
-) -> Result<Option<StoredPlayer>, StoreError> {
-    let Some(record) = players.get(id).map_err(failed)? else {
-        return Ok(None);
-    };
-    let bytes = record.value();
-    let corrupted = || {
-        StoreError::Corrupted(format!(
-            "player `{id}` is {} bytes, short of what its head says",
-            bytes.len()
-        ))
-    };
-    let (version, rest) = take_u64(bytes).ok_or_else(corrupted)?;
-    let (expires_at_ms, rest) = take_u64(rest).ok_or_else(corrupted)?;
-    let (length, rest) = rest.split_first().ok_or_else(corrupted)?;
-    let (token, body) = rest
-        .split_at_checked(usize::from(*length))
-        .ok_or_else(corrupted)?;
-    Ok(Some(StoredPlayer {
-        version,
-        expires_at_ms,
-        token: (*length > 0).then(|| token.to_vec()),
-        body: body.to_vec(),
-    }))
-}
-
-/// The entries of `id`'s log at `versions`, in order.
-pub(super) fn read_log(
-    log: &impl ReadableTable<(&'static str, u64), &'static [u8]>,
-    id: &str,
-    versions: std::ops::Range<u64>,
-) -> Result<Vec<(u64, Vec<u8>)>, StoreError> {
-    if versions.is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut entries = Vec::new();
-    for entry in log
-        .range((id, versions.start)..(id, versions.end))
-        .map_err(failed)?
-    {
-        let (key, body) = entry.map_err(failed)?;
-        entries.push((key.value().1, body.value().to_vec()));
-    }
-    Ok(entries)
-}
-
-/// The game stored under `id` in `games`, expired or not.
-pub(super) fn read_game(
-    games: &impl ReadableTable<&'static str, &'static [u8]>,
-    id: &str,
-) -> Result<Option<StoredGame>, StoreError> {
-    let Some(record) = games.get(id).map_err(failed)? else {
-        return Ok(None);
-    };
-    let (version, expires_at_ms, body) = split_game(id, record.value())?;
-    Ok(Some(StoredGame {
-        version,
-        expires_at_ms,
-        body: body.to_vec(),
-    }))
-}
-
-/// The answer kept under `key` in `kept`, expired or not.
-pub(super) fn read_kept(
-    kept: &impl ReadableTable<&'static str, &'static [u8]>,
-    key: &str,
-) -> Result<Option<Kept>, StoreError> {
-    let Some(record) = kept.get(key).map_err(failed)? else {
-        return Ok(None);
-    };
-    let bytes = record.value();
-    let corrupted = || {
-        StoreError::Corrupted(format!(
-            "the answer kept under `{key}` is {} bytes, short of what its head says",
-            bytes.len()
-        ))
-    };
-    let (expires_at_ms, rest) = take_u64(bytes).ok_or_else(corrupted)?;
-    let (length, rest) = rest.split_first_chunk::<4>().ok_or_else(corrupted)?;
-    let length = usize::try_from(u32::from_le_bytes(*length)).map_err(|_| corrupted())?;
-    let (fingerprint, answer) = rest.split_at_checked(length).ok_or_else(corrupted)?;
-    Ok(Some(Kept {
-        fingerprint: fingerprint.to_vec(),
-        answer: answer.to_vec(),
-        expires_at_ms,
-    }))
-}
-
-/// The match stored under `id` in `matches`, expired or not.
-pub(super) fn read_match(
-    matches: &impl ReadableTable<&'static str, &'static [u8]>,
-    id: &str,
-) -> Result<Option<StoredMatch>, StoreError> {
-    let Some(record) = matches.get(id).map_err(failed)? else {
-        return Ok(None);
-    };
-    let (head, body) = split_match(id, record.value())?;
-    Ok(Some(StoredMatch {
-        version: head.version,
-        expires_at_ms: head.expires_at_ms,
-        due_at_ms: head.due_at_ms,
-        body: body.to_vec(),
-    }))
-}
-
-/// A match record's head (version, expiry, due time) and body.
-fn split_match<'a>(id: &str, bytes: &'a [u8]) -> Result<(MatchHead, &'a [u8]), StoreError> {
-    let corrupted = || {
-        StoreError::Corrupted(format!(
-            "match `{id}` is {} bytes, short of what its head says",
-            bytes.len()
-        ))
-    };
-    let (version, rest) = take_u64(bytes).ok_or_else(corrupted)?;
-    let (expires_at_ms, rest) = take_u64(rest).ok_or_else(corrupted)?;
-    let (flag, rest) = rest.split_first().ok_or_else(corrupted)?;
-    let (due_at_ms, body) = match flag {
-        0 => (None, rest),
-        1 => {
-            let (due_at_ms, body) = take_u64(rest).ok_or_else(corrupted)?;
-            (Some(due_at_ms), body)
+    fn unmark(&mut self, id: &str) -> Result<(), StoreError> {
+        let finished_ms = self.finished.remove(id).map_err(failed)?;
+        if let Some(finished_ms) = finished_ms.map(|finished_ms| finished_ms.value()) {
+            self.changed = true;
+            self.unarchived.remove((finished_ms, id)).map_err(failed)?;
         }
-        other => {
-            return Err(StoreError::Corrupted(format!(
-                "match `{id}` has a due flag of {other}, not 0 or 1"
-            )));
+        Ok(())
+    }
+
+    fn hold(&mut self, id: &str, expires_at_ms: u64) -> Result<(), StoreError> {
+        self.changed = true;
+        self.game_expiry
+            .remove((expires_at_ms, id))
+            .map_err(failed)?;
+        self.game_held
+            .insert((expires_at_ms, id), ())
+            .map_err(failed)?;
+        Ok(())
+    }
+
+    fn release(&mut self, id: &str, expires_at_ms: u64) -> Result<(), StoreError> {
+        if self
+            .game_held
+            .remove((expires_at_ms, id))
+            .map_err(failed)?
+            .is_some()
+        {
+            self.changed = true;
+            self.game_expiry
+                .insert((expires_at_ms, id), ())
+                .map_err(failed)?;
         }
-    };
-    let head = MatchHead {
-        version,
-        expires_at_ms,
-        due_at_ms,
-    };
-    Ok((head, body))
-}
+        Ok(())
+    }
 
-/// A game record's version, expiry and body.
-fn split_game<'a>(id: &str, bytes: &'a [u8]) -> Result<(u64, u64, &'a [u8]), StoreError> {
-    take_u64(bytes)
-        .and_then(|(version, rest)| {
-            take_u64(rest).map(|(expires_at_ms, body)| (version, expires_at_ms, body))
-        })
-        .ok_or_else(|| {
-            StoreError::Corrupted(format!(
-                "game `{id}` is {} bytes, shorter than its 16-byte head",
-                bytes.len()
-            ))
-        })
-}
-
-fn take_u64(bytes: &[u8]) -> Option<(u64, &[u8])> {
-    let (number, rest) = bytes.split_first_chunk::<8>()?;
-    Some((u64::from_le_bytes(*number), rest))
+    fn first_held(&self) -> Result<Option<(u64, String)>, StoreError> {
+        let first = self.game_held.first().map_err(failed)?;
+        Ok(first.map(|(entry, _)| {
+            let (expires_at_ms, id) = entry.value();
+            (expires_at_ms, id.to_owned())
+        }))
+    }
 }
 
 /// A redb error met while the store is open.

@@ -80,11 +80,13 @@ local function unown(id)
   end
 end
 
--- Removes a game, its log, its index entry and its place in its owner's
--- list.
+-- Removes a game, its log, its index entry (expiry or held), its place in
+-- its owner's list and its mark for the archive.
 local function remove_game(id)
   redis.call('DEL', game_record(id), log_record(id))
   redis.call('ZREM', key.game_expiry, id)
+  redis.call('ZREM', key.game_held, id)
+  redis.call('ZREM', key.unarchived, id)
   unown(id)
 end
 
@@ -181,6 +183,66 @@ local function first_expired(index, now)
     return first[1]
   end
   return nil
+end
+
+-- Whether a game is stored under `id`. The indexes, not the record, say
+-- which ids are stored: Redis may have dropped an expired record by its
+-- TTL before a purge took it out.
+local function game_stored(id)
+  return redis.call('ZSCORE', key.game_expiry, id) or redis.call('ZSCORE', key.game_held, id)
+end
+
+-- How many games are stored: those held for the archive count.
+local function game_count()
+  return redis.call('ZCARD', key.game_expiry) + redis.call('ZCARD', key.game_held)
+end
+
+-- Whether the game `id` stays for the archive once expired, as
+-- rules/archive.rs `kept` says: marked, and marked games kept.
+local function kept_for_archive(id)
+  return arg.keep_unarchived == '1' and redis.call('ZSCORE', key.unarchived, id) ~= false
+end
+
+-- The first entry of `index`, id and score, if it has expired by `now`.
+local function first_expired_entry(index, now)
+  local first = redis.call('ZRANGE', index, 0, 0, 'WITHSCORES')
+  if first[1] and tonumber(first[2]) <= tonumber(now) then
+    return first[1], tonumber(first[2])
+  end
+  return nil, nil
+end
+
+-- The next expired game a walk takes, the first to expire first (by
+-- expiry, then by id), as rules/archive.rs `next_expired`: the first of
+-- the expiry index; with marked games not kept, the first of it and of
+-- the held index.
+local function next_expired_game(now)
+  local id, expires = first_expired_entry(key.game_expiry, now)
+  if arg.keep_unarchived == '1' then
+    return id
+  end
+  local held, held_expires = first_expired_entry(key.game_held, now)
+  if held and (not id or held_expires < expires or (held_expires == expires and held < id)) then
+    return held
+  end
+  return id
+end
+
+-- Takes the expired game `id`, as rules/archive.rs `take`: holds it if
+-- it stays for the archive (out of the expiry index into the held one,
+-- its record and log with no TTL, so that Redis keeps them too), else
+-- removes it. Answers 'held' or 'removed'.
+local function take_expired_game(id)
+  if kept_for_archive(id) then
+    local expires = redis.call('ZSCORE', key.game_expiry, id)
+    redis.call('ZREM', key.game_expiry, id)
+    redis.call('ZADD', key.game_held, expires, id)
+    redis.call('PERSIST', game_record(id))
+    redis.call('PERSIST', log_record(id))
+    return 'held'
+  end
+  remove_game(id)
+  return 'removed'
 end
 
 -- The live answer kept under `name` as {expires, fingerprint, answer};

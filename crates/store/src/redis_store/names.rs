@@ -23,6 +23,16 @@ impl Names {
         format!("{}:game-expiry", self.prefix)
     }
 
+    /// Expired games held for the archive, out of `game_expiry`.
+    pub(super) fn game_held(&self) -> String {
+        format!("{}:game-held", self.prefix)
+    }
+
+    /// The marks of finished games not yet archived, by finish time.
+    pub(super) fn unarchived(&self) -> String {
+        format!("{}:unarchived", self.prefix)
+    }
+
     pub(super) fn kept_expiry(&self) -> String {
         format!("{}:kept-expiry", self.prefix)
     }

@@ -1,8 +1,8 @@
 -- One write, as rules.rs `apply` makes it, atomic because Redis runs a
 -- script alone: the key first (a kept answer is replayed whatever the
 -- version), then the version, then the bounds on games, on the owner's
--- games and on keys; the game, its place in its owner's list, the key and
--- the entry are stored only when all pass.
+-- games and on keys; the game, its mark, its place in its owner's list,
+-- the key and the entry are stored only when all pass.
 --
 -- KEYS: game, log, and the store's indexes and counts (`call` in
 -- redis_store.rs). ARGV: now, prefix, channel (where changes are
@@ -13,7 +13,8 @@
 -- `logged`; with a key: kept (its name), kept_expires, kept_score,
 -- kept_ttl, fingerprint, answer, charge; with an entry: board_name,
 -- player, rank, entry, board_expires, board_score, board_ttl, board_size,
--- max_boards.
+-- max_boards; finished ('1') when the change ends the game, and
+-- keep_unarchived ('1' or '0').
 local now = arg.now
 
 if arg.kept then
@@ -31,17 +32,30 @@ end
 if current ~= arg.expected then
   return {'stale', current}
 end
+-- A create over an expired game that waits for its archive copy.
+if arg.expected == '' and stored[1] and kept_for_archive(arg.id) then
+  return {'stale', ''}
+end
 
 -- Only a new id adds a game; one that replaces an expired game does not.
--- The index, not the record, says which ids are stored. An expired game
--- never counts: a full store removes one first.
-if not redis.call('ZSCORE', key.game_expiry, arg.id)
-    and redis.call('ZCARD', key.game_expiry) >= tonumber(arg.max_games) then
-  local expired = first_expired(key.game_expiry, now)
-  if not expired then
+-- The indexes, not the record, say which ids are stored. An expired game
+-- never counts, unless held for the archive: a full store removes one
+-- first, the first to expire first (16 taken at most).
+if not game_stored(arg.id) and game_count() >= tonumber(arg.max_games) then
+  local room = false
+  for _ = 1, 16 do
+    local expired = next_expired_game(now)
+    if not expired then
+      break
+    end
+    if take_expired_game(expired) == 'removed' and game_count() < tonumber(arg.max_games) then
+      room = true
+      break
+    end
+  end
+  if not room then
     return {'full'}
   end
-  remove_game(expired)
 end
 
 -- Only the owner's live games count: an expired one waits for its purge.
@@ -70,15 +84,27 @@ if arg.kept then
   end
 end
 
-redis.call('HSET', key.game, 'v', arg.version, 'e', arg.expires, 'b', arg.body)
-redis.call('PEXPIRE', key.game, arg.ttl)
-redis.call('ZADD', key.game_expiry, arg.score, arg.id)
--- A create starts a new log and a new place in a list: an expired game's
--- under the id go. The log is a hash of version to entry, expiring with
--- the game.
+-- A create starts a new log, a new place in a list and a new mark: an
+-- expired game's under the id go, and its entry in the held index.
 if arg.expected == '' then
   redis.call('DEL', key.log)
   unown(arg.id)
+  redis.call('ZREM', key.unarchived, arg.id)
+  redis.call('ZREM', key.game_held, arg.id)
+end
+redis.call('HSET', key.game, 'v', arg.version, 'e', arg.expires, 'b', arg.body)
+redis.call('ZADD', key.game_expiry, arg.score, arg.id)
+-- The change that ends the game marks it for the archive, once.
+if arg.finished == '1' and not redis.call('ZSCORE', key.unarchived, arg.id) then
+  redis.call('ZADD', key.unarchived, now, arg.id)
+end
+-- A game kept for the archive has no TTL: it leaves once archived. The
+-- log is a hash of version to entry, expiring with the game.
+local persist = kept_for_archive(arg.id)
+if persist then
+  redis.call('PERSIST', key.game)
+else
+  redis.call('PEXPIRE', key.game, arg.ttl)
 end
 if owner then
   redis.call('HSET', key.game_owners, arg.id, now .. ' ' .. owner)
@@ -93,7 +119,11 @@ local versions, logged = list.logged_version or {}, list.logged or {}
 for i = 1, #logged do
   redis.call('HSET', key.log, versions[i], logged[i])
 end
-redis.call('PEXPIRE', key.log, arg.ttl)
+if persist then
+  redis.call('PERSIST', key.log)
+else
+  redis.call('PEXPIRE', key.log, arg.ttl)
+end
 if arg.kept then
   put_kept(arg.kept, arg.id, arg.kept_expires, arg.kept_score, arg.kept_ttl,
     arg.fingerprint, arg.answer, arg.charge)

@@ -1,7 +1,8 @@
 //! A write the file store acknowledged is on disk: a real process writes
 //! and prints each acknowledged version, is killed with SIGKILL in the
 //! middle of its writes, and the file, reopened, holds every version it
-//! printed.
+//! printed, and the mark for the archive of every game whose finishing
+//! write (its version 1) it printed.
 //!
 //! The writing process is this test binary run again with
 //! `WRITER_FILE` set, running only `crash::writer`.
@@ -88,6 +89,14 @@ fn acknowledged_writes_survive_sigkill() {
             );
             assert_eq!(stored.body, stored.version.to_string().into_bytes());
         }
+        // A game acknowledged at version 0 alone may have been finished
+        // unacknowledged: marked or not, it is one of the writer's.
+        let marks = store.unarchived(GAMES, u64::MAX).await.unwrap();
+        for (id, version) in &acked {
+            let marked = marks.iter().any(|mark| &mark.id == id);
+            assert!(marked || *version == 0, "{id}: finished, and not marked");
+        }
+        assert!(marks.iter().all(|mark| acked.contains_key(&mark.id)));
     });
 }
 
@@ -120,6 +129,8 @@ async fn write_until_killed(path: &Path) {
                     writeln!(stdout, "acked {id} {version}").unwrap();
                     stdout.flush().unwrap();
                     write = next(&id, version, &(version + 1).to_string());
+                    // Version 1 ends the game: its write marks it.
+                    write.finished = version == 0;
                     version += 1;
                 }
             })

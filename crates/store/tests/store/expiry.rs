@@ -49,6 +49,7 @@ async fn expired_is_absent(backend: Backend) {
         store.purge(LATER - 1, 10).await,
         Ok(Purged {
             games: 0,
+            held: 0,
             keys: 0,
             boards: 0,
             players: 0,
@@ -86,6 +87,7 @@ async fn an_expired_game_never_counts_against_the_bound(backend: Backend) {
         store.purge(later, 10).await,
         Ok(Purged {
             games: 0,
+            held: 0,
             keys: 0,
             boards: 0,
             players: 0,
@@ -127,6 +129,7 @@ async fn what_a_refused_write_deleted_stays_deleted(backend: Backend) {
         store.purge_expired(LATER).await,
         Ok(Purged {
             games: 0,
+            held: 0,
             keys: 0,
             boards: 0,
             players: 0,
@@ -157,6 +160,7 @@ async fn a_purge_keeps_pace_with_10_000_expiring_games(backend: Backend) {
         purged,
         Ok(Purged {
             games: 10_000,
+            held: 0,
             keys: 10_000,
             boards: 0,
             players: 0,
@@ -186,6 +190,7 @@ async fn purge_takes_the_first_to_expire_first(backend: Backend) {
         store.purge(NOW + 4, 2).await,
         Ok(Purged {
             games: 2,
+            held: 0,
             keys: 2,
             boards: 0,
             players: 0,
@@ -203,6 +208,7 @@ async fn purge_takes_the_first_to_expire_first(backend: Backend) {
         store.purge(NOW + 4, 10).await,
         Ok(Purged {
             games: 2,
+            held: 0,
             keys: 2,
             boards: 0,
             players: 0,
@@ -213,6 +219,7 @@ async fn purge_takes_the_first_to_expire_first(backend: Backend) {
         store.purge(NOW + 4, 10).await,
         Ok(Purged {
             games: 0,
+            held: 0,
             keys: 0,
             boards: 0,
             players: 0,
@@ -237,6 +244,7 @@ async fn a_new_expiry_moves_in_the_index(backend: Backend) {
         store.purge(SOON, 10).await,
         Ok(Purged {
             games: 0,
+            held: 0,
             keys: 0,
             boards: 0,
             players: 0,
@@ -260,6 +268,7 @@ async fn a_new_expiry_moves_in_the_index(backend: Backend) {
         store.purge(SOON + 5, 10).await,
         Ok(Purged {
             games: 1,
+            held: 0,
             keys: 0,
             boards: 0,
             players: 0,

@@ -1,6 +1,6 @@
 //! The store's rules, tested on every backend through the public
 //! interface: each case in `writes`, `keys`, `expiry`, `leaderboards`,
-//! `players`, `matches`, `seeks`, `downtime` and `concurrency` is written once and run on memory, on a redb file
+//! `players`, `matches`, `seeks`, `downtime`, `archive` and `concurrency` is written once and run on memory, on a redb file
 //! and on Redis (the server `LINKPATH_TEST_REDIS_URL` names; left out when it is unset).
 //! `model` runs random sequences of calls on all of them at once and on
 //! a model of the rules, comparing every answer and the state after it.
@@ -12,6 +12,7 @@
 #[macro_use]
 mod support;
 
+mod archive;
 mod concurrency;
 mod crash;
 mod downtime;

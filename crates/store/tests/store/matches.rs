@@ -72,6 +72,7 @@ fn expiring_match(mut write: MatchWrite, expires_at_ms: u64) -> MatchWrite {
 fn purged_matches(matches: usize) -> Purged {
     Purged {
         games: 0,
+        held: 0,
         keys: 0,
         boards: 0,
         players: 0,

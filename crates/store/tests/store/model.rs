@@ -7,12 +7,15 @@
 //! in pages, players, tokens, a player's games), matches written (with
 //! keys, timers and a player's rating, stale or not) and their due ones
 //! read, time moving on, and purges, under bounds small enough that each
-//! is reached. Each step runs on memory, on a redb file and on Redis (when
+//! is reached; finishing writes, and the archiver's calls on the marks
+//! they leave, with marked games kept past their expiry or not. Each step runs on memory, on a redb file and on Redis (when
 //! `LINKPATH_TEST_REDIS_URL` names one), and on a plain model of the rules
-//! written here from their documentation (`lib.rs`, `rules.rs`), not from
-//! their code (`model/rules.rs`, `model/players.rs`). Every step's
-//! answer, and after it all the store shows (each game, key, board,
-//! player, token and player's list, and the counts), must be the same
+//! written here from their documentation (`lib.rs`, `rules.rs`,
+//! `archive.rs`), not from their code (`model/rules.rs`,
+//! `model/players.rs`, `model/archive.rs`). Every step's answer, and
+//! after it all the store shows (each game, key, board, player, token and
+//! player's list, the marks and each game's archive copy, and the
+//! counts), must be the same
 //! everywhere: a backend alone against the rest points at that backend
 //! (the Redis scripts mirror `rules.rs` by hand), the model alone against
 //! all three at a rule or its documentation.
@@ -29,9 +32,10 @@ use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
 use linkpath_store::{
-    BoardPage, BoardStart, Entry, Expected, GameCursor, Kept, KeyBound, MatchOutcome, MatchWrite,
-    Outcome, PlayerOutcome, PlayerWrite, Purged, Ranked, Store, StoreError, StoreLimits,
-    StoredGame, StoredMatch, StoredPlayer, Write, kept_charge,
+    ArchiveCopy, BoardPage, BoardStart, Entry, Expected, GameCursor, Kept, KeyBound,
+    MAX_ARCHIVE_BATCH, MatchOutcome, MatchWrite, Outcome, PlayerOutcome, PlayerWrite, Purged,
+    Ranked, Store, StoreError, StoreLimits, StoredGame, StoredMatch, StoredPlayer, Unarchived,
+    UnarchivedCount, Write, kept_charge,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
@@ -39,10 +43,13 @@ use tempfile::TempDir;
 
 use crate::support::{Backend, NOW, Scratch, open_with};
 
+mod archive;
 mod matches;
 mod players;
+mod report;
 mod rules;
 
+use report::agree;
 use rules::Model;
 
 /// How many sequences run, and their seed.
@@ -75,7 +82,7 @@ const WAITS: [u64; 4] = [1, 5, 10, 25];
 /// What the outcomes and the model's rules must have met over all the
 /// sequences, so that a change to the generator that stops reaching a
 /// bound is noticed.
-const MUST_MEET: [&str; 35] = [
+const MUST_MEET: [&str; 42] = [
     "written",
     "stale",
     "full",
@@ -111,6 +118,13 @@ const MUST_MEET: [&str; 35] = [
     "match replayed",
     "an expired match made room",
     "a match's player rated",
+    "a game marked finished",
+    "a finishing write refused",
+    "a marked game held",
+    "a held game made no room",
+    "a create over a game kept for the archive refused",
+    "a marked game purged with its mark",
+    "marks cleared",
 ];
 
 #[test]
@@ -192,19 +206,22 @@ enum Op {
         win: Option<Win>,
         owner: Option<usize>,
     },
-    /// The version after the live one; a create if none is live.
+    /// The version after the live one; a create if none is live. It
+    /// ends the game if `finish`.
     Next {
         id: usize,
         life: u64,
         key: Option<KeyUse>,
         win: Option<Win>,
+        finish: bool,
     },
     /// A write expecting a version the game does not have: one behind
-    /// (`ahead` 0), or `ahead` past it.
+    /// (`ahead` 0), or `ahead` past it; ending the game if `finish`.
     Stale {
         id: usize,
         ahead: u64,
         key: Option<KeyUse>,
+        finish: bool,
     },
     /// [`Store::keep`]: a refusal's answer kept alone.
     Keep {
@@ -274,6 +291,17 @@ enum Op {
         ahead: u64,
         at_most: usize,
     },
+    /// The marks, at most `at_most`.
+    Unarchived {
+        at_most: usize,
+    },
+    /// The marks of these games cleared.
+    Archived {
+        ids: Vec<usize>,
+    },
+    ArchiveCopy {
+        id: usize,
+    },
 }
 
 /// An idempotency key and the answer a request keeps under it.
@@ -306,8 +334,8 @@ enum Start {
 }
 
 fn bounds() -> impl Strategy<Value = StoreLimits> {
-    (3u64..=5, 2u64..=3, 2u64..=4, 0u64..64).prop_map(
-        |(max_games, max_keys_per_game, answers, slack)| StoreLimits {
+    (3u64..=5, 2u64..=3, 2u64..=4, 0u64..64, prop::bool::ANY).prop_map(
+        |(max_games, max_keys_per_game, answers, slack, keep_unarchived)| StoreLimits {
             max_games,
             max_keys_per_game,
             // Room for `answers` answers of a typical size, and a little.
@@ -318,6 +346,7 @@ fn bounds() -> impl Strategy<Value = StoreLimits> {
             max_games_per_player: 2,
             max_matches: 2,
             timeout: Duration::from_secs(30),
+            keep_unarchived,
         },
     )
 }
@@ -356,9 +385,10 @@ fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         4 => (id(), life(), maybe_key(), maybe_win(), prop::option::weighted(0.5, player()))
             .prop_map(|(id, life, key, win, owner)| Op::Create { id, life, key, win, owner }),
-        6 => (id(), life(), maybe_key(), maybe_win())
-            .prop_map(|(id, life, key, win)| Op::Next { id, life, key, win }),
-        2 => (id(), 0u64..3, maybe_key()).prop_map(|(id, ahead, key)| Op::Stale { id, ahead, key }),
+        6 => (id(), life(), maybe_key(), maybe_win(), prop::bool::weighted(0.3))
+            .prop_map(|(id, life, key, win, finish)| Op::Next { id, life, key, win, finish }),
+        2 => (id(), 0u64..3, maybe_key(), prop::bool::weighted(0.3))
+            .prop_map(|(id, ahead, key, finish)| Op::Stale { id, ahead, key, finish }),
         3 => (id(), key()).prop_map(|(id, key)| Op::Keep { id, key }),
         1 => id().prop_map(|id| Op::Game { id }),
         1 => (0..KEYS.len()).prop_map(|key| Op::Kept { key }),
@@ -385,6 +415,9 @@ fn op() -> impl Strategy<Value = Op> {
         )
             .prop_map(|(id, life, due, stale, key, rated)| Op::Match { id, life, due, stale, key, rated }),
         2 => (0u64..30, 0usize..4).prop_map(|(ahead, at_most)| Op::Due { ahead, at_most }),
+        1 => (0usize..4).prop_map(|at_most| Op::Unarchived { at_most }),
+        2 => prop::collection::vec(id(), 0..3).prop_map(|ids| Op::Archived { ids }),
+        1 => id().prop_map(|id| Op::ArchiveCopy { id }),
     ]
 }
 
@@ -421,6 +454,9 @@ enum Call {
     // Boxed, as a game's write.
     Match(Box<MatchWrite>),
     Due(u64, usize),
+    Unarchived(usize),
+    Archived(Vec<String>),
+    ArchiveCopy(String),
 }
 
 /// What a call answered.
@@ -437,6 +473,9 @@ enum Answer {
     PlayerGames(Result<Vec<(GameCursor, String)>, StoreError>),
     Match(Result<MatchOutcome, StoreError>),
     Due(Result<Vec<String>, StoreError>),
+    Unarchived(Result<Vec<Unarchived>, StoreError>),
+    Archived(Result<usize, StoreError>),
+    ArchiveCopy(Result<Option<ArchiveCopy>, StoreError>),
 }
 
 /// A game's log as the store reads it: each entry with its version.
@@ -459,6 +498,11 @@ struct Shown {
     match_records: Vec<Result<Option<StoredMatch>, StoreError>>,
     /// Every match due now.
     due: Result<Vec<String>, StoreError>,
+    /// Every mark made by now, their count, and each game as the archive
+    /// copies it.
+    unarchived: Result<Vec<Unarchived>, StoreError>,
+    unarchived_count: Result<UnarchivedCount, StoreError>,
+    copies: Vec<Result<Option<ArchiveCopy>, StoreError>>,
 }
 
 /// Runs `ops` on each backend and on the model, step by step; answers
@@ -511,74 +555,6 @@ fn scratch() -> TempDir {
     tempfile::tempdir().unwrap()
 }
 
-/// Fails unless every backend `seen` what the model `expected`, saying
-/// how those that differ do, after the calls that led there.
-fn agree<T: PartialEq + Debug>(
-    calls: &[(usize, u64, Option<Call>)],
-    what: &str,
-    expected: &T,
-    names: &[&str],
-    seen: &[T],
-) -> Result<(), TestCaseError> {
-    if seen.iter().all(|seen| seen == expected) {
-        return Ok(());
-    }
-    let mut message = format!(
-        "the backends and the model disagree on the {what} the last of these calls \
-         (times from T = {NOW}):\n"
-    );
-    for (step, now, call) in calls {
-        message += &match call {
-            Some(call) => format!("{step} at T+{}: {}\n", now - NOW, readable(call)),
-            None => format!("{step}: time moves to T+{}\n", now - NOW),
-        };
-    }
-    message += &format!("the model: {}\n", readable(expected));
-    for (name, seen) in names.iter().zip(seen) {
-        if seen == expected {
-            message += &format!("{name}: as the model\n");
-        } else {
-            message += &format!("{name}: {}\n", readable(seen));
-        }
-    }
-    Err(TestCaseError::fail(message))
-}
-
-/// `value` as `Debug` shows it, with lists of bytes as text and times
-/// from [`NOW`]: every body, answer and fingerprint here is ASCII.
-fn readable(value: &impl Debug) -> String {
-    let debug = format!("{value:?}");
-    let mut out = String::new();
-    let mut rest = debug.as_str();
-    while let Some(at) = rest.find(|c: char| c == '[' || c.is_ascii_digit()) {
-        out += &rest[..at];
-        rest = &rest[at..];
-        if let Some(list) = rest.strip_prefix('[')
-            && let Some(end) = list.find(']')
-            && let Ok(bytes) = list[..end]
-                .split(", ")
-                .map(str::parse::<u8>)
-                .collect::<Result<Vec<_>, _>>()
-        {
-            out += &format!("{:?}", String::from_utf8_lossy(&bytes));
-            rest = &list[end + 1..];
-            continue;
-        }
-        let digits = rest
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(rest.len())
-            .max(1);
-        match rest[..digits].parse::<u64>() {
-            Ok(time) if (NOW..NOW + 10_000_000).contains(&time) => {
-                out += &format!("T+{}", time - NOW);
-            }
-            _ => out += &rest[..digits],
-        }
-        rest = &rest[digits..];
-    }
-    out + rest
-}
-
 async fn answer_of(store: &Store, call: &Call, now: u64) -> Answer {
     match call.clone() {
         Call::Write(write) => Answer::Outcome(store.write(*write, now).await),
@@ -601,6 +577,9 @@ async fn answer_of(store: &Store, call: &Call, now: u64) -> Answer {
         Call::PurgeExpired => Answer::Purged(store.purge_expired(now).await),
         Call::Match(write) => Answer::Match(store.write_match(*write, now).await),
         Call::Due(at, at_most) => Answer::Due(store.due_matches(at, at_most).await),
+        Call::Unarchived(at_most) => Answer::Unarchived(store.unarchived(at_most, now).await),
+        Call::Archived(ids) => Answer::Archived(store.archived(&ids, now).await),
+        Call::ArchiveCopy(id) => Answer::ArchiveCopy(store.archive_copy(&id).await),
     }
 }
 
@@ -635,6 +614,11 @@ async fn shown_by(store: &Store, now: u64) -> Shown {
         join_all(MATCHES.iter().map(|id| store.match_record(id, now))),
         store.due_matches(now, usize::MAX),
     );
+    let (unarchived, unarchived_count, copies) = tokio::join!(
+        store.unarchived(MAX_ARCHIVE_BATCH, now),
+        store.unarchived_count(),
+        join_all(IDS.iter().map(|id| store.archive_copy(id))),
+    );
     Shown {
         games,
         game,
@@ -648,6 +632,9 @@ async fn shown_by(store: &Store, now: u64) -> Shown {
         matches,
         match_records,
         due,
+        unarchived,
+        unarchived_count,
+        copies,
     }
 }
 

@@ -313,6 +313,7 @@ async fn a_player_expires_and_is_purged_with_all_it_has(backend: Backend) {
         store.purge(SOON, 10).await,
         Ok(Purged {
             games: 0,
+            held: 0,
             keys: 0,
             boards: 0,
             players: 1,

@@ -5,7 +5,8 @@
 //! each hears the other's writes on its feed, which resumes after its
 //! connection is cut; a store whose Redis went away and came back
 //! serves again by itself; and every key a player's scripts touch expires
-//! or goes with what owns it, as every key of a match does.
+//! or goes with what owns it, as every key of a match does, and a game
+//! kept for the archive has none of its keys expire until archived.
 
 use std::net::TcpListener;
 use std::time::Duration;
@@ -456,4 +457,59 @@ async fn a_matchs_keys_expire_and_go_with_it() {
     // Purged: the match goes, and its entries in both indexes.
     store.purge_expired(LATER + 1).await.unwrap();
     assert_eq!(matches(keys_of(&redis)), []);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a Redis: LINKPATH_TEST_REDIS_URL=redis://127.0.0.1:6390 cargo test -- --ignored"]
+async fn a_kept_games_keys_wait_for_the_archive() {
+    use linkpath_store::StoreLimits;
+
+    let redis = fresh_redis_store();
+    let limits = StoreLimits {
+        keep_unarchived: true,
+        ..crate::support::limits(10)
+    };
+    let store = Store::open(&redis.setting().parse().unwrap(), limits).unwrap();
+    store.write(create("g", "v0"), NOW).await.unwrap();
+    let ttl_of = |name: &str| {
+        let keys = keys_of(&redis);
+        keys.iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, ttl)| *ttl)
+    };
+    assert!(ttl_of("game:{g}").is_some_and(|ttl| ttl > 0));
+    // Finished: Redis's backstop no longer drops the game or its log.
+    let won = linkpath_store::Write {
+        finished: true,
+        ..next("g", 0, "won")
+    };
+    assert_eq!(store.write(won, NOW + 1).await, Ok(Outcome::Written));
+    let names: Vec<(String, i64)> = keys_of(&redis);
+    assert_eq!(
+        names,
+        [
+            ("game-expiry".to_owned(), -1),
+            ("game:{g}".to_owned(), -1),
+            ("log:{g}".to_owned(), -1),
+            ("unarchived".to_owned(), -1),
+        ]
+    );
+    // Held past its expiry, in an index of its own.
+    store.purge_expired(LATER).await.unwrap();
+    let names: Vec<String> = keys_of(&redis).into_iter().map(|(name, _)| name).collect();
+    assert_eq!(names, ["game-held", "game:{g}", "log:{g}", "unarchived"]);
+    assert_eq!(ttl_of("game:{g}"), Some(-1));
+
+    // Archived: both expire again, within the grace, and the next purge
+    // leaves nothing.
+    assert_eq!(store.archived(&["g".to_owned()], LATER).await, Ok(1));
+    for name in ["game:{g}", "log:{g}"] {
+        let ttl = ttl_of(name);
+        assert!(
+            ttl.is_some_and(|ttl| (1..=60_000).contains(&ttl)),
+            "{name}: {ttl:?}"
+        );
+    }
+    store.purge_expired(LATER).await.unwrap();
+    assert_eq!(keys_of(&redis), []);
 }

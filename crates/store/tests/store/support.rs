@@ -104,6 +104,7 @@ pub fn limits(max_games: u64) -> StoreLimits {
         max_games_per_player: max_games,
         max_matches: max_games,
         timeout: Duration::from_secs(30),
+        keep_unarchived: false,
     }
 }
 
@@ -144,6 +145,7 @@ pub fn create(id: &str, body: &str) -> Write {
         entry: None,
         owner: None,
         log: vec![entry(0, body)],
+        finished: false,
     }
 }
 
@@ -157,6 +159,7 @@ pub fn next(id: &str, from: u64, body: &str) -> Write {
         entry: None,
         owner: None,
         log: vec![entry(from + 1, body)],
+        finished: false,
     }
 }
 

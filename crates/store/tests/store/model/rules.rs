@@ -2,7 +2,7 @@
 //! on plain maps, and each step of a sequence made a call with the
 //! versions it knows.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::*;
 
@@ -12,14 +12,19 @@ pub(super) struct Model {
     pub(super) limits: StoreLimits,
     pub(super) games: BTreeMap<String, StoredGame>,
     /// Each game's log by version. A removed game's stays: it shows only
-    /// while its game is live, and a create starts a new one.
-    logs: BTreeMap<String, BTreeMap<u64, Vec<u8>>>,
+    /// while its game is live or copied for the archive, and a create
+    /// starts a new one.
+    pub(super) logs: BTreeMap<String, BTreeMap<u64, Vec<u8>>>,
     kept: BTreeMap<String, Owned>,
     pub(super) boards: BTreeMap<String, Board>,
     pub(super) players: BTreeMap<String, StoredPlayer>,
     /// Each owned game's owner and creation, while the game is stored.
     pub(super) owners: BTreeMap<String, (String, u64)>,
     pub(super) matches: BTreeMap<String, StoredMatch>,
+    /// Each stored game marked finished, with its mark's time.
+    pub(super) marks: BTreeMap<String, u64>,
+    /// The expired games held for the archive.
+    pub(super) held: BTreeSet<String>,
     /// How often each rule of [`MUST_MEET`] (and others) applied.
     pub(super) met: BTreeMap<&'static str, u64>,
 }
@@ -67,6 +72,8 @@ impl Model {
             players: BTreeMap::new(),
             owners: BTreeMap::new(),
             matches: BTreeMap::new(),
+            marks: BTreeMap::new(),
+            held: BTreeSet::new(),
             met: BTreeMap::new(),
         }
     }
@@ -111,38 +118,40 @@ impl Model {
                     owner,
                 )))
             }
-            Op::Next { id, life, key, win } => {
+            Op::Next {
+                id,
+                life,
+                key,
+                win,
+                finish,
+            } => {
                 let expected = self
                     .version(IDS[*id], now)
                     .map_or(Expected::Absent, Expected::Version);
                 // The owner is read on a create alone: one sent with a
                 // change is left.
                 let owner = Some(PLAYERS[*id % PLAYERS.len()].to_owned());
-                Call::Write(Box::new(game_write(
-                    (step, now),
-                    *id,
-                    expected,
-                    *life,
-                    keyed(key),
-                    win,
-                    owner,
-                )))
+                Call::Write(Box::new(Write {
+                    finished: *finish,
+                    ..game_write((step, now), *id, expected, *life, keyed(key), win, owner)
+                }))
             }
-            Op::Stale { id, ahead, key } => {
+            Op::Stale {
+                id,
+                ahead,
+                key,
+                finish,
+            } => {
                 let expected = match self.version(IDS[*id], now) {
                     Some(version) if *ahead == 0 && version > 0 => version - 1,
                     Some(version) => version + (*ahead).max(1),
                     None => *ahead,
                 };
-                Call::Write(Box::new(game_write(
-                    (step, now),
-                    *id,
-                    Expected::Version(expected),
-                    5,
-                    keyed(key),
-                    &None,
-                    None,
-                )))
+                let expected = Expected::Version(expected);
+                Call::Write(Box::new(Write {
+                    finished: *finish,
+                    ..game_write((step, now), *id, expected, 5, keyed(key), &None, None)
+                }))
             }
             Op::Keep { id, key } => {
                 let (key, kept) = keyed(&Some(key.clone())).unwrap();
@@ -168,6 +177,9 @@ impl Model {
             | Op::ByToken { .. }
             | Op::PlayerGames { .. } => self.player_call(op, step, now),
             Op::Match { .. } | Op::Due { .. } => self.match_call(op, step, now),
+            Op::Unarchived { .. } | Op::Archived { .. } | Op::ArchiveCopy { .. } => {
+                self.archive_call(op)
+            }
             Op::Wait { .. } => unreachable!("a wait is no call"),
         }
     }
@@ -177,6 +189,9 @@ impl Model {
             Call::Write(write) => {
                 let outcome = self.write(write, now);
                 self.met_outcome(&outcome, write.key.as_ref().map(|(_, kept)| kept));
+                if write.finished && outcome != Outcome::Written {
+                    self.meet("a finishing write refused");
+                }
                 Answer::Outcome(Ok(outcome))
             }
             Call::Keep { game, key, kept } => {
@@ -197,6 +212,9 @@ impl Model {
                 self.player_answer(call, now)
             }
             Call::Match(_) | Call::Due(..) => self.match_answer(call, now),
+            Call::Unarchived(_) | Call::Archived(_) | Call::ArchiveCopy(_) => {
+                self.archive_answer(call, now)
+            }
             Call::Games => Answer::Games(Ok(self.games.len() as u64)),
             Call::Purge(at_most) => Answer::Purged(Ok(self.purge(now, *at_most))),
             Call::PurgeExpired => {
@@ -257,6 +275,9 @@ impl Model {
                 .map(|id| Ok(self.match_record(id, now)))
                 .collect(),
             due: Ok(self.due(now, usize::MAX)),
+            unarchived: Ok(self.unarchived(MAX_ARCHIVE_BATCH, now)),
+            unarchived_count: Ok(self.unarchived_count()),
+            copies: IDS.iter().map(|id| Ok(self.archive_copy(id))).collect(),
         }
     }
 
@@ -340,18 +361,16 @@ impl Model {
         if current != expected {
             return Outcome::Stale { current };
         }
+        // An expired game kept for the archive keeps its id.
+        if write.expected == Expected::Absent && stored && self.kept(&write.id) {
+            self.meet("a create over a game kept for the archive refused");
+            return Outcome::Stale { current: None };
+        }
         // A new id while `max_games` are stored: an expired one goes, the
-        // first to expire; with none expired, the store is full.
-        if !stored && self.games.len() as u64 >= self.limits.max_games {
-            let expired = first_expired(
-                self.games.iter().map(|(id, game)| (game.expires_at_ms, id)),
-                now,
-            );
-            let Some(expired) = expired else {
-                return Outcome::Full;
-            };
-            self.remove_game(&expired);
-            self.meet("an expired game made room");
+        // first to expire (those kept for the archive held instead); with
+        // none to go, the store is full.
+        if !stored && self.games.len() as u64 >= self.limits.max_games && !self.make_room(now) {
+            return Outcome::Full;
         }
         // Only a create reads the owner; only the owner's live games count.
         let owner = write
@@ -374,14 +393,18 @@ impl Model {
             return Outcome::TooManyKeys(bound);
         }
         if write.expected == Expected::Absent {
-            // The game replaced, if any, goes from its owner's list.
+            // The game replaced, if any, goes from its owner's list, and
+            // its mark with it.
             self.owners.remove(&write.id);
+            self.marks.remove(&write.id);
+            self.held.remove(&write.id);
         }
         if let Some(owner) = owner {
             self.owners.insert(write.id.clone(), (owner.clone(), now));
             self.meet("a game listed among its owner's");
         }
         self.games.insert(write.id.clone(), write.game.clone());
+        self.mark(write, now);
         let log = self.logs.entry(write.id.clone()).or_default();
         if write.expected == Expected::Absent {
             log.clear();
@@ -515,19 +538,19 @@ impl Model {
         }
     }
 
-    /// Removes a game, and its place in its owner's list.
-    fn remove_game(&mut self, id: &str) {
+    /// Removes a game, its place in its owner's list and its mark.
+    pub(super) fn remove_game(&mut self, id: &str) {
         self.games.remove(id);
         self.owners.remove(id);
+        self.marks.remove(id);
+        self.held.remove(id);
     }
 
     /// Deletes what has expired, the first to expire first, at most
-    /// `at_most` games, then keys, then boards, then players (each as an
-    /// erase takes it).
+    /// `at_most` games (deleted or held for the archive), then keys, then
+    /// boards, then players (each as an erase takes it).
     fn purge(&mut self, now: u64, at_most: usize) -> Purged {
-        let (games, more_games) = purge(&mut self.games, |game| game.expires_at_ms, now, at_most);
-        let games_left = &self.games;
-        self.owners.retain(|id, _| games_left.contains_key(id));
+        let (games, held, more_games) = self.purge_games(now, at_most);
         let (keys, more_keys) = purge(
             &mut self.kept,
             |owned| owned.kept.expires_at_ms,
@@ -548,6 +571,7 @@ impl Model {
         }
         Purged {
             games,
+            held,
             keys,
             boards,
             players,
@@ -592,6 +616,7 @@ fn game_write(
             }
         }),
         owner,
+        finished: false,
     }
 }
 
