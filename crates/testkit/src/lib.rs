@@ -3,11 +3,13 @@
 //! (`tests/`) speak HTTP and send the samples the same way; the format
 //! tests and the command line's tests feed the same malformed judge inputs;
 //! the fuzz tests of the formats and of the API mangle inputs the same way;
-//! the cases that need a Redis name it and keep their keys apart alike.
+//! the cases that need a Redis name it and keep their keys apart alike,
+//! and those that need a PostgreSQL make a database of their own.
 
 pub mod http;
 pub mod malformed;
 pub mod mutate;
+pub mod postgres;
 pub mod redis;
 pub mod samples;
 
