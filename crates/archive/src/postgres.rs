@@ -10,6 +10,10 @@
 //! certificate is checked against Mozilla's roots, or against
 //! `sslrootcert=PATH` when given.
 //!
+//! An insert takes its ids' places in the primary key in id order, so
+//! that two inserts of the same games in other orders (replicas' archivers
+//! racing) wait for each other rather than deadlock.
+//!
 //! An insert and an erasure of the same player are ordered by an advisory
 //! lock on the player (shared for inserts, exclusive for the erasure),
 //! each held to its transaction's end: a game inserted while its player
@@ -103,6 +107,7 @@ impl PostgresArchive {
                   AS g(id, player, player_name, leaderboard, match_id, status, rated, \
                        created_ms, finished_ms, body) \
              LEFT JOIN erased_players e ON e.player = g.player \
+             ORDER BY g.id \
              ON CONFLICT (id) DO NOTHING",
         )
         .bind(games.iter().map(|g| g.id.as_str()).collect::<Vec<_>>())

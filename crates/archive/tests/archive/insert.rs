@@ -48,7 +48,8 @@ async fn a_second_insert_changes_nothing(backend: Backend) {
 async fn concurrent_inserts_of_one_id_keep_one_copy(backend: Backend) {
     let (archive, _scratch) = open(backend).await;
     let archive = Arc::new(archive);
-    // 16 tasks each insert the same 20 games, in batches that overlap.
+    // 16 tasks each insert the same 20 games, in batches that overlap,
+    // half of them in the reverse order.
     let games: Vec<ArchivedGame> = (0..20)
         .map(|n| played_by(game(&format!("g{n:02}"), T0 + n), "p1", "Ada"))
         .collect();
@@ -57,6 +58,9 @@ async fn concurrent_inserts_of_one_id_keep_one_copy(backend: Backend) {
             let archive = Arc::clone(&archive);
             let mut games = games.clone();
             games.rotate_left(task);
+            if task % 2 == 1 {
+                games.reverse();
+            }
             tokio::spawn(async move {
                 let mut inserted = 0;
                 for batch in games.chunks(7) {
