@@ -4,11 +4,13 @@
 //! tests and the command line's tests feed the same malformed judge inputs;
 //! the fuzz tests of the formats and of the API mangle inputs the same way;
 //! the cases that need a Redis name it and keep their keys apart alike,
-//! and a case runs on each store backend the same way.
+//! those that need a PostgreSQL make a database of their own, and a case
+//! runs on each store backend the same way.
 
 pub mod http;
 pub mod malformed;
 pub mod mutate;
+pub mod postgres;
 pub mod redis;
 pub mod samples;
 pub mod stores;
