@@ -211,3 +211,49 @@ start_nginx() {
   nginx_pid=$!; pids+=("$nginx_pid")
   wait_for "http://127.0.0.1:$port/healthz" "$nginx_pid" "$dir/$name.stderr"
 }
+
+# Two replicas on one redis-server of their own (key prefix $1), behind
+# Debian's nginx running deploy/compose/nginx.conf, all on loopback: the
+# set-up of the scripts that kill a replica mid-play. Installs nginx and
+# redis-server if missing; sets tmp (removed at exit; KEEP_LOGS=DIR keeps
+# the logs), redis_port, ports, replica_pids and nginx_port.
+two_replicas_behind_nginx() {
+  local prefix=$1
+  step "nginx and redis-server"
+  PATH=$PATH:/usr/sbin
+  local missing=() i
+  command -v nginx >/dev/null || missing+=(nginx)
+  command -v redis-server >/dev/null && command -v redis-cli >/dev/null || missing+=(redis-server)
+  apt_install "${missing[@]}"
+  nginx -v 2>&1
+  redis-server --version
+
+  step "the binary"
+  dockerfile_binary
+
+  tmp=$(mktemp -d)
+  clean_up_on_exit "$tmp"
+  before_cleanup() {
+    [ -z "${KEEP_LOGS:-}" ] || cp "$tmp"/*.log "$KEEP_LOGS"/
+  }
+
+  redis_port=$(free_port)
+  step "redis-server on 127.0.0.1:$redis_port"
+  start_redis "$redis_port" "$tmp" "$tmp/redis.log" --save '' --appendonly no
+  echo "pid $redis_pid"
+
+  step "two replicas on it"
+  # The defaults but for the store.
+  linkpath_defaults
+  ports=() replica_pids=()
+  for i in 1 2; do
+    start_replica "$tmp/replica$i.log" --shutdown-grace-ms 0 \
+      --store "redis://127.0.0.1:$redis_port/0?prefix=$prefix"
+    replica_pids+=("$replica_pid"); ports+=("$replica_port")
+    echo "replica $i: 127.0.0.1:$replica_port, pid $replica_pid"
+  done
+
+  nginx_port=$(free_port)
+  step "nginx with deploy/compose/nginx.conf on 127.0.0.1:$nginx_port"
+  start_nginx "$tmp" nginx "$nginx_port" "127.0.0.1:${ports[0]}" "127.0.0.1:${ports[1]}"
+}

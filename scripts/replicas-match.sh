@@ -36,43 +36,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib.sh
 . scripts/lib.sh
 
-step "nginx and redis-server"
-PATH=$PATH:/usr/sbin
-missing=()
-command -v nginx >/dev/null || missing+=(nginx)
-command -v redis-server >/dev/null && command -v redis-cli >/dev/null || missing+=(redis-server)
-apt_install "${missing[@]}"
-nginx -v 2>&1
-redis-server --version
-
-step "the binary"
-dockerfile_binary
-
-tmp=$(mktemp -d)
-clean_up_on_exit "$tmp"
-before_cleanup() {
-  [ -z "${KEEP_LOGS:-}" ] || cp "$tmp"/*.log "$KEEP_LOGS"/
-}
-
-redis_port=$(free_port)
-step "redis-server on 127.0.0.1:$redis_port"
-start_redis "$redis_port" "$tmp" "$tmp/redis.log" --save '' --appendonly no
-echo "pid $redis_pid"
-
-step "two replicas on it"
-# The defaults but for the store.
-linkpath_defaults
-ports=() replica_pids=()
-for i in 1 2; do
-  start_replica "$tmp/replica$i.log" --shutdown-grace-ms 0 \
-    --store "redis://127.0.0.1:$redis_port/0?prefix=match"
-  replica_pids+=("$replica_pid"); ports+=("$replica_port")
-  echo "replica $i: 127.0.0.1:$replica_port, pid $replica_pid"
-done
-
-nginx_port=$(free_port)
-step "nginx with deploy/compose/nginx.conf on 127.0.0.1:$nginx_port"
-start_nginx "$tmp" nginx "$nginx_port" "127.0.0.1:${ports[0]}" "127.0.0.1:${ports[1]}"
+two_replicas_behind_nginx match
 
 cat >"$tmp/races.py" <<'EOF'
 import http.client, json, os, sys, threading, time, uuid
