@@ -13,7 +13,16 @@
 //
 //   BASE=http://127.0.0.1:PORT MATCHES=1000 node bench/matches.mjs
 //
+// Every change is sent with an `Idempotency-Key` and sent again, under the
+// same key, when its connection is lost before its answer: the server
+// closes a keep-alive connection idle for its header timeout, and a
+// request sent on it as it closes sees the close or a reset. The server
+// answers such a resend as it answered the first try, so nothing applies
+// twice; resends are counted with the statuses.
+//
 // Loopback only. Every request and the whole run are bounded in time.
+
+import { randomUUID } from 'node:crypto';
 
 const base = process.env.BASE;
 const MATCHES = Number(process.env.MATCHES || 1000);
@@ -28,16 +37,34 @@ function count(what, status) {
   statuses.set(key, (statuses.get(key) || 0) + 1);
 }
 
+// The codes of a request whose connection closed before its answer came.
+const CONNECTION_LOST = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+// Resends of one request at most.
+const RESENDS = 5;
+
+function lostConnection(e) {
+  return CONNECTION_LOST.has(e.cause?.code) && !deadline.aborted;
+}
+
+// One request; with an `Idempotency-Key` among `headers` it is sent again
+// when its connection is lost, at most RESENDS times.
 async function call(what, method, path, body, token, headers = {}) {
   const all = { ...headers };
   if (body !== undefined) all['Content-Type'] = 'application/json';
   if (token) all.Authorization = `Bearer ${token}`;
-  const response = await fetch(`${base}${path}`, {
-    method, headers: all, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.any([deadline, AbortSignal.timeout(30_000)]),
-  });
-  count(what, response.status);
-  const text = await response.text();
-  return { status: response.status, json: text ? JSON.parse(text) : null };
+  for (let resends = 0; ; resends += 1) {
+    try {
+      const response = await fetch(`${base}${path}`, {
+        method, headers: all, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.any([deadline, AbortSignal.timeout(30_000)]),
+      });
+      const text = await response.text();
+      count(what, response.status);
+      return { status: response.status, json: text ? JSON.parse(text) : null };
+    } catch (e) {
+      if (!all['Idempotency-Key'] || !lostConnection(e) || resends === RESENDS) throw e;
+      count(what, `resent (${e.cause.code})`);
+    }
+  }
 }
 
 // Runs `work(i)` for i in 0..n, at most `width` at once.
@@ -54,20 +81,12 @@ async function pool(n, width, work) {
 }
 
 // A setting-up call, sent again while the server is busy (503: its
-// solver slots are dealing), at most for a minute.
+// solver slots are dealing), at most for a minute; under a new key each
+// time, since a 503 applied nothing.
 async function setUp(what, method, path, body, token, status) {
   const until = performance.now() + 60_000;
   for (;;) {
-    let reply;
-    try {
-      reply = await call(what, method, path, body, token);
-    } catch (e) {
-      // A 503 to a request with a body closes its connection (the body
-      // is left unread): a request sent on it as it closed is sent again.
-      if (e.cause?.code !== 'UND_ERR_SOCKET' || performance.now() > until) throw e;
-      count(what, 'connection closed');
-      continue;
-    }
+    const reply = await call(what, method, path, body, token, { 'Idempotency-Key': randomUUID() });
     if (reply.status !== 503 || performance.now() > until) return must(reply, status, what);
     await new Promise((resolve) => { setTimeout(resolve, 20); });
   }
@@ -81,7 +100,18 @@ function must(reply, status, what) {
 // Reads the Server-Sent Events of `path`, calling `event(name, data, at)`
 // with each as it arrives, until the stream ends or `stop` aborts it.
 async function follow(path, event, stop) {
-  const response = await fetch(`${base}${path}`, { signal: AbortSignal.any([deadline, stop]) });
+  let response;
+  for (let resends = 0; ; resends += 1) {
+    try {
+      response = await fetch(`${base}${path}`, { signal: AbortSignal.any([deadline, stop]) });
+      break;
+    } catch (e) {
+      // A GET changes nothing: sent again on a connection lost before
+      // its answer.
+      if (!lostConnection(e) || resends === RESENDS) throw e;
+      count('stream', `resent (${e.cause.code})`);
+    }
+  }
   count('stream', response.status);
   if (response.status !== 200) return;
   const decoder = new TextDecoder();
@@ -121,7 +151,7 @@ async function play(id, token, moves, sent) {
   let made = 0;
   for (const { from, to } of moves) {
     const started = performance.now();
-    const reply = await call('move', 'POST', `/v1/games/${id}/moves`, { from, to }, token);
+    const reply = await call('move', 'POST', `/v1/games/${id}/moves`, { from, to }, token, { 'Idempotency-Key': randomUUID() });
     if (reply.status !== 200) {
       if (reply.status === 409 && reply.json?.error?.code === 'game_over') return made;
       throw new Error(`move: ${reply.status} ${JSON.stringify(reply.json)}`);
@@ -187,7 +217,7 @@ async function main() {
   await pool(MATCHES, 64, async (m) => {
     const body = { game: DEAL, seats: 2 };
     const id = (await setUp('match', 'POST', '/v1/matches', body, players[2 * m], 201)).id;
-    must(await call('join', 'POST', `/v1/matches/${id}/join`, {}, players[2 * m + 1]), 200, 'join');
+    must(await call('join', 'POST', `/v1/matches/${id}/join`, {}, players[2 * m + 1], { 'Idempotency-Key': randomUUID() }), 200, 'join');
     matches[m] = id;
   });
   const sent = new Map();
