@@ -158,8 +158,9 @@ async function follow(path, event, stop) {
       continue;
     }
     count('stream', response.statusCode);
-    // 503: the solver slots are dealing the races that begin; opened
-    // again after its Retry-After, as an EventSource does, for a minute.
+    // 503 (the streams' bound reached, or the store away a moment):
+    // opened again after its Retry-After, as an EventSource does, for a
+    // minute.
     if (response.statusCode !== 503 || performance.now() > until) break;
     response.resume();
     const seconds = Number(response.headers['retry-after']) || 1;
