@@ -495,6 +495,50 @@ async fn the_stream_sends_the_match_each_players_progress_and_the_result(backend
     assert_eq!(reply.status, 204);
 }
 
+/// A stream opened as a race is due to begin while the only solver slot
+/// is busy (dealing the race needs one) opens all the same: its first
+/// event, the whole match under way, follows once the slot is free.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_opened_while_the_solver_slot_is_busy_waits_for_its_first_event() {
+    use crate::games::next_event;
+    use crate::support::{endless_curling, get, hold_the_slot_by, router_slot_free, solve};
+    let mut config = config();
+    config.workers = Some(1);
+    config.request.solve_timeout_ms = 1_000;
+    let clock = HeldClock::now();
+    let router = router_on(config, clock.clone());
+    let (ann, bob) = (sign_up(&router, "Ann").await, sign_up(&router, "Bob").await);
+    let body = json!({"game": deal(None), "seats": 2});
+    let made = post_as(&router, "/v1/matches", &body, Some(&ann)).await;
+    assert_eq!(made.status, 201, "{}", made.text());
+    let id = made.json()["id"].as_str().expect("an id").to_owned();
+    let join = format!("/v1/matches/{id}/join");
+    let joined = post_as(&router, &join, &json!({}), Some(&bob)).await;
+    assert_eq!(joined.json()["status"], "countdown");
+    clock.advance(Duration::from_millis(3_000));
+    let send = || {
+        let router = router.clone();
+        tokio::spawn(async move { solve(&router, &endless_curling()).await })
+    };
+    let busy = hold_the_slot_by(|| router_slot_free(&router), send).await;
+    let path = format!("/v1/matches/{id}/events");
+    let response = tower::ServiceExt::oneshot(router.clone(), get(&path))
+        .await
+        .expect("infallible");
+    assert_eq!(response.status(), 200);
+    let mut body = response.into_body();
+    let first = next_event(&mut body).await;
+    assert!(
+        busy.is_finished(),
+        "the first event came after the slot was free"
+    );
+    assert_eq!(first[0], "event: match");
+    let data: Value =
+        serde_json::from_str(first[2].strip_prefix("data: ").expect("data")).expect("JSON");
+    assert_eq!(data["status"], "playing");
+    assert_eq!(data["players"].as_array().map(Vec::len), Some(2));
+}
+
 /// Both players of a finished race ask for a rematch at once: one next
 /// match, both seated, on a new deal; the link shown both ways; a third
 /// player refused, as a match not over is.

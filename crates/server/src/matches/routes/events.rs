@@ -78,7 +78,16 @@ pub(crate) async fn stream(
         due: None,
         _permit: permit,
     };
-    watch.refresh().await?;
+    match watch.refresh().await {
+        Ok(()) => {}
+        // Busy solver slots (a race beginning needs one): the stream opens
+        // and its first event, the whole match, follows once one is free,
+        // as a stream already open waits.
+        Err(e) if e.code == ErrorCode::Overloaded => {
+            watch.due = Some(tokio::time::Instant::now() + RETRY);
+        }
+        Err(e) => return Err(e.into()),
+    }
     let seen = headers
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
