@@ -25,6 +25,8 @@
 //! | `linkpath_matches_stored` (gauge) | none |
 //! | `linkpath_seeks_waiting` (gauge, this process's) | none |
 //! | `linkpath_seek_seconds` (histogram, from a seek to its answer) | `outcome` ([`SEEK_OUTCOMES`]) |
+//! | `linkpath_archive_lag_seconds`, `linkpath_archive_pending`, `linkpath_archived_games` (gauges) | none |
+//! | `linkpath_archive_writes_total` (counter) | `outcome` (`written`, `failed`) |
 //! | `linkpath_build_info` (gauge, always 1) | `version`, `commit` (fixed when built) |
 //! | `process_cpu_seconds_total` (counter), `process_open_fds`, `process_max_fds`, `process_virtual_memory_bytes`, `process_virtual_memory_max_bytes`, `process_resident_memory_bytes`, `process_start_time_seconds`, `process_threads` (gauges) | none |
 //!
@@ -486,6 +488,7 @@ fn describe() {
         BUILD_INFO,
         "Always 1: the version and commit of the running binary"
     );
+    crate::archive::metrics::describe();
     PROCESS.describe();
 }
 
@@ -553,6 +556,7 @@ fn register_zeros() {
     for outcome in SEEK_OUTCOMES {
         let _: Histogram = histogram!(SEEK_DURATION, "outcome" => outcome);
     }
+    crate::archive::metrics::register_zeros();
     gauge!(BUILD_INFO, "version" => env!("CARGO_PKG_VERSION"), "commit" => COMMIT).set(1.0);
     // Read now as well as at each scrape, so the first scrape has them.
     record_process();

@@ -12,12 +12,14 @@
 //! - `settings`: the settings a game was created with;
 //! - `view`: the game as answered;
 //! - `replay`: a game's actions, and checking them again;
+//! - `archived`: a finished game as the archive keeps it;
 //! - `score`: the one scoring rule;
 //! - `pace`: how fast a game was played, against a floor for ranking;
 //! - `ranking`: leaderboards, and the entry a win earns;
 //! - `listing`: a player's games, a page at a time;
 //! - `daily`: the deal everyone gets on a day.
 
+mod archived;
 mod change;
 pub(crate) mod create;
 mod daily;
@@ -34,6 +36,7 @@ mod view;
 
 /// The wire types a game's actions and answers use.
 pub use crate::wire::{Gravity, Move, Moved, Point, PresetName};
+pub use archived::{ArchivedRecord, ArchivedResult, archived_game};
 pub use create::{CreateGame, create};
 pub use daily::{DailyDeal, DailyGame, daily};
 pub use game::{Action, Assists, Clock, Game, GameLimits, Last, MoveRequest, Status, Unranked};

@@ -364,6 +364,15 @@ fn expected_series() -> BTreeSet<Series> {
     }
     expected.insert(series("linkpath_matches_stored", &[]));
     expected.insert(series("linkpath_seeks_waiting", &[]));
+    expected.insert(series("linkpath_archive_lag_seconds", &[]));
+    expected.insert(series("linkpath_archive_pending", &[]));
+    for outcome in ["written", "failed"] {
+        expected.insert(series(
+            "linkpath_archive_writes_total",
+            &[("outcome", outcome)],
+        ));
+    }
+    expected.insert(series("linkpath_archived_games", &[]));
     for outcome in ["seated", "timed_out"] {
         expected.extend(histogram("linkpath_seek_seconds", &[("outcome", outcome)]));
     }
@@ -513,6 +522,10 @@ async fn first_scrapes() {
     assert_eq!(
         first.types,
         [
+            ("linkpath_archive_lag_seconds", "gauge"),
+            ("linkpath_archive_pending", "gauge"),
+            ("linkpath_archive_writes_total", "counter"),
+            ("linkpath_archived_games", "gauge"),
             ("linkpath_build_info", "gauge"),
             ("linkpath_connections_cut_total", "counter"),
             ("linkpath_game_actions_total", "counter"),
