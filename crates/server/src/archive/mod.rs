@@ -99,7 +99,10 @@ impl Archives {
         }
         match open(spec.clone(), self.limits).await {
             Ok(archive) => {
-                tracing::info!(archive = %spec, "the archive is open");
+                // The start-up line names the archive opened at start.
+                if failed_at.is_some() {
+                    tracing::info!(archive = %spec, "the archive is open at last");
+                }
                 // Only this open, under `opening`, sets it.
                 let _ = self.opened.set(archive);
                 self.opened.get().ok_or_else(|| {
