@@ -157,7 +157,7 @@ pub(crate) const BUCKETS: [f64; 17] = [
 
 /// Every route of the router, as `(method, path)`: the `route` and
 /// `method` labels of the request series.
-pub(crate) const ROUTES: [(&str, &str); 48] = [
+pub(crate) const ROUTES: [(&str, &str); 49] = [
     ("POST", "/v1/solve"),
     ("POST", "/v1/render"),
     ("POST", "/v1/moves"),
@@ -194,6 +194,7 @@ pub(crate) const ROUTES: [(&str, &str); 48] = [
     ("DELETE", "/v1/players/me"),
     ("POST", "/v1/players/me/token"),
     ("GET", "/v1/players/{id}/games"),
+    ("GET", "/v1/players/{id}/games/export"),
     ("GET", "/"),
     ("GET", "/playground/app.js"),
     ("GET", "/playground/player.js"),
@@ -359,6 +360,8 @@ pub(crate) fn route_statuses(method: &str, route: &str) -> Vec<u16> {
             ("POST", _) => statuses.push(201),
             ("DELETE", _) => statuses.push(204),
             ("GET", "/v1/players/{id}/games") => statuses.extend([403, 422]),
+            // An export: also one of the caller's streaming already.
+            ("GET", "/v1/players/{id}/games/export") => statuses.extend([403, 422, 429]),
             _ => {}
         }
     }

@@ -328,4 +328,5 @@ parts! {
     Arc<Seeks> => |state| state.seeks;
     RateLimit => |state| state.rate;
     Probes => |state| state.probes;
+    Arc<Archives> => |state| state.archives;
 }

@@ -13,6 +13,7 @@
 //! - `view`: the game as answered;
 //! - `replay`: a game's actions, and checking them again;
 //! - `archived`: a finished game as the archive keeps it;
+//! - `export`: a player's archived games as NDJSON lines;
 //! - `score`: the one scoring rule;
 //! - `pace`: how fast a game was played, against a floor for ranking;
 //! - `ranking`: leaderboards, and the entry a win earns;
@@ -23,6 +24,7 @@ mod archived;
 mod change;
 pub(crate) mod create;
 mod daily;
+mod export;
 mod game;
 mod listing;
 mod log;
@@ -39,6 +41,7 @@ pub use crate::wire::{Gravity, Move, Moved, Point, PresetName};
 pub use archived::{ArchivedRecord, ArchivedResult, archived_game};
 pub use create::{CreateGame, create};
 pub use daily::{DailyDeal, DailyGame, daily};
+pub use export::{ExportedGame, export_line, read_export_query};
 pub use game::{Action, Assists, Clock, Game, GameLimits, Last, MoveRequest, Status, Unranked};
 pub use listing::{
     GameSummary, GamesQuery, MAX_GAMES, PlayerGames, games_cursor, read_games_query,

@@ -4,6 +4,7 @@
 //!
 //! - `settings.rs`: `--archive` and its bounds, the default beside the store;
 //! - `pass.rs`: one pass of the archiver, retention, and the loop;
+//! - `export.rs`: exports under way, one a caller, and their pace;
 //! - `metrics.rs`: the archive's series.
 //!
 //! The live store marks a game as its finishing write lands; the archiver
@@ -13,6 +14,7 @@
 //! (`keep_unarchived`), so a crash, or an archive away for hours, loses
 //! nothing and copies nothing twice.
 
+pub(crate) mod export;
 pub(crate) mod metrics;
 mod pass;
 mod settings;
@@ -47,6 +49,8 @@ pub(crate) struct Archives {
     opening: tokio::sync::Mutex<()>,
     /// Told when a game finishes, so the archiver copies it soon.
     pub(crate) finished: Arc<Notify>,
+    /// The exports streaming now.
+    pub(crate) exports: Arc<export::Exports>,
 }
 
 impl Archives {
@@ -65,6 +69,7 @@ impl Archives {
             failed_at: std::sync::Mutex::new(None),
             opening: tokio::sync::Mutex::new(()),
             finished,
+            exports: Arc::default(),
         }
     }
 

@@ -156,3 +156,147 @@ async fn an_erased_players_name_goes_from_its_archived_games() {
         (Some(ada.id.as_str()), None)
     );
 }
+
+/// The lines of an NDJSON answer, each read as JSON.
+fn lines(reply: &Reply) -> Vec<Value> {
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(reply.header("content-type"), Some("application/x-ndjson"));
+    reply
+        .text()
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_players_archived_games_export_as_ndjson_newest_first() {
+    let clock = HeldClock::now();
+    let state = AppState::in_memory(config(), clock.clone());
+    let router = app(state.clone());
+    let ada = sign_up(&router, "Ada").await;
+    let older = won_game(&router, &clock, Some(&ada)).await;
+    let between = linkpath_api::games::rfc3339(clock.now_ms() + 1);
+    let newer = won_game(&router, &clock, Some(&ada)).await;
+    // Another player's game is not Ada's.
+    let bob = sign_up(&router, "Bob").await;
+    won_game(&router, &clock, Some(&bob)).await;
+    assert_eq!(state.archive_pass().await.map(|p| p.archived), Ok(3));
+    let export = |query: &str| format!("/v1/players/{}/games/export{query}", ada.id);
+
+    let all = lines(&get_as(&router, &export(""), Some(&ada)).await);
+    let ids: Vec<&str> = all.iter().map(|l| l["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, [newer.as_str(), older.as_str()]);
+    let replay = get_as(&router, &format!("/v1/games/{newer}/replay"), Some(&ada)).await;
+    let finished_ms = clock.now_ms() - 3_000;
+    assert_eq!(
+        all[0],
+        json!({
+            "id": newer,
+            "player": ada.id,
+            "player_name": "Ada",
+            "status": "won",
+            "rated": false,
+            "created_at": linkpath_api::games::rfc3339(finished_ms - 3_000),
+            "finished_at": linkpath_api::games::rfc3339(finished_ms),
+            "replay": replay.json(),
+            "result": all[0]["result"],
+        })
+    );
+    assert_eq!(
+        (&all[0]["result"]["status"], &all[0]["result"]["tiles_left"]),
+        (&json!("won"), &json!(0))
+    );
+    // Anyone may export them, `me` names the caller, and filters narrow.
+    assert_eq!(lines(&call(&router, get(&export(""))).await).len(), 2);
+    let mine = get_as(&router, "/v1/players/me/games/export?max=1", Some(&ada)).await;
+    assert_eq!(lines(&mine).len(), 1);
+    assert_eq!(lines(&mine)[0]["id"], json!(newer));
+    let since = get_as(&router, &export(&format!("?since={between}")), None).await;
+    assert_eq!(lines(&since).len(), 1);
+    assert_eq!(lines(&since)[0]["id"], json!(newer));
+    let until = get_as(&router, &export(&format!("?until={between}")), None).await;
+    assert_eq!(lines(&until)[0]["id"], json!(older));
+    for none in [
+        "?status=resigned",
+        "?rated=true",
+        "?match=00000000000000000000000000000000",
+    ] {
+        assert_eq!(
+            lines(&get_as(&router, &export(none), None).await),
+            Vec::<Value>::new(),
+            "{none}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_export_refuses_what_it_cannot_answer() {
+    let router = router_on(config(), HeldClock::now());
+    let ada = sign_up(&router, "Ada").await;
+    let refused = get_as(
+        &router,
+        &format!("/v1/players/{}/games/export?rated=maybe", ada.id),
+        None,
+    )
+    .await;
+    assert_eq!(refused.status, 422, "{}", refused.text());
+    assert_eq!(
+        (
+            &refused.json()["error"]["field"],
+            &refused.json()["error"]["message"]
+        ),
+        (
+            &json!("rated"),
+            &json!("`rated` is \"maybe\", expected true or false")
+        )
+    );
+    let me = get_as(&router, "/v1/players/me/games/export", None).await;
+    assert_eq!(me.status, 401, "{}", me.text());
+    let bad_id = get_as(&router, "/v1/players/Ada/games/export", None).await;
+    assert_eq!(bad_id.status, 422, "{}", bad_id.text());
+}
+
+#[tokio::test]
+async fn one_export_a_caller_streams_at_a_time() {
+    let router = router_on(config(), HeldClock::now());
+    let ada = sign_up(&router, "Ada").await;
+    let path = format!("/v1/players/{}/games/export", ada.id);
+    let export = || request("GET", &path, None, Some(&ada.bearer()));
+    // The first answer held unread: its export streams still.
+    let streaming = tower::ServiceExt::oneshot(router.clone(), export())
+        .await
+        .expect("an answer");
+    assert_eq!(streaming.status(), 200);
+    let second = call(&router, export()).await;
+    assert_eq!(second.status, 429, "{}", second.text());
+    assert_eq!(second.header("retry-after"), Some("1"));
+    // Another caller is not held back, and once the first ends, Ada may.
+    assert_eq!(call(&router, get(&path)).await.status, 200);
+    drop(streaming);
+    assert_eq!(call(&router, export()).await.status, 200);
+}
+
+#[tokio::test]
+async fn an_export_with_the_archive_away_answers_503() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port");
+    let mut config = config();
+    config.archive.archive = Some(
+        format!("postgres://linkpath@{closed}/linkpath")
+            .parse()
+            .expect("a PostgreSQL setting"),
+    );
+    config.archive.archive_timeout_ms = 2_000;
+    let router = router_on(config, HeldClock::now());
+    let ada = sign_up(&router, "Ada").await;
+    let away = get_as(
+        &router,
+        &format!("/v1/players/{}/games/export", ada.id),
+        None,
+    )
+    .await;
+    assert_eq!(away.status, 503, "{}", away.text());
+    assert_eq!(away.header("retry-after"), Some("1"));
+    assert_eq!(away.json()["error"]["code"], "store_unavailable");
+}

@@ -218,7 +218,7 @@ fn histogram(name: &str, labels: &[(&str, &str)]) -> [Series; 3] {
 fn expected_series() -> BTreeSet<Series> {
     let mut expected = BTreeSet::new();
     let routes = documented_routes();
-    assert_eq!(routes.len(), 48, "{routes:?}");
+    assert_eq!(routes.len(), 49, "{routes:?}");
     for (method, route) in &routes {
         let mut statuses: Vec<&str> = match (method.as_str(), route.as_str()) {
             ("POST", _) => API_STATUSES.to_vec(),
@@ -236,6 +236,7 @@ fn expected_series() -> BTreeSet<Series> {
                 ("POST", _) => statuses.push("201"),
                 ("DELETE", _) => statuses.push("204"),
                 ("GET", "/v1/players/{id}/games") => statuses.extend(["403", "422"]),
+                ("GET", "/v1/players/{id}/games/export") => statuses.extend(["403", "422", "429"]),
                 _ => {}
             }
             statuses.sort_unstable();
