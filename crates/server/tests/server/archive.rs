@@ -300,3 +300,41 @@ async fn an_export_with_the_archive_away_answers_503() {
     assert_eq!(away.header("retry-after"), Some("1"));
     assert_eq!(away.json()["error"]["code"], "store_unavailable");
 }
+
+#[tokio::test]
+#[ignore = "needs a PostgreSQL: LINKPATH_TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres cargo test -- --ignored"]
+async fn a_won_game_reaches_a_postgresql_archive_and_its_export_replays() {
+    let database = linkpath_testkit::postgres::PostgresDatabase::fresh("server_archive").await;
+    let mut config = config();
+    config.archive.archive = Some(database.url().parse().expect("a PostgreSQL setting"));
+    let clock = HeldClock::now();
+    let state = AppState::in_memory(config, clock.clone());
+    state.open_archive().await.expect("the archive opens");
+    let router = app(state.clone());
+    let ada = sign_up(&router, "Ada").await;
+    let id = won_game(&router, &clock, Some(&ada)).await;
+    assert_eq!(state.archive_pass().await.map(|p| p.archived), Ok(1));
+    // Copied again (a crash before the marks were cleared): still one.
+    assert_eq!(
+        state
+            .archive()
+            .await
+            .unwrap()
+            .insert(&[archived(&state, &id).await.unwrap()])
+            .await,
+        Ok(0)
+    );
+    assert_eq!(state.store().unarchived(10, u64::MAX).await, Ok(vec![]));
+    assert_eq!(state.archive().await.unwrap().count().await, Ok(1));
+
+    let export = get_as(&router, "/v1/players/me/games/export", Some(&ada)).await;
+    let exported = lines(&export);
+    assert_eq!(exported.len(), 1);
+    assert_eq!(
+        (&exported[0]["id"], &exported[0]["player_name"]),
+        (&json!(id), &json!("Ada"))
+    );
+    let checked = post(&router, "/v1/replays", &exported[0]["replay"]).await;
+    assert_eq!(checked.status, 200, "{}", checked.text());
+    assert_eq!(checked.json()["status"], "won");
+}
