@@ -1,6 +1,7 @@
 //! The `linkpath` command: parse the command line, start tracing, dispatch.
 
 use clap::{CommandFactory, Parser, Subcommand};
+use linkpath_archive::ArchiveSpec;
 use linkpath_engine::Stop;
 use linkpath_formats::judge::{self, Format};
 use linkpath_server::{AppState, Config, RequestLimits};
@@ -239,6 +240,15 @@ fn serve(mut config: Config) -> Result<ExitCode, Failure> {
             .map_err(|e| format!("finding the store file {}: {e}", path.display()))?;
     }
     let store = config.games.store.to_string();
+    // The archive likewise; by default it follows the store (a file
+    // beside the store file).
+    let mut archive = config.archive.spec(&config.games.store);
+    if let Some(ArchiveSpec::File(path)) = &mut archive {
+        *path = std::path::absolute(&*path)
+            .map_err(|e| format!("finding the archive file {}: {e}", path.display()))?;
+    }
+    config.archive.archive.clone_from(&archive);
+    let archive = archive.map_or_else(|| "none".to_owned(), |spec| spec.to_string());
     let memory_budget = config.memory_budget();
     let workers = config.workers();
     // Opened before serving: a store that cannot open (locked by another
@@ -249,6 +259,13 @@ fn serve(mut config: Config) -> Result<ExitCode, Failure> {
         .build()
         .map_err(|e| format!("starting the runtime: {e}"))?;
     let result = runtime.block_on(async {
+        // A file archive that cannot open stops the start with its
+        // reason; a PostgreSQL not reachable yet is tried again while
+        // serving.
+        state
+            .open_archive()
+            .await
+            .map_err(|e| std::io::Error::other(format!("opening the archive: {e}")))?;
         let config = state.config.clone();
         let listener = linkpath_server::bind(config.listen, config.listen_backlog)?;
         let admin = match config.admin_listen {
@@ -264,6 +281,7 @@ fn serve(mut config: Config) -> Result<ExitCode, Failure> {
             memory_budget_bytes = memory_budget,
             workers,
             store,
+            archive,
             background_purge,
             "linkpath serving"
         );

@@ -2,6 +2,7 @@
 //! only the process shows (signals, exit codes, the log, memory). The HTTP
 //! service itself is tested in process by `crates/server/tests/server`.
 
+mod archive;
 mod cli;
 mod config;
 mod damage;

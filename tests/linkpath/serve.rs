@@ -110,7 +110,8 @@ fn linkpath_serve_says_it_serves_with_the_background_purge_on() {
 
 /// With the default store, games are kept in `linkpath-games.redb` in the
 /// folder the server starts in; the start-up line names that file by its
-/// absolute path, so an operator can tell where they are.
+/// absolute path, so an operator can tell where they are; and the
+/// archive file beside it.
 #[test]
 fn linkpath_serve_names_its_store_file_by_its_absolute_path() {
     use std::io::BufRead;
@@ -148,7 +149,15 @@ fn linkpath_serve_names_its_store_file_by_its_absolute_path() {
         format!("file:{}", file.display()),
         "{serving}"
     );
+    // The archive follows the store: a file beside it.
+    let archive = dir.join("linkpath-games-archive.redb");
+    assert_eq!(
+        event["archive"],
+        format!("file:{}", archive.display()),
+        "{serving}"
+    );
     assert!(file.is_file(), "{} was not made", file.display());
+    assert!(archive.is_file(), "{} was not made", archive.display());
 }
 
 /// A build without the span export says once, at start, that the OTLP

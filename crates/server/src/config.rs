@@ -246,6 +246,9 @@ pub struct Config {
     pub games: GameSettings,
 
     #[command(flatten)]
+    pub archive: crate::archive::ArchiveSettings,
+
+    #[command(flatten)]
     pub players: crate::players::PlayerSettings,
 
     #[command(flatten)]

@@ -11,6 +11,7 @@
 
 mod access;
 mod app;
+mod archive;
 mod body;
 mod budget;
 mod cached;
@@ -41,6 +42,7 @@ mod state;
 mod trace;
 
 pub use app::app;
+pub use archive::{ArchiveSettings, Pass as ArchivePass};
 pub use config::{
     Config, NON_STREAM_CONNECTIONS, PlayerJwtSettings, RequestLimits, at_least_one, invalid_setting,
 };

@@ -25,6 +25,8 @@
 //! | `linkpath_matches_stored` (gauge) | none |
 //! | `linkpath_seeks_waiting` (gauge, this process's) | none |
 //! | `linkpath_seek_seconds` (histogram, from a seek to its answer) | `outcome` ([`SEEK_OUTCOMES`]) |
+//! | `linkpath_archive_lag_seconds`, `linkpath_archive_pending`, `linkpath_archived_games` (gauges) | none |
+//! | `linkpath_archive_writes_total` (counter) | `outcome` (`written`, `failed`) |
 //! | `linkpath_build_info` (gauge, always 1) | `version`, `commit` (fixed when built) |
 //! | `process_cpu_seconds_total` (counter), `process_open_fds`, `process_max_fds`, `process_virtual_memory_bytes`, `process_virtual_memory_max_bytes`, `process_resident_memory_bytes`, `process_start_time_seconds`, `process_threads` (gauges) | none |
 //!
@@ -155,7 +157,7 @@ pub(crate) const BUCKETS: [f64; 17] = [
 
 /// Every route of the router, as `(method, path)`: the `route` and
 /// `method` labels of the request series.
-pub(crate) const ROUTES: [(&str, &str); 48] = [
+pub(crate) const ROUTES: [(&str, &str); 49] = [
     ("POST", "/v1/solve"),
     ("POST", "/v1/render"),
     ("POST", "/v1/moves"),
@@ -192,6 +194,7 @@ pub(crate) const ROUTES: [(&str, &str); 48] = [
     ("DELETE", "/v1/players/me"),
     ("POST", "/v1/players/me/token"),
     ("GET", "/v1/players/{id}/games"),
+    ("GET", "/v1/players/{id}/games/export"),
     ("GET", "/"),
     ("GET", "/playground/app.js"),
     ("GET", "/playground/player.js"),
@@ -357,6 +360,8 @@ pub(crate) fn route_statuses(method: &str, route: &str) -> Vec<u16> {
             ("POST", _) => statuses.push(201),
             ("DELETE", _) => statuses.push(204),
             ("GET", "/v1/players/{id}/games") => statuses.extend([403, 422]),
+            // An export: also one of the caller's streaming already.
+            ("GET", "/v1/players/{id}/games/export") => statuses.extend([403, 422, 429]),
             _ => {}
         }
     }
@@ -486,6 +491,7 @@ fn describe() {
         BUILD_INFO,
         "Always 1: the version and commit of the running binary"
     );
+    crate::archive::metrics::describe();
     PROCESS.describe();
 }
 
@@ -553,6 +559,7 @@ fn register_zeros() {
     for outcome in SEEK_OUTCOMES {
         let _: Histogram = histogram!(SEEK_DURATION, "outcome" => outcome);
     }
+    crate::archive::metrics::register_zeros();
     gauge!(BUILD_INFO, "version" => env!("CARGO_PKG_VERSION"), "commit" => COMMIT).set(1.0);
     // Read now as well as at each scrape, so the first scrape has them.
     record_process();

@@ -55,6 +55,7 @@ use utoipa::OpenApi;
         super::players::routes::new_token::new_token,
         super::players::routes::erase::erase,
         super::players::routes::games::games,
+        super::players::routes::export::export,
         super::playground::index,
         super::playground::app_js,
         super::playground::player_js,

@@ -46,6 +46,14 @@ pub async fn run_with_admin(
     let purge = tokio::spawn(crate::games::purge_loop(state.games().clone()));
     let heartbeat = tokio::spawn(crate::games::heartbeat_loop(state.games().clone()));
     let sweep = tokio::spawn(crate::matches::sweep_loop(state.matches().clone()));
+    // No archive set (Redis, none named): finished games expire as
+    // before, and nothing is copied.
+    let archiver = state.archives().spec().is_some().then(|| {
+        tokio::spawn(crate::archive::archive_loop(
+            state.archives().clone(),
+            state.games().clone(),
+        ))
+    });
     listener.accept_until(shutdown).await;
     state.begin_shutdown();
     tracing::info!(
@@ -62,6 +70,9 @@ pub async fn run_with_admin(
     purge.abort();
     heartbeat.abort();
     sweep.abort();
+    if let Some(archiver) = archiver {
+        archiver.abort();
+    }
     if let Some(admin) = admin {
         admin.abort();
     }

@@ -6,6 +6,7 @@
 //! no module below the router depends on the whole.
 
 use crate::access::{ApiKeys, ClientLimiter, RateLimit};
+use crate::archive::Archives;
 use crate::body::BodyLimits;
 use crate::budget::MemoryBudget;
 use crate::client::TrustedProxies;
@@ -39,6 +40,7 @@ pub struct AppState {
     seeks: Arc<Seeks>,
     rate: RateLimit,
     probes: Probes,
+    archives: Arc<Archives>,
 }
 
 impl AppState {
@@ -53,12 +55,15 @@ impl AppState {
         config: Config,
         clock: Arc<dyn Clock>,
     ) -> Result<Self, linkpath_store::StoreError> {
-        let store = linkpath_store::Store::open(&config.games.store, store_limits(&config))?;
-        Ok(AppState::with_store(config, store, clock))
+        let archive = config.archive.spec(&config.games.store);
+        let limits = store_limits(&config, archive.is_some());
+        let store = linkpath_store::Store::open(&config.games.store, limits)?;
+        Ok(AppState::with_store(config, store, archive, clock))
     }
 
     /// The state of a server keeping its games in memory, whatever
-    /// `config` names: for tests and embedding.
+    /// `config` names, and its finished games in the archive `config`
+    /// sets, else in memory: for tests and embedding.
     pub fn new(config: Config) -> Self {
         AppState::in_memory(config, Arc::new(SystemClock))
     }
@@ -66,15 +71,20 @@ impl AppState {
     /// As [`AppState::new`], with the games' time read from `clock`: tests
     /// move it on instead of sleeping.
     pub fn in_memory(config: Config, clock: Arc<dyn Clock>) -> Self {
-        let store =
-            linkpath_store::Store::open(&linkpath_store::StoreSpec::Memory, store_limits(&config))
-                .expect("a memory store opens");
-        AppState::with_store(config, store, clock)
+        let archive = config.archive.spec(&linkpath_store::StoreSpec::Memory);
+        let limits = store_limits(&config, archive.is_some());
+        let store = linkpath_store::Store::open(&linkpath_store::StoreSpec::Memory, limits)
+            .expect("a memory store opens");
+        AppState::with_store(config, store, archive, clock)
     }
 
-    fn with_store(config: Config, store: linkpath_store::Store, clock: Arc<dyn Clock>) -> Self {
+    fn with_store(
+        config: Config,
+        store: linkpath_store::Store,
+        archive: Option<linkpath_archive::ArchiveSpec>,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
         let store = Arc::new(store);
-        let players = Arc::new(Players::new(store.clone(), &config.players, clock.clone()));
         let solvers = Solvers::new(
             config.workers(),
             config.solve_timeout(),
@@ -91,7 +101,19 @@ impl AppState {
             config.players.private_games,
             config.limits(),
             solvers.clone(),
+            clock.clone(),
+        ));
+        let archives = Arc::new(Archives::new(
+            archive,
+            archive_limits(&config),
+            config.archive.archive_retention_ms,
+            games.finished.clone(),
+        ));
+        let players = Arc::new(Players::new(
+            store.clone(),
+            &config.players,
             clock,
+            archives.clone(),
         ));
         let matches = Arc::new(Matches::new(
             store,
@@ -149,6 +171,7 @@ impl AppState {
                 memory,
                 prometheus: prometheus(),
             },
+            archives,
             config: Arc::new(config),
         }
     }
@@ -163,6 +186,51 @@ impl AppState {
     /// a seek to be waiting before they move the clock on.
     pub fn seeks_waiting(&self) -> tokio::sync::watch::Receiver<usize> {
         self.seeks.waiting()
+    }
+
+    /// Opens the archive if it is not yet, as the archiver does: an
+    /// archive that cannot open (a file locked by another process) is an
+    /// error to stop the start on, and one not reachable (a PostgreSQL
+    /// not up yet) is logged and tried again each second while serving.
+    pub async fn open_archive(&self) -> Result<(), linkpath_archive::ArchiveError> {
+        let Some(spec) = self.archives.spec() else {
+            tracing::warn!(
+                "no archive is set: with a Redis store, finished games leave the store as they expire until --archive (LINKPATH_ARCHIVE) names a PostgreSQL the replicas share"
+            );
+            return Ok(());
+        };
+        match self.archives.archive().await {
+            Ok(_) => Ok(()),
+            Err(e) if e.is_unavailable() => {
+                tracing::warn!(error = %e, archive = %spec, "the archive is not reachable; games go on, finished ones held in the store until it is, and archived history answers 503");
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The archive, opened now if it is not yet: tests read what the
+    /// archiver wrote.
+    pub async fn archive(
+        &self,
+    ) -> Result<linkpath_archive::Archive, linkpath_archive::ArchiveError> {
+        self.archives.archive().await.cloned()
+    }
+
+    /// Copies finished games to the archive once, as the archiver does
+    /// each second, at the games' time: tests run it on a held clock.
+    pub async fn archive_pass(&self) -> Result<crate::ArchivePass, String> {
+        let store = &self.games().records.store;
+        crate::archive::pass(&self.archives, store, self.games().now()).await
+    }
+
+    /// The live store the games are kept in: tests read its marks.
+    pub fn store(&self) -> &Arc<linkpath_store::Store> {
+        &self.games().records.store
+    }
+
+    pub(crate) fn archives(&self) -> &Arc<Archives> {
+        &self.archives
     }
 
     pub(crate) fn games(&self) -> &Arc<Games> {
@@ -199,7 +267,9 @@ fn player_jwt(config: &Config) -> Option<JwtVerifier> {
     }
 }
 
-fn store_limits(config: &Config) -> linkpath_store::StoreLimits {
+/// The store's bounds; with an archive, a finished game waits for its
+/// archive copy before it may leave the store.
+fn store_limits(config: &Config, archived: bool) -> linkpath_store::StoreLimits {
     linkpath_store::StoreLimits {
         max_games: config.games.max_games,
         max_keys_per_game: config.games.max_keys_per_game,
@@ -210,7 +280,22 @@ fn store_limits(config: &Config) -> linkpath_store::StoreLimits {
         max_games_per_player: config.players.max_games_per_player,
         max_matches: config.games.max_matches,
         timeout: Duration::from_millis(config.games.store_timeout_ms),
-        keep_unarchived: false,
+        keep_unarchived: archived,
+    }
+}
+
+/// The archive's bounds: a record as large as the replay of the largest
+/// game, plus its result.
+fn archive_limits(config: &Config) -> linkpath_archive::ArchiveLimits {
+    let limits = config.archive.limits();
+    let cells = config.games.max_game_cells.min(config.request.max_cells) as u64;
+    let largest = linkpath_api::games::Replay::largest(cells, config.games.max_game_actions as u64);
+    let largest = usize::try_from(largest)
+        .unwrap_or(usize::MAX)
+        .saturating_add(1024);
+    linkpath_archive::ArchiveLimits {
+        max_body_bytes: limits.max_body_bytes.max(largest),
+        ..limits
     }
 }
 
@@ -243,4 +328,5 @@ parts! {
     Arc<Seeks> => |state| state.seeks;
     RateLimit => |state| state.rate;
     Probes => |state| state.probes;
+    Arc<Archives> => |state| state.archives;
 }

@@ -187,7 +187,7 @@ pub fn read_games_query(query: Option<&str>) -> Result<GamesQuery, ApiError> {
 /// An RFC 3339 date-time (`format: date-time`), with any offset (`Z`,
 /// `+01:00`, `-05:30`), as milliseconds since 1970; a time before 1970 is
 /// 0, before every game.
-fn read_time(text: &str) -> Option<u64> {
+pub(super) fn read_time(text: &str) -> Option<u64> {
     if !text.is_ascii() {
         return None;
     }

@@ -12,15 +12,19 @@
 //! - `settings`: the settings a game was created with;
 //! - `view`: the game as answered;
 //! - `replay`: a game's actions, and checking them again;
+//! - `archived`: a finished game as the archive keeps it;
+//! - `export`: a player's archived games as NDJSON lines;
 //! - `score`: the one scoring rule;
 //! - `pace`: how fast a game was played, against a floor for ranking;
 //! - `ranking`: leaderboards, and the entry a win earns;
 //! - `listing`: a player's games, a page at a time;
 //! - `daily`: the deal everyone gets on a day.
 
+mod archived;
 mod change;
 pub(crate) mod create;
 mod daily;
+mod export;
 mod game;
 mod listing;
 mod log;
@@ -34,8 +38,10 @@ mod view;
 
 /// The wire types a game's actions and answers use.
 pub use crate::wire::{Gravity, Move, Moved, Point, PresetName};
+pub use archived::{ArchivedRecord, ArchivedResult, archived_game};
 pub use create::{CreateGame, create};
 pub use daily::{DailyDeal, DailyGame, daily};
+pub use export::{ExportedGame, export_line, read_export_query};
 pub use game::{Action, Assists, Clock, Game, GameLimits, Last, MoveRequest, Status, Unranked};
 pub use listing::{
     GameSummary, GamesQuery, MAX_GAMES, PlayerGames, games_cursor, read_games_query,

@@ -68,6 +68,8 @@ pub(crate) struct Games {
     /// The matches, told after each change of a game of a match: the
     /// move that wins a race ends it. Weak: the matches hold the games.
     pub(crate) matches: std::sync::OnceLock<std::sync::Weak<crate::matches::Matches>>,
+    /// Told when a game finishes: the archiver copies it soon.
+    pub(crate) finished: Arc<tokio::sync::Notify>,
 }
 
 /// What a change answers: the game it left, or the answer kept from an
@@ -141,6 +143,7 @@ impl Games {
             solvers,
             clock,
             matches: std::sync::OnceLock::new(),
+            finished: Arc::new(tokio::sync::Notify::new()),
         }
     }
 
@@ -532,6 +535,7 @@ impl Games {
     pub(super) fn changed(&self, game: &Game, kind: ActionKind, now: u64, expires: u64) {
         if game.status.finished() {
             metrics::record_game_finished(game.status.name());
+            self.finished.notify_one();
         }
         metrics::record_game_action(kind.name(), "applied");
         self.streams

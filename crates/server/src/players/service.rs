@@ -11,6 +11,7 @@
 use super::cache::TokenCache;
 use super::settings::PlayerSettings;
 use super::window::PerAddress;
+use crate::archive::{Archives, unavailable as archive_unavailable};
 use crate::games::Clock;
 use crate::games::errors::{corrupted, short, unavailable};
 use crate::metrics;
@@ -31,6 +32,8 @@ const ATTEMPTS: usize = 4;
 /// The players kept in the store the games share.
 pub(crate) struct Players {
     store: Arc<Store>,
+    /// Where an erased player's name goes from its finished games.
+    archives: Arc<Archives>,
     /// How long a player who never signs in is kept.
     idle: Duration,
     /// Whether anyone may sign up without a service's API key.
@@ -81,9 +84,11 @@ impl Players {
         store: Arc<Store>,
         settings: &PlayerSettings,
         clock: Arc<dyn Clock>,
+        archives: Arc<Archives>,
     ) -> Players {
         Players {
             store: store.clone(),
+            archives,
             idle: Duration::from_millis(settings.player_idle_ms),
             guest_sign_up: settings.guest_sign_up,
             private_games: settings.private_games,
@@ -277,8 +282,17 @@ impl Players {
     }
 
     /// Erases the player: its record, its token, its leaderboard entries
-    /// and the list of its games; the games stay, without it.
+    /// and the list of its games; the games stay, without it. Its name
+    /// goes from its archived games first, so that an archive away
+    /// answers 503 with nothing erased, and the retry erases it all.
     pub(crate) async fn erase(&self, signed_in: &SignedIn, now: u64) -> Result<(), ApiError> {
+        if self.archives.spec().is_some() {
+            let archive = self.archives.archive().await.map_err(archive_unavailable)?;
+            archive
+                .erase_player(signed_in.id())
+                .await
+                .map_err(archive_unavailable)?;
+        }
         let mut version = signed_in.version;
         for _ in 0..ATTEMPTS {
             self.cache.forget(signed_in.id());

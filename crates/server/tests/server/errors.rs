@@ -571,7 +571,7 @@ async fn other_request_mistakes_are_invalid_request() {
 
 /// Every route with a path parameter, as the file documents them, its
 /// parameter `{name}`.
-const PATH_ROUTES: [(&str, &str); 20] = [
+const PATH_ROUTES: [(&str, &str); 21] = [
     ("GET", "/v1/daily/{date}"),
     ("GET", "/v1/games/{id}"),
     ("GET", "/v1/games/{id}/events"),
@@ -592,6 +592,7 @@ const PATH_ROUTES: [(&str, &str); 20] = [
     ("POST", "/v1/matches/{id}/rematch"),
     ("POST", "/v1/matches/{id}/start"),
     ("GET", "/v1/players/{id}/games"),
+    ("GET", "/v1/players/{id}/games/export"),
 ];
 
 #[test]

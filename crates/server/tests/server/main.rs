@@ -4,6 +4,7 @@
 //! is tested end to end in the root package.
 
 mod access;
+mod archive;
 mod budgets;
 mod compression;
 mod connections;

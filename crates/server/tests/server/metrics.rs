@@ -218,7 +218,7 @@ fn histogram(name: &str, labels: &[(&str, &str)]) -> [Series; 3] {
 fn expected_series() -> BTreeSet<Series> {
     let mut expected = BTreeSet::new();
     let routes = documented_routes();
-    assert_eq!(routes.len(), 48, "{routes:?}");
+    assert_eq!(routes.len(), 49, "{routes:?}");
     for (method, route) in &routes {
         let mut statuses: Vec<&str> = match (method.as_str(), route.as_str()) {
             ("POST", _) => API_STATUSES.to_vec(),
@@ -236,6 +236,7 @@ fn expected_series() -> BTreeSet<Series> {
                 ("POST", _) => statuses.push("201"),
                 ("DELETE", _) => statuses.push("204"),
                 ("GET", "/v1/players/{id}/games") => statuses.extend(["403", "422"]),
+                ("GET", "/v1/players/{id}/games/export") => statuses.extend(["403", "422", "429"]),
                 _ => {}
             }
             statuses.sort_unstable();
@@ -364,6 +365,15 @@ fn expected_series() -> BTreeSet<Series> {
     }
     expected.insert(series("linkpath_matches_stored", &[]));
     expected.insert(series("linkpath_seeks_waiting", &[]));
+    expected.insert(series("linkpath_archive_lag_seconds", &[]));
+    expected.insert(series("linkpath_archive_pending", &[]));
+    for outcome in ["written", "failed"] {
+        expected.insert(series(
+            "linkpath_archive_writes_total",
+            &[("outcome", outcome)],
+        ));
+    }
+    expected.insert(series("linkpath_archived_games", &[]));
     for outcome in ["seated", "timed_out"] {
         expected.extend(histogram("linkpath_seek_seconds", &[("outcome", outcome)]));
     }
@@ -513,6 +523,10 @@ async fn first_scrapes() {
     assert_eq!(
         first.types,
         [
+            ("linkpath_archive_lag_seconds", "gauge"),
+            ("linkpath_archive_pending", "gauge"),
+            ("linkpath_archive_writes_total", "counter"),
+            ("linkpath_archived_games", "gauge"),
             ("linkpath_build_info", "gauge"),
             ("linkpath_connections_cut_total", "counter"),
             ("linkpath_game_actions_total", "counter"),

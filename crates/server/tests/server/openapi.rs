@@ -398,6 +398,7 @@ fn the_file_is_openapi_with_the_expected_routes() {
             "GET /v1/matches/{id}/events",
             "GET /v1/players/me",
             "GET /v1/players/{id}/games",
+            "GET /v1/players/{id}/games/export",
             "PATCH /v1/players/me",
             "POST /v1/clear",
             "POST /v1/deal",

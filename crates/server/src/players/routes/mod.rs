@@ -3,6 +3,7 @@
 //! told who sent the request before any of them runs.
 
 pub(crate) mod erase;
+pub(crate) mod export;
 pub(crate) mod games;
 pub(crate) mod me;
 pub(crate) mod new_token;
@@ -23,12 +24,13 @@ use linkpath_api::{ApiError, Limits};
 use std::sync::Arc;
 
 /// The routes; they take the players, the games for a player's games,
-/// and their bodies the body limits.
+/// the archive for their export, and their bodies the body limits.
 pub fn router<S>() -> Router<S>
 where
     S: Clone + Send + Sync + 'static,
     Arc<Players>: FromRef<S>,
     Arc<Games>: FromRef<S>,
+    Arc<crate::archive::Archives>: FromRef<S>,
     Limits: FromRef<S>,
     Solvers: FromRef<S>,
     BodyLimits: FromRef<S>,
@@ -41,6 +43,7 @@ where
         )
         .route("/v1/players/me/token", post(new_token::new_token))
         .route("/v1/players/{id}/games", get(games::games))
+        .route("/v1/players/{id}/games/export", get(export::export))
 }
 
 /// A player with its new token, shown this once: `201 Created`.
