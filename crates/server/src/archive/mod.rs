@@ -122,6 +122,46 @@ impl Archives {
     }
 }
 
+impl Archives {
+    /// The replay of the archived game `id` and the version it ended at,
+    /// for a game gone from the live store; None where no archive is set
+    /// or it holds no such game. Where games are private (`private`), only
+    /// its player reads it, as a live game's.
+    pub(crate) async fn replay(
+        &self,
+        id: &str,
+        private: bool,
+        player: Option<&str>,
+    ) -> Result<Option<(Vec<u8>, u64)>, ApiError> {
+        if self.spec.is_none() {
+            return Ok(None);
+        }
+        let archive = self.archive().await.map_err(unavailable)?;
+        let Some(game) = archive.game(id).await.map_err(unavailable)? else {
+            return Ok(None);
+        };
+        if private {
+            crate::games::service::owned_by(game.player.as_deref(), player)?;
+        }
+        let record: serde_json::Value = serde_json::from_slice(&game.body)
+            .map_err(|e| unreadable(id, e.to_string()))?;
+        let replay = &record["replay"];
+        // One action a version, the deal's version 0.
+        let version = replay["actions"]
+            .as_array()
+            .ok_or_else(|| unreadable(id, "no `replay.actions`".to_owned()))?
+            .len() as u64;
+        let json = serde_json::to_vec(replay).map_err(|e| unreadable(id, e.to_string()))?;
+        Ok(Some((json, version)))
+    }
+}
+
+/// An archived record that does not read: a 500, its cause logged.
+fn unreadable(id: &str, why: String) -> ApiError {
+    tracing::error!(game = id, why, "an archived game does not read");
+    ApiError::new(ErrorCode::Internal, "an archived game does not read")
+}
+
 /// Opens the archive on a blocking thread of its own, driven there: sqlx's
 /// migrator, generic over `Acquire`, makes the open's future one the
 /// compiler cannot prove `Send` for every lifetime, so it cannot be

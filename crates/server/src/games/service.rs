@@ -232,7 +232,7 @@ impl Games {
     ) -> Result<(Game, u64), ApiError> {
         let (game, expires) = self.current(id, now).await?;
         if self.private_games {
-            owned_by(&game, player)?;
+            owned_by(game.owner.as_deref(), player)?;
         }
         Ok((game, expires))
     }
@@ -285,7 +285,7 @@ impl Games {
         // caller's `Authorization`, so no other caller finds it.
         let first = self.records.load(id, now).await;
         if let Ok((loaded, _)) = &first {
-            owned_by(&loaded.game, player)?;
+            owned_by(loaded.game.owner.as_deref(), player)?;
         }
         let mut loaded = Some(first);
         if let Some(key) = &key
@@ -708,9 +708,9 @@ fn raced(key: Option<&Key>, kept: &Kept) -> Result<Answer, ApiError> {
 }
 
 /// Refuses `player` (none for a request without a player's token) an
-/// action on `game` unless the game is theirs, or nobody's.
-fn owned_by(game: &Game, player: Option<&str>) -> Result<(), ApiError> {
-    match (&game.owner, player) {
+/// action on a game of `owner` unless the game is theirs, or nobody's.
+pub(crate) fn owned_by(owner: Option<&str>, player: Option<&str>) -> Result<(), ApiError> {
+    match (owner, player) {
         (None, _) => Ok(()),
         (Some(owner), Some(player)) if owner == player => Ok(()),
         (Some(_), None) => {

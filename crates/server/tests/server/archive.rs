@@ -338,3 +338,36 @@ async fn a_won_game_reaches_a_postgresql_archive_and_its_export_replays() {
     assert_eq!(checked.status, 200, "{}", checked.text());
     assert_eq!(checked.json()["status"], "won");
 }
+
+/// A finished game gone from the live store keeps its replay, read from
+/// the archive with the version it ended at; where games are private,
+/// only its player reads it.
+#[tokio::test]
+async fn a_replay_outlives_its_game_in_the_archive() {
+    let clock = HeldClock::now();
+    let mut config = config();
+    config.players.private_games = true;
+    let state = AppState::in_memory(config, clock.clone());
+    let router = app(state.clone());
+    let (ada, bob) = (sign_up(&router, "Ada").await, sign_up(&router, "Bob").await);
+    let id = won_game(&router, &clock, Some(&ada)).await;
+    let path = format!("/v1/games/{id}/replay");
+    let live = get_as(&router, &path, Some(&ada)).await;
+    assert_eq!(live.status, 200, "{}", live.text());
+    assert_eq!(state.archive_pass().await.map(|p| p.archived), Ok(1));
+
+    // Two days on, the game has expired from the live store.
+    clock.advance(Duration::from_secs(2 * 86_400));
+    let game = get_as(&router, &format!("/v1/games/{id}"), Some(&ada)).await;
+    assert_eq!(game.status, 404, "{}", game.text());
+    let archived = get_as(&router, &path, Some(&ada)).await;
+    assert_eq!(archived.status, 200, "{}", archived.text());
+    assert_eq!(archived.json(), live.json());
+    assert_eq!(archived.header("etag"), live.header("etag"));
+    let other = get_as(&router, &path, Some(&bob)).await;
+    assert_eq!(other.status, 403, "{}", other.text());
+    assert_eq!(other.json()["error"]["code"], "not_your_game");
+    let nobody = get_as(&router, "/v1/games/0123456789abcdef0123456789abcdef/replay", Some(&ada)).await;
+    assert_eq!(nobody.status, 404, "{}", nobody.text());
+    assert_eq!(nobody.json()["error"]["code"], "game_not_found");
+}

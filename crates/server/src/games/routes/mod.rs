@@ -23,12 +23,14 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use std::sync::Arc;
 
-/// The routes; they take the games, and their bodies the body limits
-/// and the solver pool.
+/// The routes; they take the games (and the archive, for a replay gone
+/// from the live store), and their bodies the body limits and the solver
+/// pool.
 pub fn router<S>() -> Router<S>
 where
     S: Clone + Send + Sync + 'static,
     Arc<Games>: FromRef<S>,
+    Arc<crate::archive::Archives>: FromRef<S>,
     Arc<crate::players::Players>: FromRef<S>,
     Solvers: FromRef<S>,
     BodyLimits: FromRef<S>,
