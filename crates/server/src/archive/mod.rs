@@ -143,8 +143,8 @@ impl Archives {
         if private {
             crate::games::service::owned_by(game.player.as_deref(), player)?;
         }
-        let record: serde_json::Value = serde_json::from_slice(&game.body)
-            .map_err(|e| unreadable(id, e.to_string()))?;
+        let record: serde_json::Value =
+            serde_json::from_slice(&game.body).map_err(|e| unreadable(id, e.to_string()))?;
         let replay = &record["replay"];
         // One action a version, the deal's version 0.
         let version = replay["actions"]

@@ -367,7 +367,12 @@ async fn a_replay_outlives_its_game_in_the_archive() {
     let other = get_as(&router, &path, Some(&bob)).await;
     assert_eq!(other.status, 403, "{}", other.text());
     assert_eq!(other.json()["error"]["code"], "not_your_game");
-    let nobody = get_as(&router, "/v1/games/0123456789abcdef0123456789abcdef/replay", Some(&ada)).await;
+    let nobody = get_as(
+        &router,
+        "/v1/games/0123456789abcdef0123456789abcdef/replay",
+        Some(&ada),
+    )
+    .await;
     assert_eq!(nobody.status, 404, "{}", nobody.text());
     assert_eq!(nobody.json()["error"]["code"], "game_not_found");
 }
