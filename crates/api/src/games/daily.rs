@@ -10,7 +10,8 @@
 //! 53 bits, so that a JavaScript number holds it exactly.
 
 use super::create::read;
-use super::ranking::{board_of, unknown_parameter};
+use super::query::unknown_parameter;
+use super::ranking::board_of;
 use crate::board::{BoardEncoding, BoardRows};
 use crate::error::{ApiError, ErrorCode};
 use crate::limits::Limits;

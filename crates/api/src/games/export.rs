@@ -6,10 +6,11 @@
 
 use super::archived::ArchivedResult;
 use super::listing::read_time;
-use super::ranking::{read_board, unknown_parameter};
+use super::query::{read_params, unknown_parameter};
+use super::ranking::read_board;
 use super::replay::Replay;
 use super::view::rfc3339;
-use crate::error::{ApiError, ErrorCode};
+use crate::error::ApiError;
 use linkpath_archive::{ArchivedGame, Filter};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -91,36 +92,15 @@ pub fn read_export_query(player: &str, query: Option<&str>) -> Result<Filter, Ap
         player: Some(player.to_owned()),
         ..Filter::default()
     };
-    let mut seen: Vec<String> = Vec::new();
-    for (name, value) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
-        if seen.iter().any(|s| *s == name) {
-            return Err(ApiError::new(
-                ErrorCode::InvalidRequest,
-                format!(
-                    "`{}` is given twice, expected it at most once",
-                    crate::excerpt(&name)
-                ),
-            )
-            .at(name.into_owned()));
-        }
-        let bad = |expected: &str| {
-            ApiError::new(
-                ErrorCode::InvalidRequest,
-                format!(
-                    "`{name}` is {:?}, expected {expected}",
-                    crate::excerpt(&value)
-                ),
-            )
-            .at(name.to_string())
-        };
+    read_params(query, |name, value, bad| {
         let hex = || {
-            read_board(&value)
+            read_board(value)
                 .map(str::to_owned)
                 .map_err(|_| bad("32 lowercase hex digits"))
         };
-        match &*name {
+        match name {
             "since" | "until" => {
-                let at = read_time(&value).ok_or_else(|| {
+                let at = read_time(value).ok_or_else(|| {
                     bad("a time in RFC 3339, such as 2026-12-05T00:00:00Z or 2026-12-05T01:00:00+01:00")
                 })?;
                 if name == "since" {
@@ -146,7 +126,7 @@ pub fn read_export_query(player: &str, query: Option<&str>) -> Result<Filter, Ap
                 filter.status = Some((*status).to_owned());
             }
             "rated" => {
-                filter.rated = Some(match &*value {
+                filter.rated = Some(match value {
                     "true" => true,
                     "false" => false,
                     _ => return Err(bad("true or false")),
@@ -156,13 +136,13 @@ pub fn read_export_query(player: &str, query: Option<&str>) -> Result<Filter, Ap
             "match" => filter.match_id = Some(hex()?),
             _ => {
                 return Err(unknown_parameter(
-                    &name,
+                    name,
                     "`since`, `until`, `max`, `status`, `rated`, `leaderboard` or `match`",
                 ));
             }
         }
-        seen.push(name.into_owned());
-    }
+        Ok(())
+    })?;
     Ok(filter)
 }
 

@@ -3,9 +3,10 @@
 //! each game in short with the link to its replay.
 
 use super::game::{Game, Status};
-use super::ranking::{read_board, unknown_parameter};
+use super::query::{read_params, unknown_parameter};
+use super::ranking::read_board;
 use super::view::rfc3339;
-use crate::error::{ApiError, ErrorCode};
+use crate::error::ApiError;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -113,29 +114,8 @@ pub fn read_games_query(query: Option<&str>) -> Result<GamesQuery, ApiError> {
         limit: DEFAULT_GAMES,
         ..GamesQuery::default()
     };
-    let mut seen: Vec<String> = Vec::new();
-    for (name, value) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
-        if seen.iter().any(|s| *s == name) {
-            return Err(ApiError::new(
-                ErrorCode::InvalidRequest,
-                format!(
-                    "`{}` is given twice, expected it at most once",
-                    crate::excerpt(&name)
-                ),
-            )
-            .at(name.into_owned()));
-        }
-        let bad = |expected: &str| {
-            ApiError::new(
-                ErrorCode::InvalidRequest,
-                format!(
-                    "`{name}` is {:?}, expected {expected}",
-                    crate::excerpt(&value)
-                ),
-            )
-            .at(name.to_string())
-        };
-        match &*name {
+    read_params(query, |name, value, bad| {
+        match name {
             "limit" => {
                 read.limit = value
                     .parse::<usize>()
@@ -145,25 +125,26 @@ pub fn read_games_query(query: Option<&str>) -> Result<GamesQuery, ApiError> {
             }
             "after" => {
                 read.after = Some(
-                    read_games_cursor(&value)
+                    read_games_cursor(value)
                         .ok_or_else(|| bad("the `next` of a page of this list"))?,
                 );
             }
             "status" => {
                 read.status = Some(
-                    serde_json::from_value(serde_json::Value::String(value.to_string()))
-                        .map_err(|_| bad("playing, paused, stuck, won, out_of_time or resigned"))?,
+                    serde_json::from_value(serde_json::Value::String(value.to_string())).map_err(
+                        |_| bad("playing, paused, stuck, won, out_of_time, resigned or race_over"),
+                    )?,
                 );
             }
             "leaderboard" => {
                 read.leaderboard = Some(
-                    read_board(&value)
+                    read_board(value)
                         .map_err(|_| bad("32 lowercase hex digits"))?
                         .to_owned(),
                 );
             }
             "since" | "until" => {
-                let at = read_time(&value).ok_or_else(|| {
+                let at = read_time(value).ok_or_else(|| {
                     bad("a time in RFC 3339, such as 2026-12-05T00:00:00Z or 2026-12-05T01:00:00+01:00")
                 })?;
                 if name == "since" {
@@ -174,13 +155,13 @@ pub fn read_games_query(query: Option<&str>) -> Result<GamesQuery, ApiError> {
             }
             _ => {
                 return Err(unknown_parameter(
-                    &name,
+                    name,
                     "`limit`, `after`, `status`, `leaderboard`, `since` or `until`",
                 ));
             }
         }
-        seen.push(name.into_owned());
-    }
+        Ok(())
+    })?;
     Ok(read)
 }
 

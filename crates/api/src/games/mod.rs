@@ -18,6 +18,7 @@
 //! - `pace`: how fast a game was played, against a floor for ranking;
 //! - `ranking`: leaderboards, and the entry a win earns;
 //! - `listing`: a player's games, a page at a time;
+//! - `query`: a route's query string, a parameter at a time;
 //! - `daily`: the deal everyone gets on a day.
 
 mod archived;
@@ -29,6 +30,7 @@ mod game;
 mod listing;
 mod log;
 mod pace;
+mod query;
 mod ranking;
 pub mod replay;
 mod score;

@@ -10,6 +10,7 @@
 //! hexadecimal. A game on a board the client sent is on none.
 
 use super::game::{Game, Status};
+use super::query::unknown_parameter;
 use super::settings::GameSettings;
 use super::view::rfc3339;
 use crate::error::{ApiError, ErrorCode};
@@ -135,19 +136,6 @@ pub fn read_board(name: &str) -> Result<&str, ApiError> {
         ),
     )
     .at("leaderboard"))
-}
-
-/// A query parameter a route does not take; `expected` lists those it
-/// does.
-pub(super) fn unknown_parameter(name: &str, expected: &str) -> ApiError {
-    ApiError::new(
-        ErrorCode::InvalidRequest,
-        format!(
-            "the query parameter `{}` is unknown, expected {expected}",
-            crate::excerpt(name)
-        ),
-    )
-    .at(name.to_owned())
 }
 
 /// What a leaderboard request asks for: how many entries, and from

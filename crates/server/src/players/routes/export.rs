@@ -7,7 +7,7 @@
 
 use crate::archive::export::{ANONYMOUS_RATE, OWN_RATE, Running, SIGNED_IN_RATE, due};
 use crate::archive::{Archives, unavailable};
-use crate::error::{ErrorCode, HttpError};
+use crate::error::HttpError;
 use crate::path::PathParam;
 use crate::players::Caller;
 use crate::players::service::Players;
@@ -16,7 +16,6 @@ use axum::extract::{RawQuery, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use futures_util::{Stream, StreamExt};
-use linkpath_api::ApiError;
 use linkpath_archive::{ArchiveError, ArchivedGame};
 use std::pin::Pin;
 use std::sync::Arc;
@@ -47,17 +46,7 @@ pub(crate) async fn export(
     RawQuery(query): RawQuery,
     caller: Caller,
 ) -> Result<Response, HttpError> {
-    let player = match id.as_str() {
-        "me" => caller.signed_in()?.id(),
-        id => linkpath_api::players::read_id(id)?,
-    };
-    if players.private_games && caller.player_id() != Some(player) {
-        return Err(ApiError::new(
-            ErrorCode::NotYourGame,
-            "games are private here: a player's games are exported to the player alone",
-        )
-        .into());
-    }
+    let player = super::whose_games(&id, &caller, players.private_games, "exported")?;
     let filter = linkpath_api::games::read_export_query(player, query.as_deref())?;
     let (who, rate) = match caller.player_id() {
         Some(me) if me == player => (me.to_owned(), OWN_RATE),

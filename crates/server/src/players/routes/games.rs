@@ -2,7 +2,7 @@
 //! at a time, each with its replay's link. Open to anyone, as the games
 //! are, unless games are private: then to the player alone.
 
-use crate::error::{ErrorCode, HttpError};
+use crate::error::HttpError;
 use crate::games::Games;
 use crate::path::PathParam;
 use crate::players::Caller;
@@ -10,7 +10,6 @@ use crate::players::service::Players;
 use axum::extract::{RawQuery, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use linkpath_api::ApiError;
 use linkpath_api::games::PlayerGames;
 use std::sync::Arc;
 
@@ -37,17 +36,7 @@ pub(crate) async fn games(
     RawQuery(query): RawQuery,
     caller: Caller,
 ) -> Result<Response, HttpError> {
-    let player = match id.as_str() {
-        "me" => caller.signed_in()?.id(),
-        id => linkpath_api::players::read_id(id)?,
-    };
-    if players.private_games && caller.player_id() != Some(player) {
-        return Err(ApiError::new(
-            ErrorCode::NotYourGame,
-            "games are private here: a player's games are listed to the player alone",
-        )
-        .into());
-    }
+    let player = super::whose_games(&id, &caller, players.private_games, "listed")?;
     let query = linkpath_api::games::read_games_query(query.as_deref())?;
     let page = games.player_games(player, &query, games.now()).await?;
     let json = linkpath_api::encode(&page)?;

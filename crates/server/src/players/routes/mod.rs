@@ -71,3 +71,26 @@ fn private_json(status: StatusCode, json: Vec<u8>) -> Response {
     )
         .into_response()
 }
+
+/// The player whose games a request names by `id` (`me`: the caller, who
+/// must be signed in); where games are private (`private`), the caller
+/// alone may read them, refused otherwise saying they are `shown` (listed,
+/// exported) to the player alone.
+pub(crate) fn whose_games<'a>(
+    id: &'a str,
+    caller: &'a crate::players::Caller,
+    private: bool,
+    shown: &str,
+) -> Result<&'a str, ApiError> {
+    let player = match id {
+        "me" => caller.signed_in()?.id(),
+        id => linkpath_api::players::read_id(id)?,
+    };
+    if private && caller.player_id() != Some(player) {
+        return Err(ApiError::new(
+            linkpath_api::ErrorCode::NotYourGame,
+            format!("games are private here: a player's games are {shown} to the player alone"),
+        ));
+    }
+    Ok(player)
+}
