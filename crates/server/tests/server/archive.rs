@@ -30,6 +30,22 @@ async fn won_game(router: &axum::Router, clock: &HeldClock, as_player: Option<&S
     id
 }
 
+/// The test settings with the archive a PostgreSQL on a closed port (one
+/// bound, then let go: nothing listens there).
+fn archive_away() -> linkpath_server::Config {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port");
+    let mut config = config();
+    config.archive.archive = Some(
+        format!("postgres://linkpath@{closed}/linkpath")
+            .parse()
+            .expect("a PostgreSQL setting"),
+    );
+    config.archive.archive_timeout_ms = 2_000;
+    config
+}
+
 async fn archived(state: &AppState, id: &str) -> Option<ArchivedGame> {
     let archive = state.archive().await.expect("the archive opens");
     archive.game(id).await.expect("the archive reads")
@@ -102,17 +118,7 @@ async fn a_won_game_reaches_the_archive_with_its_replay_and_leaves_its_mark() {
 
 #[tokio::test]
 async fn an_archive_away_fails_the_pass_and_games_go_on() {
-    // A port bound then let go: nothing listens there.
-    let closed = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .expect("a free port");
-    let mut config = config();
-    config.archive.archive = Some(
-        format!("postgres://linkpath@{closed}/linkpath")
-            .parse()
-            .expect("a PostgreSQL setting"),
-    );
-    config.archive.archive_timeout_ms = 2_000;
+    let config = archive_away();
     let clock = HeldClock::now();
     let state = AppState::in_memory(config, clock.clone());
     let router = app(state.clone());
@@ -278,16 +284,7 @@ async fn one_export_a_caller_streams_at_a_time() {
 
 #[tokio::test]
 async fn an_export_with_the_archive_away_answers_503() {
-    let closed = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .expect("a free port");
-    let mut config = config();
-    config.archive.archive = Some(
-        format!("postgres://linkpath@{closed}/linkpath")
-            .parse()
-            .expect("a PostgreSQL setting"),
-    );
-    config.archive.archive_timeout_ms = 2_000;
+    let config = archive_away();
     let router = router_on(config, HeldClock::now());
     let ada = sign_up(&router, "Ada").await;
     let away = get_as(
