@@ -373,3 +373,37 @@ async fn a_replay_outlives_its_game_in_the_archive() {
     assert_eq!(nobody.status, 404, "{}", nobody.text());
     assert_eq!(nobody.json()["error"]["code"], "game_not_found");
 }
+
+/// A player with nothing archived, known or not, exports no line, gzip
+/// or not: the compression reads the export's stream once more after its
+/// end, which must answer that it ended again, not panic.
+#[tokio::test]
+async fn an_export_of_nothing_is_an_empty_answer() {
+    use std::io::Read;
+    let router = router_on(config(), HeldClock::now());
+    let ada = sign_up(&router, "Ada").await;
+    for path in [
+        format!("/v1/players/{}/games/export", ada.id),
+        format!(
+            "/v1/players/{}/games/export?max=1&rated=true",
+            "1".repeat(32)
+        ),
+    ] {
+        assert_eq!(
+            lines(&get_as(&router, &path, None).await),
+            Vec::<Value>::new()
+        );
+        let request = axum::http::Request::get(&path)
+            .header("accept-encoding", "gzip")
+            .body(axum::body::Body::empty())
+            .expect("a request");
+        let gzipped = call(&router, request).await;
+        assert_eq!(gzipped.status, 200, "{path}");
+        assert_eq!(gzipped.header("content-encoding"), Some("gzip"));
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(&gzipped.body[..])
+            .read_to_string(&mut text)
+            .expect("gzip decodes");
+        assert_eq!(text, "", "{path}");
+    }
+}

@@ -55,7 +55,11 @@ pub(crate) async fn export(
     };
     let running = archives.exports.start(who)?;
     let archive = archives.archive().await.map_err(unavailable)?.clone();
-    let mut games: Games = Box::pin(archive.export(filter));
+    // Fused: after an empty first read the stream is asked again, and an
+    // export that ended must say so again rather than panic.
+    // Fused too: an empty first read is asked again by the body's first
+    // line.
+    let mut games: Games = Box::pin(archive.export(filter).fuse());
     // The first game read before the answer starts: an archive away is a
     // 503, not a 200 cut short.
     let first = match games.next().await {
@@ -70,7 +74,9 @@ pub(crate) async fn export(
         start: Instant::now(),
         _running: running,
     };
-    let body = Body::from_stream(futures_util::stream::unfold(paced, Paced::next));
+    // Fused: the compression layer reads a body once more after its end,
+    // which an unfused stream would answer with a panic.
+    let body = Body::from_stream(futures_util::stream::unfold(paced, Paced::next).fuse());
     Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], body).into_response())
 }
 
