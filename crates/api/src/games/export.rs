@@ -83,6 +83,9 @@ pub fn export_line(game: &ArchivedGame) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
+/// The most games one export may ask for: the largest int64.
+pub const MAX_EXPORTED: u64 = i64::MAX as u64;
+
 /// The query of an export of `player`'s games: `since` and `until` (RFC
 /// 3339, on the finish), `max` (at least 1), `status` (a finished one),
 /// `rated` (`true` or `false`), `leaderboard` and `match` (32 lowercase
@@ -109,13 +112,14 @@ pub fn read_export_query(player: &str, query: Option<&str>) -> Result<Filter, Ap
                     filter.until_ms = Some(at);
                 }
             }
+            // Within the contract's int64, as a database's LIMIT is.
             "max" => {
                 filter.max = Some(
                     value
                         .parse::<u64>()
                         .ok()
-                        .filter(|&n| n >= 1)
-                        .ok_or_else(|| bad("a whole number of at least 1"))?,
+                        .filter(|&n| (1..=MAX_EXPORTED).contains(&n))
+                        .ok_or_else(|| bad(&format!("a whole number from 1 to {MAX_EXPORTED}")))?,
                 );
             }
             "status" => {
@@ -149,8 +153,23 @@ pub fn read_export_query(player: &str, query: Option<&str>) -> Result<Filter, Ap
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ErrorCode;
 
     const PLAYER: &str = "0123456789abcdef0123456789abcdef";
+
+    #[test]
+    fn max_is_within_an_int64() {
+        let at_most = read_export_query(PLAYER, Some("max=9223372036854775807")).unwrap();
+        assert_eq!(at_most.max, Some(9_223_372_036_854_775_807));
+        let over = read_export_query(PLAYER, Some("max=9223372036854775808")).unwrap_err();
+        assert_eq!(
+            (over.code, over.message.as_str()),
+            (
+                ErrorCode::InvalidRequest,
+                "`max` is \"9223372036854775808\", expected a whole number from 1 to 9223372036854775807"
+            )
+        );
+    }
 
     #[test]
     fn a_query_reads_into_the_filter() {
@@ -195,7 +214,7 @@ mod tests {
             refused("max=0"),
             (
                 "max".to_owned(),
-                "`max` is \"0\", expected a whole number of at least 1".to_owned()
+                "`max` is \"0\", expected a whole number from 1 to 9223372036854775807".to_owned()
             )
         );
         assert_eq!(

@@ -27,7 +27,7 @@ use tokio::time::Instant;
         ("id" = String, Path, description = "The player's id, or `me` for the signed-in player", pattern = r"^([0-9a-f]{32}|me)$"),
         ("since" = Option<String>, Query, format = DateTime, description = "Only games finished at or after this time (RFC 3339, any offset)"),
         ("until" = Option<String>, Query, format = DateTime, description = "Only games finished before this time (RFC 3339, any offset)"),
-        ("max" = Option<u64>, Query, description = "The most games streamed", minimum = 1),
+        ("max" = Option<u64>, Query, description = "The most games streamed", minimum = 1, maximum = 9223372036854775807_u64),
         ("status" = Option<String>, Query, description = "Only games that ended so: `won`, `out_of_time`, `resigned` or `race_over`"),
         ("rated" = Option<bool>, Query, description = "Only the rated games, or only the others"),
         ("leaderboard" = Option<String>, Query, description = "Only games on this leaderboard", pattern = r"^[0-9a-f]{32}$"),
