@@ -158,7 +158,11 @@ impl Archives {
 
 /// An archived record that does not read: a 500, its cause logged.
 fn unreadable(id: &str, why: String) -> ApiError {
-    tracing::error!(game = id, why, "an archived game does not read");
+    tracing::error!(
+        game = crate::games::errors::short(id),
+        why,
+        "an archived game does not read"
+    );
     ApiError::new(ErrorCode::Internal, "an archived game does not read")
 }
 

@@ -57,12 +57,14 @@ pub(crate) async fn pass(archives: &Archives, store: &Store, now_ms: u64) -> Res
     let mut copies: Vec<ArchivedGame> = Vec::with_capacity(marks.len());
     let mut cleared: Vec<String> = Vec::with_capacity(marks.len());
     for mark in marks {
-        let copy = store
-            .archive_copy(&mark.id)
-            .await
-            .map_err(|e| format!("copying finished game {}: {e}", mark.id))?;
+        let copy = store.archive_copy(&mark.id).await.map_err(|e| {
+            format!(
+                "copying finished game {}…: {e}",
+                crate::games::errors::short(&mark.id)
+            )
+        })?;
         let Some(copy) = copy else {
-            tracing::warn!(game = %mark.id, "a finished game was gone before its archive copy");
+            tracing::warn!(game = %crate::games::errors::short(&mark.id), "a finished game was gone before its archive copy");
             done.gone += 1;
             cleared.push(mark.id);
             continue;
@@ -77,7 +79,7 @@ pub(crate) async fn pass(archives: &Archives, store: &Store, now_ms: u64) -> Res
                 cleared.push(mark.id);
             }
             Err(e) => {
-                tracing::error!(game = %mark.id, error = %e, "a finished game's record does not read back: it stays marked, not archived");
+                tracing::error!(game = %crate::games::errors::short(&mark.id), error = %e, "a finished game's record does not read back: it stays marked, not archived");
                 done.unreadable += 1;
             }
         }
@@ -107,11 +109,11 @@ async fn player_name(store: &Store, id: &str, now_ms: u64) -> Result<Option<Stri
     let stored = store
         .player(id, now_ms)
         .await
-        .map_err(|e| format!("reading player {id}: {e}"))?;
+        .map_err(|e| format!("reading player {}…: {e}", crate::games::errors::short(id)))?;
     Ok(stored.and_then(|stored| match linkpath_api::players::decode(&stored.body) {
         Ok(player) => Some(player.name),
         Err(e) => {
-            tracing::error!(player = %id, error = %e, "a player's record does not read back: their game is archived without their name");
+            tracing::error!(player = %crate::games::errors::short(id), error = %e, "a player's record does not read back: their game is archived without their name");
             None
         }
     }))
