@@ -26,7 +26,8 @@ use crate::filter::{GameColumns, Scope, Span};
 use crate::{ArchiveError, ArchivedGame, Cursor, Deadline, Filter};
 use row::Row;
 use schema::{
-    BODIES, BY_LEADERBOARD, BY_MATCH, BY_PLAYER, BY_TIME, ERASED, GAMES, Scoped, prepare,
+    BODIES, BY_LEADERBOARD, BY_MATCH, BY_PLAYER, BY_PLAYER_CREATED, BY_TIME, ERASED, GAMES, Scoped,
+    prepare,
 };
 
 /// redb's page cache: its default (1 GiB) is past the memory a replica
@@ -201,10 +202,10 @@ fn insert(txn: &WriteTransaction, games: &[ArchivedGame]) -> Result<u64, Archive
         rows.insert(id, row.encode().as_slice()).map_err(failed)?;
         bodies.insert(id, game.body.as_slice()).map_err(failed)?;
         by_time.insert((game.finished_ms, id), ()).map_err(failed)?;
-        for (index, key) in scoped_keys(&row) {
+        for (index, key, at_ms) in scoped_keys(&row) {
             txn.open_table(index)
                 .map_err(failed)?
-                .insert((key, game.finished_ms, id), ())
+                .insert((key, at_ms, id), ())
                 .map_err(failed)?;
         }
         inserted += 1;
@@ -213,15 +214,16 @@ fn insert(txn: &WriteTransaction, games: &[ArchivedGame]) -> Result<u64, Archive
 }
 
 /// The scoped indexes a game with `row`'s columns is in, each with its
-/// key there.
-fn scoped_keys(row: &Row) -> impl Iterator<Item = (Scoped, &str)> {
+/// key and time there.
+fn scoped_keys(row: &Row) -> impl Iterator<Item = (Scoped, &str, u64)> {
     [
-        (BY_MATCH, &row.match_id),
-        (BY_PLAYER, &row.player),
-        (BY_LEADERBOARD, &row.leaderboard),
+        (BY_MATCH, &row.match_id, row.finished_ms),
+        (BY_PLAYER, &row.player, row.finished_ms),
+        (BY_LEADERBOARD, &row.leaderboard, row.finished_ms),
+        (BY_PLAYER_CREATED, &row.player, row.created_ms),
     ]
     .into_iter()
-    .filter_map(|(index, key)| key.as_deref().map(|key| (index, key)))
+    .filter_map(|(index, key, at_ms)| key.as_deref().map(|key| (index, key, at_ms)))
 }
 
 fn page(
@@ -270,6 +272,7 @@ fn page(
         Scope::Match(key) => (BY_MATCH, key),
         Scope::Player(key) => (BY_PLAYER, key),
         Scope::Leaderboard(key) => (BY_LEADERBOARD, key),
+        Scope::PlayerCreated(key) => (BY_PLAYER_CREATED, key),
     };
     let index = txn.open_table(index).map_err(failed)?;
     let end = format!("{key}\0");
@@ -361,10 +364,10 @@ fn purge(
             deadline.check()?;
         }
         let row = read_row(&rows, id)?;
-        for (index, key) in scoped_keys(&row) {
+        for (index, key, at_ms) in scoped_keys(&row) {
             txn.open_table(index)
                 .map_err(failed)?
-                .remove((key, *finished_ms, id.as_str()))
+                .remove((key, at_ms, id.as_str()))
                 .map_err(failed)?;
         }
         rows.remove(id.as_str()).map_err(failed)?;
@@ -431,6 +434,7 @@ fn columns(row: &Row) -> GameColumns<'_> {
         match_id: row.match_id.as_deref(),
         status: &row.status,
         rated: row.rated,
+        created_ms: row.created_ms,
         finished_ms: row.finished_ms,
     }
 }

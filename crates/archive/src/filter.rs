@@ -1,7 +1,8 @@
-//! Which games a read wants: a [`Filter`] of columns and times, a UTC
-//! [`Day`] as a span of times, and how the memory and file archives walk
-//! their indexes for it ([`Scope`], [`Span`]), so that both give the same
-//! pages in the same order as PostgreSQL.
+//! Which games a read wants: a [`Filter`] of columns and times, the
+//! time it orders by ([`Order`]), a UTC [`Day`] as a span of times, and
+//! how the memory and file archives walk their indexes for it
+//! ([`Scope`], [`Span`]), so that both give the same pages in the same
+//! order as PostgreSQL.
 
 use std::fmt;
 use std::str::FromStr;
@@ -23,14 +24,38 @@ pub struct Filter {
     pub status: Option<String>,
     /// The rated games, or the unrated.
     pub rated: Option<bool>,
-    /// The games finished at this millisecond or after.
+    /// The games finished (created, in [`Order::Created`]) at this
+    /// millisecond or after.
     pub since_ms: Option<u64>,
-    /// The games finished before this millisecond.
+    /// The games finished (created) before this millisecond.
     pub until_ms: Option<u64>,
     /// The most games an export yields (lichess's `max`). Pages ignore
     /// it: each has its own `limit`, and a cursor does not count what
     /// came before.
     pub max: Option<u64>,
+    /// The time games are ordered by, newest first, and that `since`,
+    /// `until` and a page's cursor are in.
+    pub order: Order,
+}
+
+/// The time a read orders games by: when they finished (every read), or
+/// when they were created (a player's games only, as the live store lists
+/// them, so that the two lists merge).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Order {
+    #[default]
+    Finished,
+    Created,
+}
+
+impl Order {
+    /// The time of `game` in this order.
+    pub fn time_of(self, game: &ArchivedGame) -> u64 {
+        match self {
+            Order::Finished => game.finished_ms,
+            Order::Created => game.created_ms,
+        }
+    }
 }
 
 impl Filter {
@@ -44,8 +69,16 @@ impl Filter {
         self
     }
 
-    /// Refuses text no game could hold, as [`ArchivedGame`]'s checks do.
+    /// Refuses text no game could hold, as [`ArchivedGame`]'s checks do,
+    /// and an order by creation without a player (only a player's games
+    /// have that index).
     pub(crate) fn check(&self) -> Result<(), ArchiveError> {
+        if self.order == Order::Created && self.player.is_none() {
+            return Err(ArchiveError::Invalid(
+                "games are read in the order they were created only for one player: the filter names none"
+                    .to_owned(),
+            ));
+        }
         for (field, value) in [
             ("player", &self.player),
             ("leaderboard", &self.leaderboard),
@@ -78,15 +111,29 @@ impl Filter {
             && equal(&self.match_id, game.match_id)
             && self.status.as_deref().is_none_or(|s| s == game.status)
             && self.rated.is_none_or(|rated| rated == game.rated)
-            && self.since_ms.is_none_or(|since| game.finished_ms >= since)
-            && self.until_ms.is_none_or(|until| game.finished_ms < until)
+            && self
+                .since_ms
+                .is_none_or(|since| self.time_of(game) >= since)
+            && self.until_ms.is_none_or(|until| self.time_of(game) < until)
     }
 
-    /// The index the memory and file archives walk: the narrowest the
-    /// filter names (a match's games are fewest, then a player's, then a
-    /// leaderboard's), or all games by time.
+    fn time_of(&self, game: &GameColumns<'_>) -> u64 {
+        match self.order {
+            Order::Finished => game.finished_ms,
+            Order::Created => game.created_ms,
+        }
+    }
+
+    /// The index the memory and file archives walk: in the order by
+    /// creation, the player's; else the narrowest the filter names (a
+    /// match's games are fewest, then a player's, then a leaderboard's),
+    /// or all games by time.
     pub(crate) fn scope(&self) -> Scope<'_> {
-        if let Some(id) = &self.match_id {
+        if self.order == Order::Created
+            && let Some(player) = &self.player
+        {
+            Scope::PlayerCreated(player)
+        } else if let Some(id) = &self.match_id {
             Scope::Match(id)
         } else if let Some(player) = &self.player {
             Scope::Player(player)
@@ -104,7 +151,7 @@ impl Filter {
         // A game passes when its (finished_ms, id) is below the bound; no
         // id is below the empty one.
         let until = self.until_ms.map(|until| (until, String::new()));
-        let cursor = after.map(|c| (c.finished_ms, c.id.clone()));
+        let cursor = after.map(|c| (c.at_ms, c.id.clone()));
         let before = match (until, cursor) {
             (Some(until), Some(cursor)) => Some(until.min(cursor)),
             (bound, None) | (None, bound) => bound,
@@ -123,6 +170,7 @@ pub(crate) struct GameColumns<'a> {
     pub match_id: Option<&'a str>,
     pub status: &'a str,
     pub rated: bool,
+    pub created_ms: u64,
     pub finished_ms: u64,
 }
 
@@ -134,19 +182,21 @@ impl<'a> From<&'a ArchivedGame> for GameColumns<'a> {
             match_id: game.match_id.as_deref(),
             status: &game.status,
             rated: game.rated,
+            created_ms: game.created_ms,
             finished_ms: game.finished_ms,
         }
     }
 }
 
 /// An index of games by `(finished_ms, id)`: all of them, or those of one
-/// match, player or leaderboard.
+/// match, player or leaderboard; or of a player's by `(created_ms, id)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Scope<'a> {
     Match(&'a str),
     Player(&'a str),
     Leaderboard(&'a str),
     All,
+    PlayerCreated(&'a str),
 }
 
 /// The keys of an index a read walks: from `(since, "")` on, and below
@@ -356,8 +406,8 @@ mod tests {
             until_ms: Some(20),
             ..Filter::default()
         };
-        let cursor = |finished_ms, id: &str| Cursor {
-            finished_ms,
+        let cursor = |at_ms, id: &str| Cursor {
+            at_ms,
             id: id.to_owned(),
         };
         assert_eq!(

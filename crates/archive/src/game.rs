@@ -2,6 +2,7 @@
 //! on it before it is stored, and the cursor that pages through games.
 
 use crate::ArchiveError;
+use crate::filter::Order;
 
 /// The longest id, player, name, leaderboard, match or status, in bytes:
 /// each is an index key, or short text.
@@ -41,10 +42,16 @@ pub struct ArchivedGame {
 }
 
 impl ArchivedGame {
-    /// Where a page that ended on this game goes on from.
+    /// Where a page that ended on this game goes on from, in the order by
+    /// finish time.
     pub fn cursor(&self) -> Cursor {
+        self.cursor_in(Order::Finished)
+    }
+
+    /// Where a page in `order` that ended on this game goes on from.
+    pub fn cursor_in(&self, order: Order) -> Cursor {
         Cursor {
-            finished_ms: self.finished_ms,
+            at_ms: order.time_of(self),
             id: self.id.clone(),
         }
     }
@@ -109,11 +116,11 @@ fn check_text(id: &str, field: &str, value: &str) -> Result<(), ArchiveError> {
 }
 
 /// Where the next page starts: the last game of the page before, by
-/// `(finished_ms, id)`. A page holds the games strictly before it, newest
-/// first.
+/// `(at_ms, id)`, `at_ms` its time in the read's [`Order`]. A page holds
+/// the games strictly before it, newest first.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Cursor {
-    pub finished_ms: u64,
+    pub at_ms: u64,
     pub id: String,
 }
 

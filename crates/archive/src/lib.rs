@@ -15,7 +15,8 @@
 //! Archive::open(&spec, limits)            runs the schema's migrations
 //! insert(&[game])    -> newly inserted    idempotent by id: a second insert of an id changes nothing
 //! game(id)           -> Option<game>
-//! page(&filter, after, limit) -> games    newest first by (finished_ms, id), strictly after the cursor
+//! page(&filter, after, limit) -> games    newest first by (finished_ms, id), strictly after the cursor;
+//!                                         a player's by (created_ms, id) in Order::Created
 //! export(filter)     -> Stream of games   the same order, fetched a batch at a time
 //! erase_player(id)   -> names erased      the name goes, the games and the id stay
 //! purge_finished_before(ms, at_most) -> games deleted, oldest first (retention)
@@ -56,7 +57,7 @@ use std::time::{Duration, Instant};
 use futures_util::Stream;
 
 pub use error::ArchiveError;
-pub use filter::{Day, DayError, Filter};
+pub use filter::{Day, DayError, Filter, Order};
 pub use game::{ArchivedGame, Cursor, MAX_MS, MAX_TEXT};
 pub use spec::{ArchiveSpec, ArchiveSpecError};
 
@@ -212,9 +213,10 @@ impl Archive {
     }
 
     /// At most `limit` of the games `filter` wants, newest first by
-    /// `(finished_ms, id)`, from just after `after` (the last game of the
-    /// page before: [`ArchivedGame::cursor`]). Fewer than `limit` means
-    /// there are no more. `filter.max` is not looked at.
+    /// `(finished_ms, id)` (by `(created_ms, id)` in [`Order::Created`]),
+    /// from just after `after` (the last game of the page before:
+    /// [`ArchivedGame::cursor_in`]). Fewer than `limit` means there are no
+    /// more. `filter.max` is not looked at.
     pub async fn page(
         &self,
         filter: &Filter,
@@ -390,7 +392,8 @@ impl Export {
                 .page_within(&self.filter, self.after.as_ref(), size)
                 .await?;
             self.done = batch.len() < size;
-            self.after = batch.last().map(ArchivedGame::cursor);
+            let order = self.filter.order;
+            self.after = batch.last().map(|game| game.cursor_in(order));
             self.batch = batch.into_iter();
         }
         let Some(game) = self.batch.next() else {

@@ -28,6 +28,8 @@ struct State {
     by_match: Index,
     by_player: Index,
     by_leaderboard: Index,
+    /// A player's games by `(player; created_ms, id)`.
+    by_player_created: Index,
     erased: BTreeSet<String>,
 }
 
@@ -109,6 +111,9 @@ impl MemoryArchive {
             Scope::Match(key) => scoped(&state.by_match, key, &span, limit, wanted),
             Scope::Player(key) => scoped(&state.by_player, key, &span, limit, wanted),
             Scope::Leaderboard(key) => scoped(&state.by_leaderboard, key, &span, limit, wanted),
+            Scope::PlayerCreated(key) => {
+                scoped(&state.by_player_created, key, &span, limit, wanted)
+            }
         }
     }
 
@@ -160,30 +165,33 @@ impl MemoryArchive {
 
 impl State {
     fn index(&mut self, game: &ArchivedGame) {
-        let at = game.finished_ms;
-        self.by_time.insert((at, game.id.clone()));
-        for (set, key) in self.scoped_sets(game) {
+        self.by_time.insert((game.finished_ms, game.id.clone()));
+        for (set, key, at) in self.scoped_sets(game) {
             set.insert((key, at, game.id.clone()));
         }
     }
 
     fn unindex(&mut self, game: &ArchivedGame) {
-        let at = game.finished_ms;
-        self.by_time.remove(&(at, game.id.clone()));
-        for (set, key) in self.scoped_sets(game) {
+        self.by_time.remove(&(game.finished_ms, game.id.clone()));
+        for (set, key, at) in self.scoped_sets(game) {
             set.remove(&(key, at, game.id.clone()));
         }
     }
 
-    /// The scoped indexes `game` is in, each with its key there.
-    fn scoped_sets(&mut self, game: &ArchivedGame) -> Vec<(&mut Index, String)> {
+    /// The scoped indexes `game` is in, each with its key and time there.
+    fn scoped_sets(&mut self, game: &ArchivedGame) -> Vec<(&mut Index, String, u64)> {
         [
-            (&mut self.by_match, &game.match_id),
-            (&mut self.by_player, &game.player),
-            (&mut self.by_leaderboard, &game.leaderboard),
+            (&mut self.by_match, &game.match_id, game.finished_ms),
+            (&mut self.by_player, &game.player, game.finished_ms),
+            (
+                &mut self.by_leaderboard,
+                &game.leaderboard,
+                game.finished_ms,
+            ),
+            (&mut self.by_player_created, &game.player, game.created_ms),
         ]
         .into_iter()
-        .filter_map(|(set, key)| key.clone().map(|key| (set, key)))
+        .filter_map(|(set, key, at)| key.clone().map(|key| (set, key, at)))
         .collect()
     }
 }

@@ -28,7 +28,7 @@ use std::time::Duration;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions, PgRow, Postgres};
 use sqlx::{Connection, QueryBuilder, Row};
 
-use crate::{ArchiveError, ArchiveLimits, ArchivedGame, Cursor, Filter};
+use crate::{ArchiveError, ArchiveLimits, ArchivedGame, Cursor, Filter, Order};
 
 /// The first key of the advisory locks on players (the second is the
 /// player's hash): "LPAR", so they stay apart from other locks of the
@@ -167,26 +167,31 @@ impl PostgresArchive {
         if let Some(rated) = filter.rated {
             query.push(" AND rated = ").push_bind(rated);
         }
+        // The column the order is by: fixed text, never the caller's.
+        let time = match filter.order {
+            Order::Finished => "finished_ms",
+            Order::Created => "created_ms",
+        };
         if let Some(since) = filter.since_ms {
             if since > crate::MAX_MS {
                 return Ok(Vec::new());
             }
-            query.push(" AND finished_ms >= ").push_bind(ms(since));
+            query.push(format!(" AND {time} >= ")).push_bind(ms(since));
         }
         // Past the latest time kept, a bound leaves every game in.
         if let Some(until) = filter.until_ms.filter(|until| *until <= crate::MAX_MS) {
-            query.push(" AND finished_ms < ").push_bind(ms(until));
+            query.push(format!(" AND {time} < ")).push_bind(ms(until));
         }
-        if let Some(cursor) = after.filter(|c| c.finished_ms <= crate::MAX_MS) {
+        if let Some(cursor) = after.filter(|c| c.at_ms <= crate::MAX_MS) {
             query
-                .push(" AND (finished_ms, id) < (")
-                .push_bind(ms(cursor.finished_ms))
+                .push(format!(" AND ({time}, id) < ("))
+                .push_bind(ms(cursor.at_ms))
                 .push(", ")
                 .push_bind(cursor.id.as_str())
                 .push(")");
         }
         query
-            .push(" ORDER BY finished_ms DESC, id DESC LIMIT ")
+            .push(format!(" ORDER BY {time} DESC, id DESC LIMIT "))
             .push_bind(i64::try_from(limit).unwrap_or(i64::MAX));
         let rows = query
             .build()

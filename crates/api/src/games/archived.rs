@@ -20,6 +20,9 @@ pub struct ArchivedResult {
     /// Play time, the server's downtime left out.
     pub elapsed_ms: u64,
     pub tiles_left: usize,
+    /// Whether a win of it was (or would have been) entered on a
+    /// leaderboard: no assist, not too fast.
+    pub ranked: bool,
 }
 
 /// An archived game's record: the replay, the body `POST /v1/replays`
@@ -66,6 +69,7 @@ pub fn archived_game(
             score: game.score,
             elapsed_ms: game.clock.elapsed_ms,
             tiles_left: game.tiles_left,
+            ranked: game.ranked(),
         },
     };
     let body = serde_json::to_vec(&record).map_err(|e| e.to_string())?;

@@ -193,6 +193,7 @@ mod tests {
                 since_ms: Some(1_796_428_800_000),
                 until_ms: Some(1_796_511_600_000),
                 max: Some(5),
+                ..Filter::default()
             }
         );
         assert_eq!(

@@ -1,13 +1,16 @@
 //! A player's games as `GET /v1/players/{id}/games` lists them: newest
-//! first, a page at a time, filtered by status, leaderboard and time,
-//! each game in short with the link to its replay.
+//! created first, a page at a time, filtered by status, leaderboard and
+//! time, each game in short with the link to its replay; the live store's
+//! games and the archive's merged into one list ([`merge`]).
 
 use super::game::{Game, Status};
 use super::query::{read_params, unknown_parameter};
 use super::ranking::read_board;
 use super::view::rfc3339;
 use crate::error::ApiError;
-use serde::Serialize;
+use linkpath_archive::ArchivedGame;
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 use utoipa::ToSchema;
 
 /// Games a page lists when `limit` is absent.
@@ -92,6 +95,93 @@ impl GameSummary {
             updated_at: rfc3339(game.updated_at_ms),
             replay: format!("/v1/games/{}/replay", game.id),
         }
+    }
+}
+
+impl GameSummary {
+    /// The archived game `game` in short; the error says what in its
+    /// record does not read back.
+    pub fn archived(game: &ArchivedGame) -> Result<GameSummary, String> {
+        /// The part of an archived record a summary shows.
+        #[derive(Deserialize)]
+        struct Record {
+            result: Outcome,
+        }
+        #[derive(Deserialize)]
+        struct Outcome {
+            status: Status,
+            score: u64,
+            elapsed_ms: u64,
+            tiles_left: usize,
+            // Absent from the records archived before it was kept: then
+            // what the archive calls rated, which a leaderboard's game is
+            // exactly when it ranks.
+            ranked: Option<bool>,
+        }
+        let record: Record = serde_json::from_slice(&game.body)
+            .map_err(|e| format!("archived game {}: {e}", game.id))?;
+        let result = record.result;
+        Ok(GameSummary {
+            id: game.id.clone(),
+            status: result.status,
+            score: result.score,
+            elapsed_ms: result.elapsed_ms,
+            tiles_left: result.tiles_left,
+            ranked: result.ranked.unwrap_or(game.rated),
+            leaderboard: game.leaderboard.clone(),
+            created_at: rfc3339(game.created_ms),
+            updated_at: rfc3339(game.finished_ms),
+            replay: format!("/v1/games/{}/replay", game.id),
+        })
+    }
+}
+
+/// A game's place in a player's list: when it was created, and its id;
+/// the list is newest first, by this pair.
+pub type Place = (u64, String);
+
+/// Games read from one source, the live store or the archive, for a page
+/// of the list: each with its place, newest first, and how far the source
+/// was read.
+#[derive(Debug, Default)]
+pub struct SourcePage {
+    pub games: Vec<(Place, GameSummary)>,
+    /// Every game of the source from the page's start down to this place
+    /// (itself included) is in `games` or was looked at and left out;
+    /// none: the source was read to its end.
+    pub read_to: Option<Place>,
+}
+
+/// One page of `limit` games from the pages the live store and the
+/// archive gave for the same query and cursor: the games of both, newest
+/// first, a game held by both (finished, archived, not yet expired) once,
+/// as the live store has it. Games past the place either source was read
+/// to are left for the next page, which starts there.
+pub fn merge(live: SourcePage, archived: SourcePage, limit: usize) -> PlayerGames {
+    // Below the higher of the two places, one source was not read.
+    let read_to = live.read_to.max(archived.read_to);
+    let held: HashSet<String> = live.games.iter().map(|(_, g)| g.id.clone()).collect();
+    let mut games: Vec<(Place, GameSummary)> = live
+        .games
+        .into_iter()
+        .chain(
+            archived
+                .games
+                .into_iter()
+                .filter(|(_, game)| !held.contains(&game.id)),
+        )
+        .filter(|(place, _)| read_to.as_ref().is_none_or(|to| place >= to))
+        .collect();
+    games.sort_by(|a, b| b.0.cmp(&a.0));
+    let next = if games.len() > limit {
+        games.truncate(limit);
+        games.last().map(|(place, _)| place.clone())
+    } else {
+        read_to
+    };
+    PlayerGames {
+        games: games.into_iter().map(|(_, game)| game).collect(),
+        next: next.map(|(created_ms, id)| games_cursor(created_ms, &id)),
     }
 }
 
@@ -262,6 +352,111 @@ fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A game created at `created_ms`, its id `id`, as a source lists it.
+    fn listed(created_ms: u64, id: &str, status: Status) -> (Place, GameSummary) {
+        let summary = GameSummary {
+            id: id.to_owned(),
+            status,
+            score: 0,
+            elapsed_ms: 0,
+            tiles_left: 0,
+            ranked: true,
+            leaderboard: None,
+            created_at: rfc3339(created_ms),
+            updated_at: rfc3339(created_ms),
+            replay: format!("/v1/games/{id}/replay"),
+        };
+        ((created_ms, id.to_owned()), summary)
+    }
+
+    fn shown(page: &PlayerGames) -> Vec<(&str, Status)> {
+        page.games
+            .iter()
+            .map(|g| (g.id.as_str(), g.status))
+            .collect()
+    }
+
+    #[test]
+    fn two_sources_merge_newest_first_each_game_once() {
+        let live = SourcePage {
+            games: vec![
+                listed(9, "a", Status::Playing),
+                listed(7, "c", Status::Won),
+                listed(4, "f", Status::Paused),
+            ],
+            read_to: None,
+        };
+        // "c" finished and was archived, and is still held: shown once, as
+        // held.
+        let archived = SourcePage {
+            games: vec![
+                listed(8, "b", Status::Resigned),
+                listed(7, "c", Status::Resigned),
+                listed(5, "e", Status::Won),
+            ],
+            read_to: None,
+        };
+        let page = merge(live, archived, 10);
+        assert_eq!(
+            shown(&page),
+            [
+                ("a", Status::Playing),
+                ("b", Status::Resigned),
+                ("c", Status::Won),
+                ("e", Status::Won),
+                ("f", Status::Paused)
+            ]
+        );
+        assert_eq!(page.next, None);
+    }
+
+    #[test]
+    fn a_full_page_goes_on_from_its_last_game() {
+        let live = SourcePage {
+            games: vec![listed(9, "a", Status::Playing), listed(6, "d", Status::Won)],
+            read_to: None,
+        };
+        let archived = SourcePage {
+            games: vec![listed(8, "b", Status::Won), listed(7, "c", Status::Won)],
+            read_to: Some((7, "c".to_owned())),
+        };
+        let page = merge(live, archived, 2);
+        assert_eq!(shown(&page), [("a", Status::Playing), ("b", Status::Won)]);
+        assert_eq!(page.next, Some(games_cursor(8, "b")));
+    }
+
+    #[test]
+    fn games_past_where_a_source_stopped_wait_for_the_next_page() {
+        // The live store was read down to 7 (a bounded scan); the archive
+        // to its end. The archive's game at 3 may have live games above
+        // it not read yet: it waits, and the next page starts at 7.
+        let live = SourcePage {
+            games: vec![listed(9, "a", Status::Playing)],
+            read_to: Some((7, "x".to_owned())),
+        };
+        let archived = SourcePage {
+            games: vec![listed(8, "b", Status::Won), listed(3, "g", Status::Won)],
+            read_to: None,
+        };
+        let page = merge(live, archived, 5);
+        assert_eq!(shown(&page), [("a", Status::Playing), ("b", Status::Won)]);
+        assert_eq!(page.next, Some(games_cursor(7, "x")));
+        // Ties in time go by id, as both sources order them.
+        let live = SourcePage {
+            games: vec![listed(5, "b", Status::Won)],
+            read_to: None,
+        };
+        let archived = SourcePage {
+            games: vec![listed(5, "c", Status::Won), listed(5, "a", Status::Won)],
+            read_to: None,
+        };
+        let page = merge(live, archived, 5);
+        assert_eq!(
+            shown(&page),
+            [("c", Status::Won), ("b", Status::Won), ("a", Status::Won)]
+        );
+    }
 
     #[test]
     fn queries_are_read() {

@@ -46,7 +46,8 @@ pub use daily::{DailyDeal, DailyGame, daily};
 pub use export::{ExportedGame, export_line, read_export_query};
 pub use game::{Action, Assists, Clock, Game, GameLimits, Last, MoveRequest, Status, Unranked};
 pub use listing::{
-    GameSummary, GamesQuery, MAX_GAMES, PlayerGames, games_cursor, read_games_query,
+    GameSummary, GamesQuery, MAX_GAMES, Place, PlayerGames, SourcePage, games_cursor, merge,
+    read_games_query,
 };
 pub use log::{ActionKind, Change, Link, Log, Logged};
 pub use pace::median_move_gap_ms;

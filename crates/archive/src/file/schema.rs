@@ -7,6 +7,9 @@
 //! `(key, finished_ms, id)`, each read backwards for newest first.
 //! Version 2 adds `erased_players`, the players whose names a game
 //! archived after their erasure loses (as PostgreSQL's migration 0002).
+//! Version 3 adds `by_player_created` `(player, created_ms, id)`, a
+//! player's games in the order they were created (as migration 0003),
+//! filled from `games` when an older file opens.
 //!
 //! The version is `schema` in `archive_meta`; a file without that table
 //! but with others is something else (a game store, say) and is left
@@ -20,7 +23,7 @@ use super::{failed, open_failed};
 use crate::ArchiveError;
 
 /// The schema this build writes.
-pub(super) const VERSION: u64 = 2;
+pub(super) const VERSION: u64 = 3;
 
 pub(super) const META: TableDefinition<&str, u64> = TableDefinition::new("archive_meta");
 const SCHEMA: &str = "schema";
@@ -32,6 +35,7 @@ pub(super) type Scoped = TableDefinition<'static, (&'static str, u64, &'static s
 pub(super) const BY_MATCH: Scoped = TableDefinition::new("by_match");
 pub(super) const BY_PLAYER: Scoped = TableDefinition::new("by_player");
 pub(super) const BY_LEADERBOARD: Scoped = TableDefinition::new("by_leaderboard");
+pub(super) const BY_PLAYER_CREATED: Scoped = TableDefinition::new("by_player_created");
 pub(super) const ERASED: TableDefinition<&str, ()> = TableDefinition::new("erased_players");
 
 /// Brings the file in `txn` to [`VERSION`]: makes the tables of a new
@@ -77,6 +81,9 @@ pub(super) fn prepare(path: &Path, txn: &WriteTransaction) -> Result<(), Archive
     // Opening a table makes it if missing, and checks its types if not:
     // version 1 gains `erased_players` here, a new file every table.
     create_tables(path, txn)?;
+    if found.is_some_and(|version| version < 3) {
+        index_by_creation(txn)?;
+    }
     txn.open_table(META)
         .map_err(|err| open_failed(path, err))?
         .insert(SCHEMA, VERSION)
@@ -89,9 +96,28 @@ fn create_tables(path: &Path, txn: &WriteTransaction) -> Result<(), ArchiveError
     txn.open_table(GAMES).map_err(opened)?;
     txn.open_table(BODIES).map_err(opened)?;
     txn.open_table(BY_TIME).map_err(opened)?;
-    for scoped in [BY_MATCH, BY_PLAYER, BY_LEADERBOARD] {
+    for scoped in [BY_MATCH, BY_PLAYER, BY_LEADERBOARD, BY_PLAYER_CREATED] {
         txn.open_table(scoped).map_err(opened)?;
     }
     txn.open_table(ERASED).map_err(opened)?;
+    Ok(())
+}
+
+/// Fills `by_player_created` from every game's row: the migration to
+/// version 3, one pass over `games`, however many (as a PostgreSQL
+/// migration builds its index).
+fn index_by_creation(txn: &WriteTransaction) -> Result<(), ArchiveError> {
+    let rows = txn.open_table(GAMES).map_err(failed)?;
+    let mut index = txn.open_table(BY_PLAYER_CREATED).map_err(failed)?;
+    for entry in rows.iter().map_err(failed)? {
+        let (id, row) = entry.map_err(failed)?;
+        let id = id.value();
+        let row = super::row::Row::decode(id, row.value())?;
+        if let Some(player) = &row.player {
+            index
+                .insert((player.as_str(), row.created_ms, id), ())
+                .map_err(failed)?;
+        }
+    }
     Ok(())
 }

@@ -2,13 +2,14 @@
 //! database at migration 0001 with games in it (made by sqlx's migrator
 //! from the same folder, stopped at 1), both to the latest; a database
 //! migrated further than this build knows is refused. The file: from a
-//! new file, and from a version 1 file with games (written here table by
-//! table, as version 1 laid it out); a newer version, a game store and a
-//! file that is not redb's are refused, as is a file open elsewhere.
+//! new file, and from version 1 and 2 files with games (written here
+//! table by table, as those versions laid them out); a newer version, a
+//! game store and a file that is not redb's are refused, as is a file
+//! open elsewhere.
 
 use std::path::Path;
 
-use linkpath_archive::{Archive, ArchiveError, ArchiveSpec, ArchivedGame, Filter};
+use linkpath_archive::{Archive, ArchiveError, ArchiveSpec, ArchivedGame, Filter, Order};
 use redb::TableDefinition;
 use sqlx::Connection;
 
@@ -35,14 +36,14 @@ async fn applied(url: &str) -> Vec<(i64, bool)> {
 async fn postgres_from_an_empty_database() {
     let (archive, scratch) = open(Backend::Postgres).await;
     let url = scratch.database.as_ref().unwrap().url().to_owned();
-    assert_eq!(applied(&url).await, [(1, true), (2, true)]);
+    assert_eq!(applied(&url).await, [(1, true), (2, true), (3, true)]);
     archive.insert(&[game("g1", T0)]).await.unwrap();
     drop(archive);
     // Opening again applies nothing and finds the game.
     let again = Archive::open(&scratch.spec(Backend::Postgres), limits())
         .await
         .unwrap();
-    assert_eq!(applied(&url).await, [(1, true), (2, true)]);
+    assert_eq!(applied(&url).await, [(1, true), (2, true), (3, true)]);
     assert_eq!(again.game("g1").await, Ok(Some(game("g1", T0))));
 }
 
@@ -78,7 +79,7 @@ async fn postgres_from_the_previous_schema() {
     let archive = Archive::open(&scratch.spec(Backend::Postgres), limits())
         .await
         .unwrap();
-    assert_eq!(applied(&url).await, [(1, true), (2, true)]);
+    assert_eq!(applied(&url).await, [(1, true), (2, true), (3, true)]);
     let old1 = ArchivedGame {
         leaderboard: Some("daily".to_owned()),
         rated: true,
@@ -93,7 +94,13 @@ async fn postgres_from_the_previous_schema() {
         ids(&all_pages(&archive, &daily, 10).await),
         ["old2", "old1"]
     );
-    // What 0002 brought works on the games from before it.
+    // What 0003 brought works on the games from before it: a player's
+    // games in the order they were created.
+    assert_eq!(
+        ids(&all_pages(&archive, &created_by("p2"), 10).await),
+        ["old2"]
+    );
+    // What 0002 brought too.
     assert_eq!(archive.erase_player("p1").await, Ok(1));
     archive
         .insert(&[played_by(game("new1", T0 + 2), "p1", "Ada")])
@@ -114,7 +121,7 @@ async fn postgres_migrated_past_this_build_is_refused() {
     let mut connection = sqlx::PgConnection::connect(&url).await.unwrap();
     sqlx::query(
         "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
-         VALUES (3, 'from a later linkpath', true, '\\x00', 0)",
+         VALUES (4, 'from a later linkpath', true, '\\x00', 0)",
     )
     .execute(&mut connection)
     .await
@@ -124,11 +131,12 @@ async fn postgres_migrated_past_this_build_is_refused() {
         Archive::open(&scratch.spec(Backend::Postgres), limits())
             .await
             .err(),
-        Some(ArchiveError::NewerSchema { found: 3, known: 2 })
+        Some(ArchiveError::NewerSchema { found: 4, known: 3 })
     );
 }
 
-// The file's tables as version 1 laid them out (see src/file/schema.rs).
+// The file's tables as versions 1 and 2 laid them out (see
+// src/file/schema.rs).
 const META: TableDefinition<&str, u64> = TableDefinition::new("archive_meta");
 const GAMES: TableDefinition<&str, &[u8]> = TableDefinition::new("games");
 const BODIES: TableDefinition<&str, &[u8]> = TableDefinition::new("bodies");
@@ -137,6 +145,7 @@ const BY_PLAYER: TableDefinition<(&str, u64, &str), ()> = TableDefinition::new("
 const BY_MATCH: TableDefinition<(&str, u64, &str), ()> = TableDefinition::new("by_match");
 const BY_LEADERBOARD: TableDefinition<(&str, u64, &str), ()> =
     TableDefinition::new("by_leaderboard");
+const ERASED: TableDefinition<&str, ()> = TableDefinition::new("erased_players");
 
 /// A row as src/file/row.rs lays it out: flags (bit 0 rated, here not;
 /// bits 1 and 2: the player and the name follow), the two times, the
@@ -166,6 +175,9 @@ fn write_file(path: &Path, version: u64, games: &[(&str, &str, &str, u64)]) {
         let mut by_player = txn.open_table(BY_PLAYER).unwrap();
         txn.open_table(BY_MATCH).unwrap();
         txn.open_table(BY_LEADERBOARD).unwrap();
+        if version >= 2 {
+            txn.open_table(ERASED).unwrap();
+        }
         for &(id, player, name, finished_ms) in games {
             let row = v1_row(player, name, finished_ms - 60_000, finished_ms);
             rows.insert(id, row.as_slice()).unwrap();
@@ -179,41 +191,62 @@ fn write_file(path: &Path, version: u64, games: &[(&str, &str, &str, u64)]) {
 }
 
 #[tokio::test]
-async fn a_file_from_the_previous_schema() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("archive.redb");
-    write_file(
-        &path,
-        1,
-        &[("old1", "p1", "Ada", T0), ("old2", "p1", "Ada", T0 + 1)],
-    );
+async fn a_file_from_each_previous_schema() {
+    for version in [1, 2] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("archive.redb");
+        write_file(
+            &path,
+            version,
+            &[
+                ("old1", "p1", "Ada", T0),
+                ("old2", "p1", "Ada", T0 + 1),
+                ("old3", "p2", "Bob", T0 + 2),
+            ],
+        );
 
-    let archive = Archive::open(&ArchiveSpec::File(path.clone()), limits())
-        .await
-        .unwrap();
-    let old1 = played_by(game("old1", T0), "p1", "Ada");
-    assert_eq!(archive.game("old1").await, Ok(Some(old1)));
-    let p1 = Filter {
-        player: Some("p1".to_owned()),
+        let archive = Archive::open(&ArchiveSpec::File(path.clone()), limits())
+            .await
+            .unwrap();
+        let old1 = played_by(game("old1", T0), "p1", "Ada");
+        assert_eq!(archive.game("old1").await, Ok(Some(old1)));
+        let p1 = Filter {
+            player: Some("p1".to_owned()),
+            ..Filter::default()
+        };
+        assert_eq!(ids(&all_pages(&archive, &p1, 1).await), ["old2", "old1"]);
+        // What version 3 brought works on the games from before it: a
+        // player's games in the order they were created.
+        assert_eq!(
+            ids(&all_pages(&archive, &created_by("p1"), 1).await),
+            ["old2", "old1"]
+        );
+        // What version 2 brought too.
+        assert_eq!(archive.erase_player("p1").await, Ok(2));
+        archive
+            .insert(&[played_by(game("new1", T0 + 3), "p1", "Ada")])
+            .await
+            .unwrap();
+        assert_eq!(
+            archive.game("new1").await.unwrap().unwrap().player_name,
+            None
+        );
+        drop(archive);
+
+        let db = redb::Database::open(&path).unwrap();
+        let txn = db.begin_read().unwrap();
+        let meta = txn.open_table(META).unwrap();
+        assert_eq!(meta.get("schema").unwrap().map(|v| v.value()), Some(3));
+    }
+}
+
+/// A player's games, in the order they were created.
+fn created_by(player: &str) -> Filter {
+    Filter {
+        player: Some(player.to_owned()),
+        order: Order::Created,
         ..Filter::default()
-    };
-    assert_eq!(ids(&all_pages(&archive, &p1, 1).await), ["old2", "old1"]);
-    // What version 2 brought works on the games from before it.
-    assert_eq!(archive.erase_player("p1").await, Ok(2));
-    archive
-        .insert(&[played_by(game("new1", T0 + 2), "p1", "Ada")])
-        .await
-        .unwrap();
-    assert_eq!(
-        archive.game("new1").await.unwrap().unwrap().player_name,
-        None
-    );
-    drop(archive);
-
-    let db = redb::Database::open(&path).unwrap();
-    let txn = db.begin_read().unwrap();
-    let meta = txn.open_table(META).unwrap();
-    assert_eq!(meta.get("schema").unwrap().map(|v| v.value()), Some(2));
+    }
 }
 
 #[tokio::test]
@@ -239,12 +272,12 @@ async fn a_file_keeps_its_games_when_opened_again() {
 async fn files_that_are_no_archive_of_this_build_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let newer = dir.path().join("newer.redb");
-    write_file(&newer, 3, &[]);
+    write_file(&newer, 4, &[]);
     assert_eq!(
         Archive::open(&ArchiveSpec::File(newer), limits())
             .await
             .err(),
-        Some(ArchiveError::NewerSchema { found: 3, known: 2 })
+        Some(ArchiveError::NewerSchema { found: 4, known: 3 })
     );
 
     // A redb file with tables of its own: a game store, say.

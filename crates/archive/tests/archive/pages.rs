@@ -1,8 +1,9 @@
-//! Reading pages: newest first by `(finished_ms, id)`, a cursor going on
-//! strictly after the game it names, and every filter alone and together
-//! giving the games a plain model of it gives, whatever the page size.
+//! Reading pages: newest first by `(finished_ms, id)` (a player's by
+//! `(created_ms, id)` when asked), a cursor going on strictly after the
+//! game it names, and every filter alone and together giving the games a
+//! plain model of it gives, whatever the page size.
 
-use linkpath_archive::{Archive, ArchiveError, ArchivedGame, Cursor, Day, Filter};
+use linkpath_archive::{Archive, ArchiveError, ArchivedGame, Cursor, Day, Filter, Order};
 
 use crate::support::{Backend, T0, all_pages, ids, open};
 
@@ -15,8 +16,9 @@ on_each!(
 const HOUR: u64 = 3_600_000;
 
 /// Sixty games over two UTC days (T0 is 2026-12-06T00:00Z), three at
-/// each of twenty times, two hours apart; players, leaderboards,
-/// matches, statuses and ratedness varied apart from one another.
+/// each of twenty times, two hours apart, created in the thirteen hours
+/// before T0 in another order; players, leaderboards, matches, statuses
+/// and ratedness varied apart from one another.
 pub fn corpus() -> Vec<ArchivedGame> {
     (0..60u64)
         .map(|n| {
@@ -31,7 +33,7 @@ pub fn corpus() -> Vec<ArchivedGame> {
                 match_id: (n % 5 == 0).then(|| format!("m{}", n % 2)),
                 status: ["won", "resigned", "out_of_time", "lost"][(n / 2 % 4) as usize].to_owned(),
                 rated: n % 7 != 0,
-                created_ms: T0 - HOUR,
+                created_ms: T0 - (n * 11 % 13 + 1) * HOUR,
                 finished_ms: T0 + (n * 7 % 20) * 2 * HOUR,
                 body: format!("record {n}").into_bytes(),
             }
@@ -50,12 +52,13 @@ fn model(games: &[ArchivedGame], filter: &Filter) -> Vec<ArchivedGame> {
                 && is(&filter.match_id, &g.match_id)
                 && filter.status.as_ref().is_none_or(|s| *s == g.status)
                 && filter.rated.is_none_or(|r| r == g.rated)
-                && filter.since_ms.is_none_or(|s| g.finished_ms >= s)
-                && filter.until_ms.is_none_or(|u| g.finished_ms < u)
+                && filter.since_ms.is_none_or(|s| filter.order.time_of(g) >= s)
+                && filter.until_ms.is_none_or(|u| filter.order.time_of(g) < u)
         })
         .cloned()
         .collect();
-    wanted.sort_by(|a, b| (b.finished_ms, &b.id).cmp(&(a.finished_ms, &a.id)));
+    let at = |g: &ArchivedGame| (filter.order.time_of(g), g.id.clone());
+    wanted.sort_by_key(|g| std::cmp::Reverse(at(g)));
     wanted
 }
 
@@ -82,7 +85,7 @@ async fn pages_go_newest_first_from_the_cursor(backend: Backend) {
     );
     // A cursor need not be a game's: the games before it in the order.
     let between = Cursor {
-        finished_ms: T0 + 19 * 2 * HOUR,
+        at_ms: T0 + 19 * 2 * HOUR,
         id: "g4".to_owned(),
     };
     assert_eq!(
@@ -197,6 +200,32 @@ pub fn filters() -> Vec<Filter> {
             player: text("p0"),
             ..Filter::default()
         },
+        // A player's games in the order they were created, which is not
+        // the order they finished in; times bound the creation.
+        Filter {
+            player: text("p1"),
+            order: Order::Created,
+            ..Filter::default()
+        },
+        Filter {
+            player: text("p2"),
+            since_ms: Some(T0 - 9 * HOUR),
+            until_ms: Some(T0 - 3 * HOUR),
+            order: Order::Created,
+            ..Filter::default()
+        },
+        Filter {
+            player: text("p0"),
+            status: text("won"),
+            leaderboard: text("daily"),
+            order: Order::Created,
+            ..Filter::default()
+        },
+        Filter {
+            player: text("nobody"),
+            order: Order::Created,
+            ..Filter::default()
+        },
     ]
 }
 
@@ -213,6 +242,21 @@ async fn every_filter_gives_the_games_it_names(backend: Backend) {
     assert_eq!(
         ids(&archive.page(&p1_m1, None, 10).await.unwrap()),
         ["g45", "g25", "g05"]
+    );
+    // p1's games by creation: game 13 an hour before T0, 45 two, 25
+    // three, 57 and 5 four (the greater id first).
+    let p1_created = Filter {
+        player: text("p1"),
+        order: Order::Created,
+        ..Filter::default()
+    };
+    let first = archive.page(&p1_created, None, 4).await.unwrap();
+    assert_eq!(ids(&first), ["g13", "g45", "g25", "g57"]);
+    let after = first[3].cursor_in(Order::Created);
+    assert_eq!(after.at_ms, T0 - 4 * HOUR);
+    assert_eq!(
+        ids(&archive.page(&p1_created, Some(&after), 2).await.unwrap()),
+        ["g05", "g37"]
     );
     let day: Day = "2026-12-07".parse().unwrap();
     let next_day = archive
@@ -249,6 +293,17 @@ async fn pages_past_their_bounds_are_refused(backend: Backend) {
         archive.page(&nul, None, 10).await,
         Err(ArchiveError::Invalid(
             "the filter's player holds a NUL character, which no text may".to_owned()
+        ))
+    );
+    let anyone_by_creation = Filter {
+        order: Order::Created,
+        ..Filter::default()
+    };
+    assert_eq!(
+        archive.page(&anyone_by_creation, None, 10).await,
+        Err(ArchiveError::Invalid(
+            "games are read in the order they were created only for one player: the filter names none"
+                .to_owned()
         ))
     );
 }

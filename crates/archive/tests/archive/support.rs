@@ -132,7 +132,7 @@ pub async fn all_pages(archive: &Archive, filter: &Filter, size: usize) -> Vec<A
     loop {
         let page = archive.page(filter, after.as_ref(), size).await.unwrap();
         let last = page.len() < size;
-        after = page.last().map(ArchivedGame::cursor);
+        after = page.last().map(|game| game.cursor_in(filter.order));
         all.extend(page);
         if last {
             return all;

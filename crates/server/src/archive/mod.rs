@@ -5,6 +5,7 @@
 //! - `settings.rs`: `--archive` and its bounds, the default beside the store;
 //! - `pass.rs`: one pass of the archiver, retention, and the loop;
 //! - `export.rs`: exports under way, one a caller, and their pace;
+//! - `history.rs`: a player's archived games for the list of their games;
 //! - `metrics.rs`: the archive's series.
 //!
 //! The live store marks a game as its finishing write lands; the archiver
@@ -15,6 +16,7 @@
 //! nothing and copies nothing twice.
 
 pub(crate) mod export;
+mod history;
 pub(crate) mod metrics;
 mod pass;
 mod settings;

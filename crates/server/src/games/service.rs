@@ -29,7 +29,7 @@ use crate::metrics;
 use crate::solvers::Solvers;
 use linkpath_api::games::{
     Action, ActionKind, BoardFrom, BoardQuery, DailyDeal, Game, GameLimits, GameSummary, GameView,
-    GamesQuery, Logged, PlayerGames, Replay, ReplayCheck, Status, games_cursor, stored,
+    GamesQuery, Logged, Replay, ReplayCheck, SourcePage, Status, stored,
 };
 use linkpath_api::{ApiError, ErrorCode, Work};
 use linkpath_engine::Stop;
@@ -636,18 +636,19 @@ impl Games {
         Ok((page, more))
     }
 
-    /// A page of the games of `player` that `query` asks for, newest
-    /// first, each as it stands at `now`. A page looks at most [`SCAN`]
-    /// games, so that a filter few games pass costs a bounded read.
+    /// The live games of `player` that `query` asks for, newest created
+    /// first, each as it stands at `now`, with how far the store was
+    /// read: at most `query.limit` games, and at most [`SCAN`] looked at,
+    /// so that a filter few games pass costs a bounded read.
     pub async fn player_games(
         &self,
         player: &str,
         query: &GamesQuery,
         now: u64,
-    ) -> Result<PlayerGames, ApiError> {
-        let page = |games, after: Option<&GameCursor>| PlayerGames {
+    ) -> Result<SourcePage, ApiError> {
+        let page = |games, read_to: Option<GameCursor>| SourcePage {
             games,
-            next: after.map(|c| games_cursor(c.created_ms, &c.id)),
+            read_to: read_to.map(|c| (c.created_ms, c.id)),
         };
         let mut after = (query.after.clone()).map(|(created_ms, id)| GameCursor { created_ms, id });
         let mut games = Vec::new();
@@ -674,7 +675,8 @@ impl Games {
                     Ok((stored::Loaded { mut game, .. }, _)) => {
                         game.expire(now);
                         if query.wants(&game) {
-                            games.push(GameSummary::new(&game, now));
+                            let place = (cursor.created_ms, cursor.id.clone());
+                            games.push((place, GameSummary::new(&game, now)));
                         }
                     }
                     // Expired since it was listed.
@@ -683,14 +685,14 @@ impl Games {
                 }
                 after = Some(cursor);
                 if games.len() == query.limit {
-                    return Ok(page(games, after.as_ref()));
+                    return Ok(page(games, after));
                 }
             }
             if last_batch {
                 return Ok(page(games, None));
             }
         }
-        Ok(page(games, after.as_ref()))
+        Ok(page(games, after))
     }
 }
 

@@ -3,7 +3,8 @@
 //! twice; the archive's replay checks again through `POST /v1/replays`
 //! to the game as stored. With the archive away (a PostgreSQL on a
 //! closed port) the pass fails, the game stays marked and games go on;
-//! an erased player's name goes from its archived games.
+//! an erased player's name goes from its archived games; a player's list
+//! of games holds the live store's and the archive's as one.
 
 use crate::support::*;
 use linkpath_archive::ArchivedGame;
@@ -104,6 +105,7 @@ async fn a_won_game_reaches_the_archive_with_its_replay_and_leaves_its_mark() {
             "score": game["score"],
             "elapsed_ms": 3_000,
             "tiles_left": 0,
+            "ranked": true,
         })
     );
     // The archive's replay checks again to the game as stored.
@@ -406,4 +408,90 @@ async fn an_export_of_nothing_is_an_empty_answer() {
             .expect("gzip decodes");
         assert_eq!(text, "", "{path}");
     }
+}
+
+/// The games of a page of a player's list, and its `next`.
+fn listed(reply: &Reply) -> (Vec<Value>, Option<String>) {
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let page = reply.json();
+    let games = page["games"].as_array().expect("games").clone();
+    (games, page["next"].as_str().map(str::to_owned))
+}
+
+/// A player's list reads the live store and the archive as one list,
+/// newest created first, a page at a time: a game gone from the store
+/// is listed from the archive as it was listed live, a game in both once.
+#[tokio::test]
+async fn a_players_list_holds_their_live_and_archived_games_as_one() {
+    let clock = HeldClock::now();
+    let state = AppState::in_memory(config(), clock.clone());
+    let router = app(state.clone());
+    let ada = sign_up(&router, "Ada").await;
+    let list = |query: &str| format!("/v1/players/{}/games?{query}", ada.id);
+
+    let oldest = won_game(&router, &clock, Some(&ada)).await;
+    let (games, _) = listed(&get_as(&router, &list("limit=5"), None).await);
+    let oldest_live = games[0].clone();
+    assert_eq!(oldest_live["id"], json!(oldest));
+    assert_eq!(state.archive_pass().await.map(|p| p.archived), Ok(1));
+    // Two days on, it has expired from the live store.
+    clock.advance(Duration::from_secs(2 * 86_400));
+    let gone = get_as(&router, &format!("/v1/games/{oldest}"), None).await;
+    assert_eq!(gone.status, 404, "{}", gone.text());
+
+    // Archived and still held.
+    let both = won_game(&router, &clock, Some(&ada)).await;
+    assert_eq!(state.archive_pass().await.map(|p| p.archived), Ok(1));
+    clock.advance(Duration::from_secs(1));
+    let board = json!({"board": ["A.A", "B.B"], "rules": "lianliankan"});
+    let made = post_as(&router, "/v1/games", &board, Some(&ada)).await;
+    let playing = made.json()["id"].as_str().expect("an id").to_owned();
+
+    let (games, next) = listed(&get_as(&router, &list(""), None).await);
+    let ids: Vec<&Value> = games.iter().map(|g| &g["id"]).collect();
+    assert_eq!(ids, [&json!(playing), &json!(both), &json!(oldest)]);
+    assert_eq!(next, None);
+    // The archived game is listed as it was listed live.
+    assert_eq!(games[2], oldest_live);
+    assert_eq!(games[1]["status"], "won");
+
+    // Page by page, each game once.
+    let (first, next) = listed(&get_as(&router, &list("limit=2"), None).await);
+    let first: Vec<&Value> = first.iter().map(|g| &g["id"]).collect();
+    assert_eq!(first, [&json!(playing), &json!(both)]);
+    let after = next.expect("a next page");
+    let (rest, next) =
+        listed(&get_as(&router, &list(&format!("limit=2&after={after}")), None).await);
+    assert_eq!(rest, std::slice::from_ref(&oldest_live));
+    assert_eq!(next, None);
+
+    // Filters apply to both.
+    let (won, _) = listed(&get_as(&router, &list("status=won"), None).await);
+    let won: Vec<&Value> = won.iter().map(|g| &g["id"]).collect();
+    assert_eq!(won, [&json!(both), &json!(oldest)]);
+    let (live_only, _) = listed(&get_as(&router, &list("status=playing"), None).await);
+    assert_eq!(live_only.len(), 1);
+    assert_eq!(live_only[0]["id"], json!(playing));
+    let until = oldest_live["updated_at"].as_str().expect("a time");
+    let (before, _) = listed(&get_as(&router, &list(&format!("until={until}")), None).await);
+    assert_eq!(before, [oldest_live]);
+}
+
+#[tokio::test]
+async fn a_players_list_with_the_archive_away_answers_503() {
+    let clock = HeldClock::now();
+    let router = router_on(archive_away(), clock.clone());
+    let ada = sign_up(&router, "Ada").await;
+    let listed = get_as(&router, &format!("/v1/players/{}/games", ada.id), None).await;
+    assert_eq!(listed.status, 503, "{}", listed.text());
+    assert_eq!(listed.header("retry-after"), Some("1"));
+    assert_eq!(listed.json()["error"]["code"], "store_unavailable");
+    // A status no archived game has reads the live store alone.
+    let playing = get_as(
+        &router,
+        &format!("/v1/players/{}/games?status=playing", ada.id),
+        None,
+    )
+    .await;
+    assert_eq!(playing.status, 200, "{}", playing.text());
 }
