@@ -89,8 +89,14 @@ pub(crate) async fn pass(archives: &Archives, store: &Store, now_ms: u64) -> Res
     }
     if let Err(e) = archive.insert(&copies).await {
         metrics::record_writes("failed", copies.len());
+        let hint = match e {
+            linkpath_archive::ArchiveError::Full(_) => {
+                " (raise LINKPATH_ARCHIVE_MEMORY_GAMES, or set LINKPATH_ARCHIVE_RETENTION_MS)"
+            }
+            _ => "",
+        };
         return Err(format!(
-            "inserting {} games in the archive: {e}",
+            "inserting {} games in the archive: {e}{hint}",
             copies.len()
         ));
     }

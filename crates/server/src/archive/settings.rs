@@ -34,6 +34,14 @@ pub struct ArchiveSettings {
     /// its finish; then it is deleted (default: kept for good); at least 1.
     #[arg(long, env = "LINKPATH_ARCHIVE_RETENTION_MS", value_parser = at_least_one::<u64>)]
     pub archive_retention_ms: Option<u64>,
+
+    /// Most games a `memory` archive holds; past it the archiver's
+    /// inserts are refused and finished games wait in the store (which
+    /// refuses new games once full of them), as with an archive away;
+    /// at least 1. A file or PostgreSQL is bounded by its disk and by
+    /// retention.
+    #[arg(long, env = "LINKPATH_ARCHIVE_MEMORY_GAMES", default_value_t = 100_000, value_parser = at_least_one::<u64>)]
+    pub archive_memory_games: u64,
 }
 
 impl ArchiveSettings {
@@ -53,6 +61,7 @@ impl ArchiveSettings {
         ArchiveLimits {
             timeout: Duration::from_millis(self.archive_timeout_ms),
             pool_size: self.archive_pool_size,
+            max_games_in_memory: self.archive_memory_games,
             ..ArchiveLimits::default()
         }
     }
@@ -82,6 +91,7 @@ mod tests {
             archive_pool_size: 8,
             archive_timeout_ms: 5_000,
             archive_retention_ms: None,
+            archive_memory_games: 100_000,
         }
     }
 
