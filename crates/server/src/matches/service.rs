@@ -55,9 +55,10 @@ pub(crate) struct Matches {
     /// How long an idempotency key's answer is kept.
     key_ttl: Duration,
     solvers: Solvers,
-    /// The ids of matches that changed, or whose games did, for the
-    /// streams; fed here and from the store's feed (other replicas).
-    touched: broadcast::Sender<Arc<str>>,
+    /// The streams here of each match, told when it or one of its games
+    /// changed: here, or on another replica (the store's feed). One
+    /// channel a match, so that a change wakes its own streams only.
+    touched: Mutex<HashMap<Arc<str>, broadcast::Sender<()>>>,
     /// Whether the store's feed is followed yet.
     following: std::sync::Once,
     /// The games the streams here follow, each with its match and how
@@ -66,8 +67,38 @@ pub(crate) struct Matches {
     followed: Mutex<HashMap<String, (Arc<str>, usize)>>,
 }
 
-/// Changes a stream may fall behind by before it reads the match again.
-const BEHIND: usize = 256;
+/// Changes a stream may fall behind by: any change, or falling behind,
+/// makes it read the match again, so a few are enough.
+const BEHIND: usize = 4;
+
+/// A stream's place among its match's: told of each change; the last
+/// one dropped removes the match's channel.
+pub(crate) struct Touched {
+    matches: Arc<Matches>,
+    id: Arc<str>,
+    receiver: broadcast::Receiver<()>,
+}
+
+impl Touched {
+    /// Waits for the match's next change; `Lagged` says changes were
+    /// missed, which a stream treats as one.
+    pub(crate) async fn recv(&mut self) -> Result<(), broadcast::error::RecvError> {
+        self.receiver.recv().await
+    }
+}
+
+impl Drop for Touched {
+    fn drop(&mut self) {
+        let mut touched = self.matches.touched_lock();
+        // This receiver still counts: the last one leaving removes it.
+        if touched
+            .get(&self.id)
+            .is_some_and(|sender| sender.receiver_count() <= 1)
+        {
+            touched.remove(&self.id);
+        }
+    }
+}
 
 /// A change a player asks of a match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,20 +125,27 @@ impl Matches {
             countdown_ms,
             join_ms,
             solvers,
-            touched: broadcast::channel(BEHIND).0,
+            touched: Mutex::new(HashMap::new()),
             following: std::sync::Once::new(),
             followed: Mutex::new(HashMap::new()),
         }
     }
 
-    /// Tells the streams that match `id`, or one of its games, changed.
+    /// Tells the streams of match `id` here, if any, that it or one of
+    /// its games changed.
     pub(crate) fn touched(&self, id: &str) {
-        let _ = self.touched.send(id.into());
+        if let Some(sender) = self.touched_lock().get(id) {
+            let _ = sender.send(());
+        }
     }
 
-    /// A receiver of the ids of matches that change; the store's feed of
+    fn touched_lock(&self) -> std::sync::MutexGuard<'_, HashMap<Arc<str>, broadcast::Sender<()>>> {
+        self.touched.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A receiver told each time match `id` changes; the store's feed of
     /// other replicas' match writes is followed from the first on.
-    pub(crate) fn watch(self: &Arc<Self>) -> broadcast::Receiver<Arc<str>> {
+    pub(crate) fn watch(self: &Arc<Self>, id: &str) -> Touched {
         self.following.call_once(|| {
             if let Some(mut feed) = self.store.changes() {
                 let matches = Arc::downgrade(self);
@@ -132,7 +170,16 @@ impl Matches {
                 });
             }
         });
-        self.touched.subscribe()
+        let receiver = self
+            .touched_lock()
+            .entry(id.into())
+            .or_insert_with(|| broadcast::channel(BEHIND).0)
+            .subscribe();
+        Touched {
+            matches: self.clone(),
+            id: id.into(),
+            receiver,
+        }
     }
 
     /// A stream here follows `game`, of the match `race`.

@@ -11,6 +11,7 @@
 
 use crate::error::HttpError;
 use crate::matches::Matches;
+use crate::matches::service::Touched;
 use crate::path::PathParam;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -66,7 +67,7 @@ pub(crate) async fn stream(
     // In the one bound on streams (`LINKPATH_MAX_STREAMS`), as a game's.
     let permit = matches.games().streams.place()?;
     // Subscribed before reading, so no change falls between the two.
-    let touched = matches.watch();
+    let touched = matches.watch(&id);
     let mut watch = Watch {
         matches,
         id,
@@ -103,7 +104,7 @@ pub(crate) async fn stream(
 struct Watch {
     matches: Arc<Matches>,
     id: String,
-    touched: broadcast::Receiver<Arc<str>>,
+    touched: Touched,
     /// Events made and not sent yet.
     queue: VecDeque<Event>,
     /// The match's version sent.
@@ -130,15 +131,14 @@ impl Watch {
                     heard = self.touched.recv() => heard,
                     () = tokio::time::sleep_until(due) => {
                         self.due = None;
-                        Ok(self.id.as_str().into())
+                        Ok(())
                     }
                 },
                 None => self.touched.recv().await,
             };
             match heard {
-                Ok(id) if *id != *self.id => continue,
-                // Fallen behind: read the match, whatever changed.
-                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+                // Fallen behind: read the match all the same.
+                Ok(()) | Err(broadcast::error::RecvError::Lagged(_)) => {}
                 Err(broadcast::error::RecvError::Closed) => return None,
             }
             // A match gone, or a store that fails: the reader reconnects.
