@@ -281,6 +281,7 @@ fn store_limits(config: &Config, archived: bool) -> linkpath_store::StoreLimits 
         max_matches: config.games.max_matches,
         timeout: Duration::from_millis(config.games.store_timeout_ms),
         keep_unarchived: archived,
+        feed_heartbeat: linkpath_store::FEED_HEARTBEAT,
     }
 }
 

@@ -42,6 +42,7 @@ async fn main() {
         max_matches: 1,
         timeout: Duration::from_secs(60),
         keep_unarchived: true,
+        feed_heartbeat: linkpath_store::FEED_HEARTBEAT,
     };
     let store = Store::open(&spec, limits).expect("the store opens");
     let started = Instant::now();

@@ -50,6 +50,7 @@ async fn main() {
             max_matches: 10,
             timeout: Duration::from_secs(10),
             keep_unarchived: false,
+            feed_heartbeat: linkpath_store::FEED_HEARTBEAT,
         };
         let store = Arc::new(Store::open(&spec, limits).expect("the store opens"));
         let started = Instant::now();

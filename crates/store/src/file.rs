@@ -400,6 +400,7 @@ mod tests {
             max_matches: 10,
             timeout: Duration::from_secs(30),
             keep_unarchived: false,
+            feed_heartbeat: crate::FEED_HEARTBEAT,
         };
         let store = FileStore::open(&dir.path().join("games.redb"), limits).unwrap();
         let (writes, queue) = mpsc::channel(1);
@@ -461,6 +462,7 @@ mod tests {
             max_matches: 10,
             timeout: Duration::from_secs(30),
             keep_unarchived: false,
+            feed_heartbeat: crate::FEED_HEARTBEAT,
         };
         let store = FileStore::open(&path, limits).unwrap();
         let top = BoardStart::After(None);
@@ -562,6 +564,7 @@ mod tests {
             max_matches: 10,
             timeout: Duration::from_secs(30),
             keep_unarchived: false,
+            feed_heartbeat: crate::FEED_HEARTBEAT,
         };
         let store = FileStore::open(&path, limits).unwrap();
         assert_eq!(store.game("g", 1).await, Ok(Some(game.clone())));

@@ -301,7 +301,16 @@ pub struct StoreLimits {
     /// without one, marked games go at their expiry as others do (their
     /// marks with them), and those held before go at the next purge.
     pub keep_unarchived: bool,
+    /// How often the Redis store checks the connection its changes are
+    /// heard on with a PING ([`FEED_HEARTBEAT`] by default): one that died
+    /// silently is found within this and `timeout`, and made again. The
+    /// other stores have no such connection.
+    pub feed_heartbeat: Duration,
 }
+
+/// The Redis store's heartbeat on its changes connection, unless the
+/// limits say otherwise ([`StoreLimits::feed_heartbeat`]).
+pub const FEED_HEARTBEAT: Duration = Duration::from_secs(5);
 
 /// The most records of each kind one batch of [`Store::purge_expired`]
 /// deletes: one transaction of the file, one script call of Redis.
@@ -565,6 +574,17 @@ impl Store {
         }
     }
 
+    /// How many heartbeats of the changes connection Redis has answered
+    /// since the listening started ([`Store::changes`]), across every
+    /// connection it made: a count that only grows, to be waited on.
+    /// Always 0 for a file or memory, which hear no changes.
+    pub fn feed_heartbeats(&self) -> tokio::sync::watch::Receiver<u64> {
+        match &self.backend {
+            Backend::Memory(_) | Backend::File(_) => tokio::sync::watch::channel(0).1,
+            Backend::Redis(store) => store.feed_heartbeats(),
+        }
+    }
+
     /// Whether other processes write to this store too (Redis): what this
     /// process read may have changed without its knowing. A file or
     /// memory has one writer, this process.
@@ -628,6 +648,7 @@ mod tests {
             max_matches: 1,
             timeout,
             keep_unarchived: false,
+            feed_heartbeat: FEED_HEARTBEAT,
         };
         let store = Store::open(&StoreSpec::Memory, limits).unwrap();
         let never = std::future::pending::<Result<(), StoreError>>();

@@ -87,7 +87,7 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{Client, FromRedisValue, RedisError, Script, ScriptInvocation, ToRedisArgs};
-use tokio::sync::{OnceCell, broadcast};
+use tokio::sync::{OnceCell, broadcast, watch};
 
 use crate::rules::live;
 use crate::spec::RedisSpec;
@@ -114,9 +114,9 @@ const CONNECT_RETRIES: usize = 1;
 /// it fell behind (and reads again what it follows).
 const FEED_BEHIND: usize = 1024;
 
-/// How often the changes connection is checked with a PING: a connection
-/// that died silently is found within this and the store's timeout.
-const HEARTBEAT: Duration = Duration::from_secs(5);
+/// The shortest heartbeat of the changes connection: a zero in the limits
+/// would make the interval's timer panic.
+const MIN_HEARTBEAT: Duration = Duration::from_millis(1);
 
 /// The wait before subscribing again after a failure, doubled after each
 /// one up to five seconds.
@@ -149,6 +149,8 @@ pub(crate) struct RedisStore {
     archived_script: Script,
     /// The changes heard on the channel, once a caller asks for them.
     feed: OnceLock<Listening>,
+    /// The heartbeats of the changes connection Redis has answered.
+    heartbeats: watch::Sender<u64>,
 }
 
 /// The task that listens to the changes channel, stopped with the store.
@@ -195,6 +197,7 @@ impl RedisStore {
             unseek_script: Script::new(include_str!("redis_store/seek_remove.lua")),
             archived_script: with_common(include_str!("redis_store/archived.lua")),
             feed: OnceLock::new(),
+            heartbeats: watch::channel(0).0,
         })
     }
 
@@ -449,11 +452,20 @@ impl RedisStore {
                 self.client.clone(),
                 self.names.changes(),
                 changes.clone(),
-                self.limits.timeout,
+                Heartbeat {
+                    every: self.limits.feed_heartbeat.max(MIN_HEARTBEAT),
+                    timeout: self.limits.timeout,
+                    answered: self.heartbeats.clone(),
+                },
             ));
             Listening { changes, task }
         });
         first.unwrap_or_else(|| listening.changes.subscribe())
+    }
+
+    /// The heartbeats of the changes connection answered so far.
+    pub(crate) fn feed_heartbeats(&self) -> watch::Receiver<u64> {
+        self.heartbeats.subscribe()
     }
 
     /// The connection, made on the first call.
@@ -473,18 +485,30 @@ impl RedisStore {
     }
 }
 
+/// How the changes connection is kept checked.
+struct Heartbeat {
+    /// A PING this often.
+    every: Duration,
+    /// Each answered within this, or the connection is made again.
+    timeout: Duration,
+    /// Counts the PINGs answered.
+    answered: watch::Sender<u64>,
+}
+
 /// Listens to `channel` on a connection of its own (a subscribed
 /// connection takes no other command), sending each change heard to
 /// `changes`; [`Feed::Resumed`] each time it has (re)subscribed, as
 /// changes may have gone unheard before. A connection that fails, or does
-/// not answer a PING every [`HEARTBEAT`] within `timeout`, is made again,
-/// waiting longer after each failure up to [`RETRY_AT_MOST`].
+/// not answer a PING every `heartbeat.every` within `heartbeat.timeout`,
+/// is made again, waiting longer after each failure up to
+/// [`RETRY_AT_MOST`].
 async fn listen(
     client: Client,
     channel: String,
     changes: broadcast::Sender<Feed>,
-    timeout: Duration,
+    heartbeat: Heartbeat,
 ) {
+    let timeout = heartbeat.timeout;
     let mut wait = RETRY_AT_FIRST;
     loop {
         let subscribed = tokio::time::timeout(timeout, async {
@@ -498,8 +522,8 @@ async fn listen(
             // Nobody listening yet is no error: the next caller subscribes.
             let _ = changes.send(Feed::Resumed);
             let (mut sink, mut messages) = pubsub.split();
-            let mut heartbeat = tokio::time::interval(HEARTBEAT);
-            heartbeat.tick().await;
+            let mut ticks = tokio::time::interval(heartbeat.every);
+            ticks.tick().await;
             loop {
                 tokio::select! {
                     message = messages.next() => {
@@ -508,13 +532,16 @@ async fn listen(
                             let _ = changes.send(change);
                         }
                     }
-                    _ = heartbeat.tick() => {
+                    _ = ticks.tick() => {
                         // Subscribed, Redis answers PING with `pong` and an
                         // empty string, which no plain type reads.
                         let pong = tokio::time::timeout(timeout, sink.ping::<redis::Value>()).await;
                         if !matches!(pong, Ok(Ok(_))) {
                             break;
                         }
+                        heartbeat
+                            .answered
+                            .send_modify(|answered| *answered = answered.saturating_add(1));
                     }
                 }
             }

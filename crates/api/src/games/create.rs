@@ -10,7 +10,7 @@ use crate::decode::decode;
 use crate::error::{ApiError, ErrorCode};
 use crate::limits::Limits;
 use crate::mechanics::{DealRequest, DifficultyName, Settings, dealt};
-use crate::wire::{Gravity, WireRules, name};
+use crate::wire::{Gravity, HeldRules, WireRules, name};
 use linkpath_engine::{Board, Stop};
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -59,7 +59,8 @@ pub struct CreateGame {
     pub encoding: Option<crate::board::BoardEncoding>,
     /// The rules; mahjong when absent. Slide (curling) has no game.
     #[serde(default)]
-    pub rules: Option<WireRules>,
+    #[schema(value_type = Option<WireRules>)]
+    pub rules: Option<HeldRules>,
     /// Where tiles fall after each removal; none when absent.
     #[serde(default, deserialize_with = "name")]
     pub gravity: Option<Gravity>,
@@ -121,13 +122,6 @@ pub(crate) fn read(
         Some(player) => Some(crate::players::read_name(player, "player")?),
         None => None,
     };
-    // The rules are kept as sent, and read again from that on each action.
-    let raw_rules = match request.rules {
-        Some(_) => serde_json::from_slice::<serde_json::Value>(body)
-            .ok()
-            .and_then(|mut v| v.get_mut("rules").map(serde_json::Value::take)),
-        None => None,
-    };
     if request.time_limit_ms == Some(0) {
         return Err(ApiError::new(
             ErrorCode::InvalidRequest,
@@ -167,7 +161,7 @@ pub(crate) fn read(
             let encoding = board.encoding;
             let (board, _) = Settings::with_board(
                 board,
-                request.rules,
+                request.rules.as_ref().map(HeldRules::wire),
                 request.gravity,
                 request.settle,
                 limits,
@@ -182,7 +176,7 @@ pub(crate) fn read(
                 difficulty: None,
                 seed: None,
                 alphabet: None,
-                rules: raw_rules,
+                rules: request.rules,
                 gravity: request.gravity.unwrap_or_default(),
                 settle: request.settle.unwrap_or(false),
                 time_limit_ms: request.time_limit_ms,
@@ -211,7 +205,7 @@ pub(crate) fn read(
                 layout: request.layout,
                 types: request.types.unwrap_or_default(),
                 copies: request.copies,
-                rules: request.rules,
+                rules: request.rules.as_ref().map(|rules| rules.wire().clone()),
                 gravity: request.gravity,
                 settle: request.settle,
                 seed: request.seed,
@@ -231,7 +225,7 @@ pub(crate) fn read(
                 difficulty: request.difficulty,
                 seed: request.seed,
                 alphabet: request.alphabet.clone(),
-                rules: raw_rules,
+                rules: request.rules,
                 gravity: request.gravity.unwrap_or_default(),
                 settle: request.settle.unwrap_or(false),
                 time_limit_ms: request.time_limit_ms,

@@ -10,7 +10,7 @@
 //! 53 bits, so that a JavaScript number holds it exactly.
 
 use super::create::read;
-use super::query::unknown_parameter;
+use super::query::{name_of, named, unknown_parameter};
 use super::ranking::board_of;
 use crate::board::{BoardEncoding, BoardRows};
 use crate::error::{ApiError, ErrorCode};
@@ -90,23 +90,15 @@ fn seed(date: &str, game: &DailyGame) -> u64 {
         game.height,
         game.types,
         game.copies,
-        name(&game.difficulty),
-        name(&game.rules),
-        name(&game.gravity),
+        name_of(&game.difficulty),
+        name_of(&game.rules),
+        name_of(&game.gravity),
         game.settle,
     );
     let digest = Sha256::digest(text.as_bytes());
     let mut first = [0u8; 8];
     first.copy_from_slice(&digest[..8]);
     u64::from_be_bytes(first) >> 11
-}
-
-/// A unit variant's wire name.
-fn name(value: &impl Serialize) -> String {
-    match serde_json::to_value(value) {
-        Ok(serde_json::Value::String(name)) => name,
-        _ => String::new(),
-    }
 }
 
 /// The settings the query asks, the others filled in; the seed is left 0.
@@ -150,12 +142,12 @@ fn settings(query: Option<&str>) -> Result<DailyGame, ApiError> {
             "types" => game.types = whole()?,
             "copies" => game.copies = whole()?,
             "difficulty" => {
-                game.difficulty = serde_json::from_value(value.clone().into())
-                    .map_err(|_| wrong("`easy`, `medium` or `hard`"))?;
+                game.difficulty =
+                    named(&value).ok_or_else(|| wrong("`easy`, `medium` or `hard`"))?;
             }
             "gravity" => {
-                game.gravity = serde_json::from_value(value.clone().into())
-                    .map_err(|_| wrong("`none`, `down`, `up`, `left` or `right`"))?;
+                game.gravity = named(&value)
+                    .ok_or_else(|| wrong("`none`, `down`, `up`, `left` or `right`"))?;
             }
             "settle" => {
                 game.settle = match &*value {
@@ -165,8 +157,8 @@ fn settings(query: Option<&str>) -> Result<DailyGame, ApiError> {
                 };
             }
             "rules" => {
-                game.rules = serde_json::from_value(value.clone().into())
-                    .map_err(|_| wrong("`mahjong`, `shisen-sho` or `lianliankan`"))?;
+                game.rules = named(&value)
+                    .ok_or_else(|| wrong("`mahjong`, `shisen-sho` or `lianliankan`"))?;
             }
             _ => {
                 return Err(unknown_parameter(

@@ -3,6 +3,10 @@
 //! query (`since`, `until`, `max`, `status`, `rated`, `leaderboard`,
 //! `match`) read into the archive's [`Filter`], and each line written
 //! from an [`ArchivedGame`].
+//!
+//! A line's `replay` and `result` are JSON values copied from the archived
+//! record: a record written by any earlier server is given back as it was
+//! kept, not read into today's types and written again.
 
 use super::archived::ArchivedResult;
 use super::listing::read_time;

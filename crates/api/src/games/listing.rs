@@ -4,7 +4,7 @@
 //! games and the archive's merged into one list ([`merge`]).
 
 use super::game::{Game, Status};
-use super::query::{read_params, unknown_parameter};
+use super::query::{named, read_params, unknown_parameter};
 use super::ranking::read_board;
 use super::view::rfc3339;
 use crate::error::ApiError;
@@ -220,11 +220,9 @@ pub fn read_games_query(query: Option<&str>) -> Result<GamesQuery, ApiError> {
                 );
             }
             "status" => {
-                read.status = Some(
-                    serde_json::from_value(serde_json::Value::String(value.to_string())).map_err(
-                        |_| bad("playing, paused, stuck, won, out_of_time, resigned or race_over"),
-                    )?,
-                );
+                read.status = Some(named(value).ok_or_else(|| {
+                    bad("playing, paused, stuck, won, out_of_time, resigned or race_over")
+                })?);
             }
             "leaderboard" => {
                 read.leaderboard = Some(

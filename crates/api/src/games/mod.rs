@@ -51,7 +51,6 @@ pub use listing::{
 };
 pub use log::{ActionKind, Change, Link, Log, Logged};
 pub use pace::median_move_gap_ms;
-pub(crate) use ranking::sorted;
 pub use ranking::{
     BoardFrom, BoardQuery, Earned, Leaderboard, LeaderboardEntry, Listed, leaderboard, read_board,
     read_board_query,

@@ -3,6 +3,8 @@
 //! parameter refused naming those the route takes.
 
 use crate::error::{ApiError, ErrorCode};
+use serde::Serialize;
+use serde::de::{DeserializeOwned, value::StrDeserializer};
 
 /// Each `name=value` of `query` in order, given to `read` with `bad`,
 /// which makes the refusal of that value (`bad(expected)`); a name given
@@ -50,4 +52,18 @@ pub(super) fn unknown_parameter(name: &str, expected: &str) -> ApiError {
         ),
     )
     .at(name.to_owned())
+}
+
+/// The unit variant of `T` whose wire name is `value`; `None` for a name
+/// `T` has not.
+pub(super) fn named<T: DeserializeOwned>(value: &str) -> Option<T> {
+    T::deserialize(StrDeserializer::<serde::de::value::Error>::new(value)).ok()
+}
+
+/// A unit variant's wire name: it serialises as the name in quotes, with
+/// nothing in it that JSON escapes.
+pub(super) fn name_of(variant: &impl Serialize) -> String {
+    serde_json::to_string(variant)
+        .map(|quoted| quoted.trim_matches('"').to_owned())
+        .unwrap_or_default()
 }

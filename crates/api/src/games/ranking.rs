@@ -15,8 +15,8 @@ use super::settings::GameSettings;
 use super::view::rfc3339;
 use crate::error::{ApiError, ErrorCode};
 use crate::mechanics::DifficultyName;
-use crate::wire::Gravity;
-use serde::{Deserialize, Serialize};
+use crate::wire::{Gravity, HeldRules};
+use serde::{Deserialize, Serialize, Serializer};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
@@ -78,9 +78,23 @@ struct Deal<'a> {
     copies: u64,
     difficulty: DifficultyName,
     seed: u64,
-    rules: serde_json::Value,
+    #[serde(serialize_with = "sorted_rules")]
+    rules: Option<&'a HeldRules>,
     gravity: Gravity,
     settle: bool,
+}
+
+/// The rules as sent, an object's fields in the order of their names, so
+/// that equal rules sent in another order name the same board; mahjong
+/// when absent.
+fn sorted_rules<S: Serializer>(
+    rules: &Option<&HeldRules>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match rules {
+        Some(rules) => rules.sorted().serialize(serializer),
+        None => serializer.serialize_str("mahjong"),
+    }
 }
 
 /// The leaderboard a game dealt with `settings` is ranked on; none for a
@@ -94,33 +108,13 @@ pub fn board_of(settings: &GameSettings) -> Option<String> {
         copies: settings.copies.unwrap_or(4),
         difficulty: settings.difficulty.unwrap_or_default(),
         seed: settings.seed.unwrap_or(0),
-        rules: settings
-            .rules
-            .as_ref()
-            .map_or_else(|| "mahjong".into(), sorted),
+        rules: settings.rules.as_ref(),
         gravity: settings.gravity,
         settle: settings.settle,
     };
     let json = serde_json::to_vec(&deal).ok()?;
     let digest = Sha256::digest(&json);
     Some(digest[..16].iter().map(|b| format!("{b:02x}")).collect())
-}
-
-/// `value` with every object's keys in order, so that equal rules sent in
-/// another order name the same board.
-pub(crate) fn sorted(value: &serde_json::Value) -> serde_json::Value {
-    match value {
-        serde_json::Value::Object(map) => {
-            let mut keys: Vec<_> = map.keys().collect();
-            keys.sort();
-            keys.into_iter()
-                .map(|key| (key.clone(), sorted(&map[key])))
-                .collect::<serde_json::Map<_, _>>()
-                .into()
-        }
-        serde_json::Value::Array(items) => items.iter().map(sorted).collect(),
-        other => other.clone(),
-    }
 }
 
 /// A leaderboard's name as a path gives it: 32 lowercase hex digits.

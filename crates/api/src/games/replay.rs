@@ -2,15 +2,22 @@
 //! its time; and checking a replay again, action by action, with the same
 //! judge and clock as the game itself, so that a backend can audit a game
 //! a client kept.
+//!
+//! A replay sent back keeps its rules a JSON value until the rest of it is
+//! checked, then reads them as a game's creation does, so that their
+//! mistakes come in the same order and are named at `rules` as there.
+//! This is the one place rules are read from a value: no held game's
+//! action comes through it.
 
 use super::game::{Action, Assists, Game, GameLimits, Status};
 use super::log::{ActionKind, Logged};
 use super::settings::GameSettings;
-use crate::board::{BoardRows, WireBoard};
+use crate::board::{BoardEncoding, BoardRows, WireBoard};
 use crate::decode::decode;
 use crate::error::{ApiError, ErrorCode};
 use crate::limits::Limits;
-use crate::wire::{Moved, Point};
+use crate::mechanics::DifficultyName;
+use crate::wire::{Gravity, HeldRules, Moved, Point};
 use linkpath_engine::Stop;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -79,9 +86,73 @@ impl Replay {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ReplayRequest {
-    settings: GameSettings,
+    settings: SentSettings,
     board: WireBoard,
     actions: Vec<ReplayAction>,
+}
+
+/// A replay's [`GameSettings`] as sent, its rules not read yet.
+#[derive(Debug, Deserialize)]
+struct SentSettings {
+    width: usize,
+    height: usize,
+    encoding: BoardEncoding,
+    #[serde(default)]
+    layout: Option<Vec<String>>,
+    #[serde(default)]
+    types: Option<u64>,
+    #[serde(default)]
+    copies: Option<u64>,
+    #[serde(default)]
+    difficulty: Option<DifficultyName>,
+    #[serde(default)]
+    seed: Option<u64>,
+    #[serde(default)]
+    alphabet: Option<String>,
+    #[serde(default)]
+    rules: Option<serde_json::Value>,
+    gravity: Gravity,
+    settle: bool,
+    #[serde(default)]
+    time_limit_ms: Option<u64>,
+}
+
+/// `rules` alone, read as every route reads it.
+#[derive(Deserialize)]
+struct RulesOnly {
+    #[serde(default)]
+    rules: Option<HeldRules>,
+}
+
+impl SentSettings {
+    /// The game's settings, the rules read as a body of their own and all
+    /// checked as a game's are.
+    fn read(self, limits: &Limits) -> Result<GameSettings, ApiError> {
+        let rules = match &self.rules {
+            Some(rules) => {
+                let body = serde_json::json!({ "rules": rules }).to_string();
+                decode::<RulesOnly>(body.as_bytes(), limits)?.rules
+            }
+            None => None,
+        };
+        let settings = GameSettings {
+            width: self.width,
+            height: self.height,
+            encoding: self.encoding,
+            layout: self.layout,
+            types: self.types,
+            copies: self.copies,
+            difficulty: self.difficulty,
+            seed: self.seed,
+            alphabet: self.alphabet,
+            rules,
+            gravity: self.gravity,
+            settle: self.settle,
+            time_limit_ms: self.time_limit_ms,
+        };
+        settings.read(limits)?;
+        Ok(settings)
+    }
 }
 
 impl Replay {
@@ -220,9 +291,8 @@ pub fn check_replay(
             None => Ok(None),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    request.settings.read(limits)?;
-    let (mut game, created) =
-        Game::new("replay".into(), request.settings, &board, 0, limits, stop)?;
+    let settings = request.settings.read(limits)?;
+    let (mut game, created) = Game::new("replay".into(), settings, &board, 0, limits, stop)?;
     let mut log = vec![created];
     let mut now = 0;
     for (i, step) in request.actions.iter().enumerate() {

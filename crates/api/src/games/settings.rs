@@ -1,12 +1,12 @@
 //! The settings a game was created with, kept with it and read again to
-//! play it.
+//! play it: the rules read once, when the game is created or loaded, and
+//! each action checks them from that against the server's limits.
 
 use crate::board::{BoardEncoding, WireLayout};
-use crate::decode::decode;
 use crate::error::ApiError;
 use crate::limits::Limits;
 use crate::mechanics::{DifficultyName, Settings};
-use crate::wire::{Gravity, WireRules};
+use crate::wire::{Gravity, HeldRules, WireRules};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -37,7 +37,7 @@ pub struct GameSettings {
     /// The rules as sent; mahjong when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<WireRules>)]
-    pub rules: Option<serde_json::Value>,
+    pub rules: Option<HeldRules>,
     pub gravity: Gravity,
     pub settle: bool,
     /// Play time allowed, in milliseconds; no limit when absent.
@@ -45,27 +45,13 @@ pub struct GameSettings {
     pub time_limit_ms: Option<u64>,
 }
 
-/// `rules` alone, read as every route reads it.
-#[derive(Deserialize)]
-struct RulesOnly {
-    #[serde(default)]
-    rules: Option<WireRules>,
-}
-
 impl GameSettings {
-    /// How the game is played: its rules and groups read again as when it
-    /// was created (they were checked then).
+    /// How the game is played: its rules and groups, checked when it was
+    /// created, checked again against the server's limits.
     pub(crate) fn read(&self, limits: &Limits) -> Result<Settings, ApiError> {
-        let rules = match &self.rules {
-            Some(rules) => {
-                let body = serde_json::json!({ "rules": rules }).to_string();
-                decode::<RulesOnly>(body.as_bytes(), limits)?.rules
-            }
-            None => None,
-        };
         Settings::read(
             self.encoding,
-            rules,
+            self.rules.as_ref().map(HeldRules::wire),
             Some(self.gravity),
             Some(self.settle),
             limits,

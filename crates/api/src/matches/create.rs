@@ -1,6 +1,10 @@
 //! `POST /v1/matches`: the deal every seat plays, how many seats, whether
 //! hints and undo are allowed, and who may join. The deal is checked here
 //! by dealing it once, so that a match never begins on a deal that fails.
+//!
+//! The deal stays a JSON object as sent: it is the body of `POST /v1/games`
+//! that each seat's game is created from (read there as any game's), and
+//! the match record keeps it so.
 
 use crate::decode::decode;
 use crate::error::{ApiError, ErrorCode};

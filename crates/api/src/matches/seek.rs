@@ -5,6 +5,10 @@
 //! leaderboards are named. The deal's seed, when the body has none, is
 //! drawn from the match's id, so that every seated request that makes
 //! the match makes the same one.
+//!
+//! The settings stay a JSON value here: they are a match's body, which
+//! `MatchRequest` reads and keeps as sent to create each racer's game,
+//! and the key hashes them whole, whatever fields they hold.
 
 use crate::decode::decode;
 use crate::error::ApiError;
@@ -58,8 +62,7 @@ impl SeekRequest {
         let settings = json!({"game": game, "seats": seek.seats, "assists": seek.assists});
         let bytes = serde_json::to_vec(&settings).expect("JSON serialises");
         let request = MatchRequest::read(&bytes, 0, limits, stop)?;
-        let normalised =
-            serde_json::to_vec(&crate::games::sorted(&settings)).expect("JSON serialises");
+        let normalised = serde_json::to_vec(&sorted(&settings)).expect("JSON serialises");
         let digest = Sha256::digest(&normalised);
         let key = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
         Ok(SeekRequest {
@@ -82,6 +85,23 @@ impl SeekRequest {
             request.game.insert("seed".into(), Value::from(seed));
         }
         request
+    }
+}
+
+/// `value` with every object's keys in order, so that equal settings sent
+/// in another order have the same key.
+fn sorted(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<_> = map.keys().collect();
+            keys.sort();
+            keys.into_iter()
+                .map(|key| (key.clone(), sorted(&map[key])))
+                .collect::<serde_json::Map<_, _>>()
+                .into()
+        }
+        Value::Array(items) => items.iter().map(sorted).collect(),
+        other => other.clone(),
     }
 }
 

@@ -142,7 +142,7 @@ pub fn clear(
     let request: ClearRequest = decode(body, limits)?;
     let (board, settings) = Settings::with_board(
         request.board,
-        request.rules,
+        request.rules.as_ref(),
         request.gravity,
         request.settle,
         limits,

@@ -183,7 +183,7 @@ pub(crate) fn dealt(
     let kinds = kinds(request, encoding, copies)?;
     let settings = Settings::read(
         encoding,
-        request.rules.clone(),
+        request.rules.as_ref(),
         request.gravity,
         request.settle,
         limits,

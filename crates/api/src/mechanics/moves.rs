@@ -70,7 +70,7 @@ pub fn moves(body: &[u8], limits: &Limits, stop: &Stop) -> Result<MovesResponse,
     let request: MovesRequest = decode(body, limits)?;
     let (board, settings) = Settings::with_board(
         request.board,
-        request.rules,
+        request.rules.as_ref(),
         request.gravity,
         request.settle,
         limits,

@@ -95,7 +95,7 @@ pub fn play(body: &[u8], limits: &Limits, stop: &Stop) -> Result<PlayResponse, A
     let request: PlayRequest = decode(body, limits)?;
     let (board, settings) = Settings::with_board(
         request.board,
-        request.rules,
+        request.rules.as_ref(),
         request.gravity,
         request.settle,
         limits,

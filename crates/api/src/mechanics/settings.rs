@@ -28,14 +28,12 @@ impl Settings {
     /// when absent.
     pub fn read(
         encoding: BoardEncoding,
-        rules: Option<WireRules>,
+        rules: Option<&WireRules>,
         gravity: Option<Gravity>,
         settle: Option<bool>,
         limits: &Limits,
     ) -> Result<Settings, ApiError> {
-        let groups = rules
-            .as_ref()
-            .map_or_else(|| Ok(Groups::default()), |r| r.groups(encoding))?;
+        let groups = rules.map_or_else(|| Ok(Groups::default()), |r| r.groups(encoding))?;
         let rules = game_rules(rules, limits)?;
         let fall = Fall::new(gravity.unwrap_or_default().into(), settle.unwrap_or(false));
         Ok(Settings {
@@ -49,7 +47,7 @@ impl Settings {
     /// Reads the board sent and the settings for the form of its rows.
     pub fn with_board(
         board: WireBoard,
-        rules: Option<WireRules>,
+        rules: Option<&WireRules>,
         gravity: Option<Gravity>,
         settle: Option<bool>,
         limits: &Limits,
@@ -72,8 +70,11 @@ impl Settings {
 }
 
 /// The rules of a game request: line movement only.
-fn game_rules(rules: Option<WireRules>, limits: &Limits) -> Result<Rules, ApiError> {
-    let rules = rules.unwrap_or_default().within(limits)?;
+fn game_rules(rules: Option<&WireRules>, limits: &Limits) -> Result<Rules, ApiError> {
+    let rules = match rules {
+        Some(rules) => rules.within(limits)?,
+        None => WireRules::default().within(limits)?,
+    };
     if rules.movement != Movement::Line {
         return Err(ApiError::new(
             ErrorCode::InvalidRules,

@@ -74,7 +74,7 @@ pub fn shuffle(body: &[u8], limits: &Limits, stop: &Stop) -> Result<ShuffleRespo
     let request: ShuffleRequest = decode(body, limits)?;
     let (board, settings) = Settings::with_board(
         request.board,
-        request.rules,
+        request.rules.as_ref(),
         request.gravity,
         request.settle,
         limits,

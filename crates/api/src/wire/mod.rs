@@ -5,7 +5,7 @@
 mod rules;
 
 pub(crate) use rules::name;
-pub use rules::{PresetName, WireRules};
+pub use rules::{HeldRules, PresetName, WireRules};
 
 use crate::error::{ApiError, ErrorCode};
 use crate::limits::Limits;

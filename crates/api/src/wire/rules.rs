@@ -1,6 +1,7 @@
 //! The rules on the wire: a preset's name, or an object whose fields
 //! override a preset, with its matching groups; read into the engine's
-//! `Rules` and `Groups`.
+//! `Rules` and `Groups`. A held game keeps them read ([`HeldRules`]) with
+//! the form they were sent in, which its answers echo.
 
 use crate::board::{BoardEncoding, Tile};
 use crate::error::{ApiError, ErrorCode};
@@ -8,6 +9,7 @@ use crate::limits::Limits;
 use linkpath_engine::{EMPTY, Groups, GroupsError, Match, Movement, Preset, Rules, tile_of_char};
 use serde::de::SeqAccess;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use utoipa::ToSchema;
@@ -43,7 +45,7 @@ impl From<PresetName> for Preset {
 }
 
 /// How a path moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 #[schema(as = Movement)]
 pub(crate) enum MovementName {
@@ -54,7 +56,7 @@ pub(crate) enum MovementName {
 }
 
 /// Which tiles may be paired.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 #[schema(as = Match)]
 pub(crate) enum MatchName {
@@ -105,6 +107,9 @@ pub struct GroupList {
     /// in the form of the board's rows is refused by its index.
     first_text: Option<usize>,
     first_numbers: Option<usize>,
+    /// A bit a group, set for one written as an array, so that the list is
+    /// written back in the forms it was read in.
+    number_groups: Vec<u64>,
     /// The first number that is not a tile type, as written, and its group.
     not_a_tile: Option<(usize, String)>,
 }
@@ -126,6 +131,13 @@ impl GroupList {
             _ => self.ends[i - 1] as usize,
         };
         start..self.ends[i] as usize
+    }
+
+    /// Whether group `i` was written as an array of numbers.
+    fn is_numbers(&self, i: usize) -> bool {
+        self.number_groups
+            .get(i / 64)
+            .is_some_and(|bits| bits >> (i % 64) & 1 == 1)
     }
 
     /// Closes the group just read, which ends at `end` of its list.
@@ -186,6 +198,10 @@ impl<'de> Visitor<'de> for GroupSeed<'_> {
         let list = self.0;
         let group = list.ends.len();
         list.first_numbers.get_or_insert(group);
+        if list.number_groups.len() <= group / 64 {
+            list.number_groups.push(0);
+        }
+        list.number_groups[group / 64] |= 1 << (group % 64);
         while let Some(n) = seq.next_element::<serde_json::Number>()? {
             match n.as_u64().map(u32::try_from) {
                 Some(Ok(tile)) if tile != EMPTY => list.numbers.push(tile),
@@ -195,6 +211,29 @@ impl<'de> Visitor<'de> for GroupSeed<'_> {
             }
         }
         list.close(list.numbers.len())
+    }
+}
+
+impl Serialize for GroupList {
+    /// Each group in the form it was read in: a string, or an array of
+    /// numbers. A number that is not a tile is not kept, so it is not
+    /// written back; every route refuses such a list before a game holds
+    /// it.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.len()))?;
+        // Where the next group of each form starts in its list.
+        let (mut text_at, mut numbers_at) = (0, 0);
+        for (i, &end) in self.ends.iter().enumerate() {
+            let end = end as usize;
+            if self.is_numbers(i) {
+                seq.serialize_element(&self.numbers[numbers_at..end])?;
+                numbers_at = end;
+            } else {
+                seq.serialize_element(&self.text[text_at..end])?;
+                text_at = end;
+            }
+        }
+        seq.end()
     }
 }
 
@@ -360,11 +399,165 @@ impl Default for WireRules {
 }
 
 impl<'de> Deserialize<'de> for WireRules {
-    /// Either form, each read by its derived type: this only picks which.
+    /// Read as [`HeldRules`] are, the form they were sent in left.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        HeldRules::deserialize(deserializer).map(|held| held.wire)
+    }
+}
+
+/// `rules` as a held game keeps them: read once, and in the form they
+/// were sent in, which the game's answers echo byte for byte: a preset's
+/// name, or an object's fields in their order, `null` where `null` was
+/// sent, none where none was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeldRules {
+    wire: WireRules,
+    sent: Sent,
+}
+
+/// The form the rules were sent in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Sent {
+    Preset(PresetName),
+    Object(SentObject),
+}
+
+/// A rules object as sent, its groups left to [`WireRules::groups`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct SentObject {
+    /// The fields sent, in their order: each once, as a repeated one is
+    /// refused.
+    fields: Vec<Field>,
+    /// Each field's value, `None` for `null` where the field was sent.
+    preset: Option<PresetName>,
+    movement: Option<MovementName>,
+    max_segments: Option<u32>,
+    outside: Option<bool>,
+    /// `match` by its name; `None` for groups (those of [`WireRules`]) or
+    /// `null`.
+    matching: Option<MatchName>,
+}
+
+/// A field of a rules object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Field {
+    Match,
+    MaxSegments,
+    Movement,
+    Outside,
+    Preset,
+}
+
+impl Field {
+    /// Every field, in the order of their names, which is the order a
+    /// leaderboard's name writes them in.
+    const ALL: [Field; 5] = [
+        Field::Match,
+        Field::MaxSegments,
+        Field::Movement,
+        Field::Outside,
+        Field::Preset,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Field::Match => "match",
+            Field::MaxSegments => "max_segments",
+            Field::Movement => "movement",
+            Field::Outside => "outside",
+            Field::Preset => "preset",
+        }
+    }
+
+    fn named(name: &str) -> Option<Field> {
+        Field::ALL.into_iter().find(|field| field.name() == name)
+    }
+}
+
+impl HeldRules {
+    /// The rules as every route reads them.
+    pub fn wire(&self) -> &WireRules {
+        &self.wire
+    }
+
+    /// The rules as sent, every object's fields in the order of their
+    /// names: equal rules sent in another order write the same bytes.
+    pub(crate) fn sorted(&self) -> SortedRules<'_> {
+        SortedRules(self)
+    }
+
+    /// The rules as sent, the fields of an object in the order sent, or
+    /// in the order of their names when `sorted`.
+    fn write<S: Serializer>(&self, serializer: S, sorted: bool) -> Result<S::Ok, S::Error> {
+        let object = match &self.sent {
+            Sent::Preset(name) => return name.serialize(serializer),
+            Sent::Object(object) => object,
+        };
+        let mut map = serializer.serialize_map(Some(object.fields.len()))?;
+        if sorted {
+            for field in Field::ALL {
+                if object.fields.contains(&field) {
+                    self.entry(&mut map, object, field)?;
+                }
+            }
+        } else {
+            for &field in &object.fields {
+                self.entry(&mut map, object, field)?;
+            }
+        }
+        map.end()
+    }
+
+    /// `field` of `object` and its value as sent.
+    fn entry<M: SerializeMap>(
+        &self,
+        map: &mut M,
+        object: &SentObject,
+        field: Field,
+    ) -> Result<(), M::Error> {
+        let name = field.name();
+        match field {
+            Field::Preset => map.serialize_entry(name, &object.preset),
+            Field::Movement => map.serialize_entry(name, &object.movement),
+            Field::MaxSegments => map.serialize_entry(name, &object.max_segments),
+            Field::Outside => map.serialize_entry(name, &object.outside),
+            Field::Match => match (object.matching, &self.wire.groups) {
+                (Some(matching), _) => map.serialize_entry(name, &matching),
+                (None, Some(groups)) => map.serialize_entry(name, &GroupsObject { groups }),
+                (None, None) => map.serialize_entry(name, &()),
+            },
+        }
+    }
+}
+
+/// `match` as groups.
+#[derive(Serialize)]
+struct GroupsObject<'a> {
+    groups: &'a GroupList,
+}
+
+impl Serialize for HeldRules {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.write(serializer, false)
+    }
+}
+
+/// [`HeldRules::sorted`].
+pub(crate) struct SortedRules<'a>(&'a HeldRules);
+
+impl Serialize for SortedRules<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.write(serializer, true)
+    }
+}
+
+impl<'de> Deserialize<'de> for HeldRules {
+    /// Either form, each read by its derived type: this only picks which,
+    /// and notes the fields of an object in their order.
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct Either;
         impl<'de> Visitor<'de> for Either {
-            type Value = WireRules;
+            type Value = HeldRules;
 
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str(
@@ -372,23 +565,110 @@ impl<'de> Deserialize<'de> for WireRules {
                 )
             }
 
-            fn visit_str<E: de::Error>(self, name: &str) -> Result<WireRules, E> {
-                let preset = Preset::from(PresetName::deserialize(
-                    de::value::StrDeserializer::<E>::new(name),
-                )?);
-                Ok(WireRules {
-                    rules: preset.rules(),
-                    groups: None,
-                    label: preset.name(),
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<HeldRules, E> {
+                let name = PresetName::deserialize(de::value::StrDeserializer::<E>::new(name))?;
+                let preset = Preset::from(name);
+                Ok(HeldRules {
+                    wire: WireRules {
+                        rules: preset.rules(),
+                        groups: None,
+                        label: preset.name(),
+                    },
+                    sent: Sent::Preset(name),
                 })
             }
 
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<WireRules, A::Error> {
-                let object = RulesObject::deserialize(de::value::MapAccessDeserializer::new(map))?;
-                object.rules().map_err(crate::decode::fail)
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<HeldRules, A::Error> {
+                let mut fields = Vec::new();
+                let object =
+                    RulesObject::deserialize(de::value::MapAccessDeserializer::new(Noting {
+                        map,
+                        fields: &mut fields,
+                    }))?;
+                let sent = SentObject {
+                    fields,
+                    preset: object.preset,
+                    movement: object.movement,
+                    max_segments: object.max_segments.flatten(),
+                    outside: object.outside,
+                    matching: match &object.matching {
+                        Some(WireMatch::Name(name)) => Some(*name),
+                        _ => None,
+                    },
+                };
+                let wire = object.rules().map_err(crate::decode::fail)?;
+                Ok(HeldRules {
+                    wire,
+                    sent: Sent::Object(sent),
+                })
             }
         }
         deserializer.deserialize_any(Either)
+    }
+}
+
+/// The map of a rules object, noting each field's name as the derived
+/// reader takes it. The name is noted inside the key's own read, so a
+/// reader that tracks paths (`serde_path_to_error`) places an unknown
+/// field as it did.
+struct Noting<'a, A> {
+    map: A,
+    fields: &'a mut Vec<Field>,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Noting<'_, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        self.map.next_key_seed(NotedKey {
+            seed,
+            fields: self.fields,
+        })
+    }
+
+    fn next_value_seed<V: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: V,
+    ) -> Result<V::Value, A::Error> {
+        self.map.next_value_seed(seed)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.map.size_hint()
+    }
+}
+
+/// A key read as a string, noted if it names a field, then handed to the
+/// derived reader's own key seed `seed`.
+struct NotedKey<'a, K> {
+    seed: K,
+    fields: &'a mut Vec<Field>,
+}
+
+impl<'de, K: de::DeserializeSeed<'de>> de::DeserializeSeed<'de> for NotedKey<'_, K> {
+    type Value = K::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<K::Value, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de, K: de::DeserializeSeed<'de>> Visitor<'de> for NotedKey<'_, K> {
+    type Value = K::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a field name")
+    }
+
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<K::Value, E> {
+        if let Some(field) = Field::named(key) {
+            self.fields.push(field);
+        }
+        self.seed
+            .deserialize(de::value::StrDeserializer::<E>::new(key))
     }
 }
 

@@ -14,6 +14,9 @@
 //! is acknowledged. A marked game outlives its expiry until then
 //! (`keep_unarchived`), so a crash, or an archive away for hours, loses
 //! nothing and copies nothing twice.
+//!
+//! An archived game's replay is answered from its record as a JSON value,
+//! as it was kept by whichever server archived it.
 
 pub(crate) mod export;
 mod history;

@@ -24,6 +24,7 @@ fn limits() -> StoreLimits {
         max_matches: 100,
         timeout: Duration::from_secs(10),
         keep_unarchived: false,
+        feed_heartbeat: linkpath_store::FEED_HEARTBEAT,
     }
 }
 

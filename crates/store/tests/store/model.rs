@@ -347,6 +347,7 @@ fn bounds() -> impl Strategy<Value = StoreLimits> {
             max_matches: 2,
             timeout: Duration::from_secs(30),
             keep_unarchived,
+            feed_heartbeat: linkpath_store::FEED_HEARTBEAT,
         },
     )
 }

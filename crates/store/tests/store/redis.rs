@@ -11,7 +11,7 @@
 use std::net::TcpListener;
 use std::time::Duration;
 
-use linkpath_store::{Feed, Outcome, Store, StoreError};
+use linkpath_store::{Feed, Outcome, Store, StoreError, StoreLimits};
 use tokio::sync::{broadcast, watch};
 use tokio::task::JoinHandle;
 
@@ -300,17 +300,26 @@ async fn a_store_serves_again_once_its_redis_is_back() {
 }
 
 /// A feed whose connection is well goes on through its heartbeats: past
-/// two of them (every 5 s), it has said nothing more than that it is
-/// listening. (A PING answer misread as a failure would make it subscribe
-/// again at every heartbeat, and its listeners read every game again.)
+/// two of them answered (every 20 ms here), it has said nothing more than
+/// that it is listening. (A PING answer misread as a failure would make it
+/// subscribe again at every heartbeat, and its listeners read every game
+/// again; no heartbeat would count as answered.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a Redis: LINKPATH_TEST_REDIS_URL=redis://127.0.0.1:6390 cargo test -- --ignored"]
 async fn a_feed_goes_on_through_its_heartbeats() {
     let redis = fresh_redis_store();
-    let store = open_spec(&redis.setting(), 10).unwrap();
+    let limits = StoreLimits {
+        feed_heartbeat: Duration::from_millis(20),
+        ..crate::support::limits(10)
+    };
+    let store = Store::open(&redis.setting().parse().unwrap(), limits).unwrap();
+    let mut heartbeats = store.feed_heartbeats();
     let mut feed = store.changes().unwrap();
     assert_eq!(heard(&mut feed).await, Feed::Resumed);
-    tokio::time::sleep(Duration::from_secs(11)).await;
+    tokio::time::timeout(Duration::from_secs(30), heartbeats.wait_for(|&n| n >= 2))
+        .await
+        .expect("two heartbeats answered within 30 s")
+        .expect("the store listens");
     assert_eq!(feed.try_recv(), Err(broadcast::error::TryRecvError::Empty));
 }
 

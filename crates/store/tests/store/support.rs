@@ -105,6 +105,7 @@ pub fn limits(max_games: u64) -> StoreLimits {
         max_matches: max_games,
         timeout: Duration::from_secs(30),
         keep_unarchived: false,
+        feed_heartbeat: linkpath_store::FEED_HEARTBEAT,
     }
 }
 
