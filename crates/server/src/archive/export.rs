@@ -1,6 +1,7 @@
-//! Exports of archived games: the one stream every export route answers
-//! with ([`stream`]), NDJSON read from the archive a batch at a time (its
-//! memory is one batch, however many games); and the exports under way, with their pace: one export a
+//! Exports of archived games (a player's, a leaderboard's, a day's): the
+//! one stream every export route answers with ([`stream`]), NDJSON read
+//! from the archive a batch at a time (its memory is one batch, however
+//! many games); and the exports under way, with their pace: one export a
 //! caller at a time, whatever it exports, at most [`MAX_EXPORTS`] at
 //! once, each streaming at the rate lichess allows its callers (20 games
 //! a second to anyone, 30 to a signed-in player, 60 to a player exporting
@@ -99,6 +100,19 @@ pub(crate) fn pace(caller: &Caller, owner: Option<&str>) -> (String, u32) {
         Some(me) => (me.to_owned(), SIGNED_IN_RATE),
         None => (caller.address.to_string(), ANONYMOUS_RATE),
     }
+}
+
+/// The refusal, where games are private, of an export that holds other
+/// players' games (`whose`: "a leaderboard's", "a day's"), pointing to
+/// the caller's own export narrowed as `narrowed` says.
+pub(crate) fn private_games(whose: &str, narrowed: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::NotYourGame,
+        format!(
+            "games are private here, and {whose} games are other players' too: export your own \
+             with /v1/players/me/games/export{narrowed}"
+        ),
+    )
 }
 
 /// The archived games `filter` wants, newest first, as NDJSON at `rate`
