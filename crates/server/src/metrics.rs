@@ -157,7 +157,7 @@ pub(crate) const BUCKETS: [f64; 17] = [
 
 /// Every route of the router, as `(method, path)`: the `route` and
 /// `method` labels of the request series.
-pub(crate) const ROUTES: [(&str, &str); 49] = [
+pub(crate) const ROUTES: [(&str, &str); 51] = [
     ("POST", "/v1/solve"),
     ("POST", "/v1/render"),
     ("POST", "/v1/moves"),
@@ -180,6 +180,8 @@ pub(crate) const ROUTES: [(&str, &str); 49] = [
     ("POST", "/v1/replays"),
     ("GET", "/v1/daily/{date}"),
     ("GET", "/v1/leaderboards/{name}"),
+    ("GET", "/v1/leaderboards/{name}/games/export"),
+    ("GET", "/v1/days/{date}/games/export"),
     ("POST", "/v1/matches"),
     ("GET", "/v1/matches/{id}"),
     ("POST", "/v1/matches/{id}/join"),
@@ -351,6 +353,12 @@ pub(crate) fn route_statuses(method: &str, route: &str) -> Vec<u16> {
         statuses.extend([413, 422, 503, 504]);
     } else if route == "/v1/leaderboards/{name}" {
         statuses.extend([422, 503]);
+    } else if route == "/v1/leaderboards/{name}/games/export"
+        || route == "/v1/days/{date}/games/export"
+    {
+        // An export: games private here, a bad name, date or query, one
+        // of the caller's streaming already, the archive away.
+        statuses.extend([403, 422, 429, 503]);
     }
     if route.starts_with("/v1/players") {
         // A token unknown, the store; a new player or token is 201, an

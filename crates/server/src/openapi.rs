@@ -41,6 +41,8 @@ use utoipa::OpenApi;
         super::games::routes::check_replay::check_replay,
         super::games::routes::daily::daily,
         super::games::routes::leaderboard::leaderboard,
+        super::games::routes::leaderboard_export::export,
+        super::games::routes::day_export::export,
         super::matches::routes::create::create,
         super::matches::routes::show::show,
         super::matches::routes::change::join,

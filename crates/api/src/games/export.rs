@@ -1,8 +1,9 @@
-//! `GET /v1/players/{id}/games/export`: a player's archived games as
-//! NDJSON, one game a line with its replay and result, newest first. Its
-//! query (`since`, `until`, `max`, `status`, `rated`, `leaderboard`,
-//! `match`) read into the archive's [`Filter`], and each line written
-//! from an [`ArchivedGame`].
+//! The exports of archived games (a player's, a leaderboard's, a day's)
+//! as NDJSON, one game a line with its replay and result, newest first.
+//! Their query (`since`, `until`, `max`, `status`, `rated`,
+//! `leaderboard`, `match`, `player`, each route taking some of them) read
+//! into the archive's [`Filter`], a day's date into its [`Day`], and each
+//! line written from an [`ArchivedGame`].
 //!
 //! A line's `replay` and `result` are JSON values copied from the archived
 //! record: a record written by any earlier server is given back as it was
@@ -14,8 +15,8 @@ use super::query::{read_params, unknown_parameter};
 use super::ranking::read_board;
 use super::replay::Replay;
 use super::view::rfc3339;
-use crate::error::ApiError;
-use linkpath_archive::{ArchivedGame, Filter};
+use crate::error::{ApiError, ErrorCode};
+use linkpath_archive::{ArchivedGame, Day, Filter};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -90,34 +91,76 @@ pub fn export_line(game: &ArchivedGame) -> Result<Vec<u8>, String> {
 /// The most games one export may ask for: the largest int64.
 pub const MAX_EXPORTED: u64 = i64::MAX as u64;
 
-/// The query of an export of `player`'s games: `since` and `until` (RFC
-/// 3339, on the finish), `max` (at least 1), `status` (a finished one),
-/// `rated` (`true` or `false`), `leaderboard` and `match` (32 lowercase
+/// A parameter of an export's query; each export route names those it
+/// takes, and any other is refused as unknown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportParam {
+    /// `since`: games finished at or after this time (RFC 3339).
+    Since,
+    /// `until`: games finished before this time (RFC 3339).
+    Until,
+    /// `max`: the most games streamed, at least 1.
+    Max,
+    /// `status`: games that ended so (a finished status).
+    Status,
+    /// `rated`: `true` or `false`.
+    Rated,
+    /// `leaderboard`: games on this board (32 lowercase hex digits).
+    Leaderboard,
+    /// `match`: the races of this match (32 lowercase hex digits).
+    Match,
+    /// `player`: this player's games (32 lowercase hex digits).
+    Player,
+}
+
+impl ExportParam {
+    /// Its name in a query.
+    pub fn name(self) -> &'static str {
+        match self {
+            ExportParam::Since => "since",
+            ExportParam::Until => "until",
+            ExportParam::Max => "max",
+            ExportParam::Status => "status",
+            ExportParam::Rated => "rated",
+            ExportParam::Leaderboard => "leaderboard",
+            ExportParam::Match => "match",
+            ExportParam::Player => "player",
+        }
+    }
+}
+
+/// The query of an export, read onto `filter` (what the route's path
+/// fixed): of the parameters `takes`, `since` and `until` (RFC 3339, on
+/// the finish), `max` (at least 1), `status` (a finished one), `rated`
+/// (`true` or `false`), `leaderboard`, `match` and `player` (32 lowercase
 /// hex digits), each at most once.
-pub fn read_export_query(player: &str, query: Option<&str>) -> Result<Filter, ApiError> {
-    let mut filter = Filter {
-        player: Some(player.to_owned()),
-        ..Filter::default()
-    };
+pub fn read_export_query(
+    mut filter: Filter,
+    takes: &[ExportParam],
+    query: Option<&str>,
+) -> Result<Filter, ApiError> {
     read_params(query, |name, value, bad| {
+        let Some(param) = takes.iter().find(|param| param.name() == name) else {
+            return Err(unknown_parameter(name, &listed(takes)));
+        };
         let hex = || {
             read_board(value)
                 .map(str::to_owned)
                 .map_err(|_| bad("32 lowercase hex digits"))
         };
-        match name {
-            "since" | "until" => {
+        match param {
+            ExportParam::Since | ExportParam::Until => {
                 let at = read_time(value).ok_or_else(|| {
                     bad("a time in RFC 3339, such as 2026-12-05T00:00:00Z or 2026-12-05T01:00:00+01:00")
                 })?;
-                if name == "since" {
+                if *param == ExportParam::Since {
                     filter.since_ms = Some(at);
                 } else {
                     filter.until_ms = Some(at);
                 }
             }
             // Within the contract's int64, as a database's LIMIT is.
-            "max" => {
+            ExportParam::Max => {
                 filter.max = Some(
                     value
                         .parse::<u64>()
@@ -126,46 +169,85 @@ pub fn read_export_query(player: &str, query: Option<&str>) -> Result<Filter, Ap
                         .ok_or_else(|| bad(&format!("a whole number from 1 to {MAX_EXPORTED}")))?,
                 );
             }
-            "status" => {
+            ExportParam::Status => {
                 let status = FINISHED
                     .iter()
                     .find(|status| **status == value)
                     .ok_or_else(|| bad("won, out_of_time, resigned or race_over"))?;
                 filter.status = Some((*status).to_owned());
             }
-            "rated" => {
+            ExportParam::Rated => {
                 filter.rated = Some(match value {
                     "true" => true,
                     "false" => false,
                     _ => return Err(bad("true or false")),
                 });
             }
-            "leaderboard" => filter.leaderboard = Some(hex()?),
-            "match" => filter.match_id = Some(hex()?),
-            _ => {
-                return Err(unknown_parameter(
-                    name,
-                    "`since`, `until`, `max`, `status`, `rated`, `leaderboard` or `match`",
-                ));
-            }
+            ExportParam::Leaderboard => filter.leaderboard = Some(hex()?),
+            ExportParam::Match => filter.match_id = Some(hex()?),
+            ExportParam::Player => filter.player = Some(hex()?),
         }
         Ok(())
     })?;
     Ok(filter)
 }
 
+/// The parameters a route takes, as a refusal lists them: "`a`, `b` or
+/// `c`".
+fn listed(takes: &[ExportParam]) -> String {
+    let names: Vec<String> = takes.iter().map(|p| format!("`{}`", p.name())).collect();
+    match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => "no parameter".to_owned(),
+    }
+}
+
+/// A UTC day named in a path (`date`), as the archive reads it:
+/// `YYYY-MM-DD`, from 1970-01-01 to 9999-12-31.
+pub fn read_export_day(date: &str) -> Result<Day, ApiError> {
+    date.parse::<Day>().map_err(|_| {
+        ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!(
+                "the date is {:?}, expected a UTC day as YYYY-MM-DD, from 1970-01-01 to 9999-12-31",
+                crate::excerpt(date)
+            ),
+        )
+        .at("date")
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::ErrorCode;
 
     const PLAYER: &str = "0123456789abcdef0123456789abcdef";
 
+    /// What a player's export takes.
+    const PLAYERS: [ExportParam; 7] = [
+        ExportParam::Since,
+        ExportParam::Until,
+        ExportParam::Max,
+        ExportParam::Status,
+        ExportParam::Rated,
+        ExportParam::Leaderboard,
+        ExportParam::Match,
+    ];
+
+    fn players(query: Option<&str>) -> Result<Filter, ApiError> {
+        let filter = Filter {
+            player: Some(PLAYER.to_owned()),
+            ..Filter::default()
+        };
+        read_export_query(filter, &PLAYERS, query)
+    }
+
     #[test]
     fn max_is_within_an_int64() {
-        let at_most = read_export_query(PLAYER, Some("max=9223372036854775807")).unwrap();
+        let at_most = players(Some("max=9223372036854775807")).unwrap();
         assert_eq!(at_most.max, Some(9_223_372_036_854_775_807));
-        let over = read_export_query(PLAYER, Some("max=9223372036854775808")).unwrap_err();
+        let over = players(Some("max=9223372036854775808")).unwrap_err();
         assert_eq!(
             (over.code, over.message.as_str()),
             (
@@ -177,14 +259,11 @@ mod tests {
 
     #[test]
     fn a_query_reads_into_the_filter() {
-        let filter = read_export_query(
-            PLAYER,
-            Some(
-                "since=2026-12-05T00:00:00Z&until=2026-12-06T00:00:00%2B01:00&max=5&status=won\
-                 &rated=true&leaderboard=ffffffffffffffffffffffffffffffff\
-                 &match=eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee",
-            ),
-        )
+        let filter = players(Some(
+            "since=2026-12-05T00:00:00Z&until=2026-12-06T00:00:00%2B01:00&max=5&status=won\
+             &rated=true&leaderboard=ffffffffffffffffffffffffffffffff\
+             &match=eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee",
+        ))
         .unwrap();
         assert_eq!(
             filter,
@@ -201,7 +280,7 @@ mod tests {
             }
         );
         assert_eq!(
-            read_export_query(PLAYER, None).unwrap(),
+            players(None).unwrap(),
             Filter {
                 player: Some(PLAYER.to_owned()),
                 ..Filter::default()
@@ -212,7 +291,7 @@ mod tests {
     #[test]
     fn a_bad_parameter_is_named_with_what_was_expected() {
         let refused = |query: &str| {
-            let e = read_export_query(PLAYER, Some(query)).unwrap_err();
+            let e = players(Some(query)).unwrap_err();
             (e.field.unwrap_or_default(), e.message)
         };
         assert_eq!(
@@ -253,5 +332,80 @@ mod tests {
                     .to_owned()
             )
         );
+        // A player's export names its player in the path, not the query.
+        assert_eq!(refused(&format!("player={PLAYER}")).0, "player");
+    }
+
+    /// Each route's parameters are its own: one it does not name is
+    /// unknown, listed with those it does; `player` reads a player's id.
+    #[test]
+    fn a_route_takes_the_parameters_it_names() {
+        let board = [ExportParam::Max, ExportParam::Match, ExportParam::Player];
+        let on_board = Filter {
+            leaderboard: Some("f".repeat(32)),
+            ..Filter::default()
+        };
+        assert_eq!(
+            read_export_query(
+                on_board.clone(),
+                &board,
+                Some(&format!("player={PLAYER}&max=2"))
+            )
+            .unwrap(),
+            Filter {
+                player: Some(PLAYER.to_owned()),
+                leaderboard: Some("f".repeat(32)),
+                max: Some(2),
+                ..Filter::default()
+            }
+        );
+        let unknown = read_export_query(
+            on_board.clone(),
+            &board,
+            Some("leaderboard=ffffffffffffffffffffffffffffffff"),
+        )
+        .unwrap_err();
+        assert_eq!(
+            (unknown.field.as_deref(), unknown.message.as_str()),
+            (
+                Some("leaderboard"),
+                "the query parameter `leaderboard` is unknown, expected `max`, `match` or `player`"
+            )
+        );
+        let bad = read_export_query(on_board, &board, Some("player=Ada")).unwrap_err();
+        assert_eq!(
+            (bad.field.as_deref(), bad.message.as_str()),
+            (
+                Some("player"),
+                "`player` is \"Ada\", expected 32 lowercase hex digits"
+            )
+        );
+        assert_eq!(
+            read_export_query(Filter::default(), &[ExportParam::Max], Some("since=x"))
+                .unwrap_err()
+                .message,
+            "the query parameter `since` is unknown, expected `max`"
+        );
+    }
+
+    #[test]
+    fn a_day_is_a_utc_date_named_in_date() {
+        assert_eq!(
+            read_export_day("2026-12-05").unwrap().start_ms(),
+            1_796_428_800_000
+        );
+        for bad in ["2026-02-30", "2026-12-5", "yesterday", "1969-12-31"] {
+            let e = read_export_day(bad).unwrap_err();
+            assert_eq!(
+                (e.code, e.field.as_deref(), e.message),
+                (
+                    ErrorCode::InvalidRequest,
+                    Some("date"),
+                    format!(
+                        "the date is {bad:?}, expected a UTC day as YYYY-MM-DD, from 1970-01-01 to 9999-12-31"
+                    )
+                ),
+            );
+        }
     }
 }

@@ -13,7 +13,7 @@
 //! - `view`: the game as answered;
 //! - `replay`: a game's actions, and checking them again;
 //! - `archived`: a finished game as the archive keeps it;
-//! - `export`: a player's archived games as NDJSON lines;
+//! - `export`: archived games as NDJSON lines, and the exports' queries;
 //! - `score`: the one scoring rule;
 //! - `pace`: how fast a game was played, against a floor for ranking;
 //! - `ranking`: leaderboards, and the entry a win earns;
@@ -43,7 +43,7 @@ pub use crate::wire::{Gravity, Move, Moved, Point, PresetName};
 pub use archived::{ArchivedRecord, ArchivedResult, archived_game};
 pub use create::{CreateGame, create};
 pub use daily::{DailyDeal, DailyGame, daily};
-pub use export::{ExportedGame, export_line, read_export_query};
+pub use export::{ExportParam, ExportedGame, export_line, read_export_day, read_export_query};
 pub use game::{Action, Assists, Clock, Game, GameLimits, Last, MoveRequest, Status, Unranked};
 pub use listing::{
     GameSummary, GamesQuery, MAX_GAMES, Place, PlayerGames, SourcePage, games_cursor, merge,

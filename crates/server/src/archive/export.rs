@@ -1,12 +1,25 @@
-//! Exports of archived games under way, and their pace: one export a
-//! caller at a time, at most [`MAX_EXPORTS`] at once, each streaming at
-//! the rate lichess allows its callers (20 games a second to anyone, 30
-//! to a signed-in player, 60 to a player exporting their own).
+//! Exports of archived games (a player's, a leaderboard's, a day's): the
+//! one stream every export route answers with ([`stream`]), NDJSON read
+//! from the archive a batch at a time (its memory is one batch, however
+//! many games); and the exports under way, with their pace: one export a
+//! caller at a time, whatever it exports, at most [`MAX_EXPORTS`] at
+//! once, each streaming at the rate lichess allows its callers (20 games
+//! a second to anyone, 30 to a signed-in player, 60 to a player exporting
+//! their own).
 
+use super::{Archives, unavailable};
+use crate::players::Caller;
+use axum::body::{Body, Bytes};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use futures_util::{Stream, StreamExt};
 use linkpath_api::{ApiError, ErrorCode};
+use linkpath_archive::{ArchiveError, ArchivedGame, Filter};
 use std::collections::HashSet;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use tokio::time::Instant;
 
 /// Exports streaming at once, from every caller.
 pub(crate) const MAX_EXPORTS: usize = 64;
@@ -75,6 +88,112 @@ impl Exports {
 pub(crate) fn due(index: u64, rate: u32) -> Duration {
     let rate = u64::from(rate.max(1));
     Duration::from_millis(index.saturating_mul(1_000) / rate)
+}
+
+/// Who `caller` is to the exports' places, and the rate their export of
+/// `owner`'s games streams at (no owner: games of anyone, a leaderboard's
+/// or a day's): a signed-in player by their id, 60 a second for their
+/// own games and 30 for others'; anyone else by their address, 20.
+pub(crate) fn pace(caller: &Caller, owner: Option<&str>) -> (String, u32) {
+    match caller.player_id() {
+        Some(me) if owner == Some(me) => (me.to_owned(), OWN_RATE),
+        Some(me) => (me.to_owned(), SIGNED_IN_RATE),
+        None => (caller.address.to_string(), ANONYMOUS_RATE),
+    }
+}
+
+/// The refusal, where games are private, of an export that holds other
+/// players' games (`whose`: "a leaderboard's", "a day's"), pointing to
+/// the caller's own export narrowed as `narrowed` says.
+pub(crate) fn private_games(whose: &str, narrowed: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::NotYourGame,
+        format!(
+            "games are private here, and {whose} games are other players' too: export your own \
+             with /v1/players/me/games/export{narrowed}"
+        ),
+    )
+}
+
+/// The archived games `filter` wants, newest first, as NDJSON at `rate`
+/// games a second, in `caller`'s place (429 while another export of
+/// theirs streams, 503 at [`MAX_EXPORTS`]). The archive away is a 503
+/// before the answer starts; a failure midway cuts the stream short.
+pub(crate) async fn stream(
+    archives: &Archives,
+    filter: Filter,
+    caller: String,
+    rate: u32,
+) -> Result<Response, ApiError> {
+    let running = archives.exports.start(caller)?;
+    let archive = archives.archive().await.map_err(unavailable)?.clone();
+    // Fused: after an empty first read the stream is asked again, and an
+    // export that ended must say so again rather than panic.
+    // Fused too: an empty first read is asked again by the body's first
+    // line.
+    let mut games: Games = Box::pin(archive.export(filter).fuse());
+    // The first game read before the answer starts: an archive away is a
+    // 503, not a 200 cut short.
+    let first = match games.next().await {
+        Some(Err(e)) => return Err(unavailable(e)),
+        first => first,
+    };
+    let paced = Paced {
+        games,
+        first,
+        sent: 0,
+        rate,
+        start: Instant::now(),
+        _running: running,
+    };
+    // Fused: the compression layer reads a body once more after its end,
+    // which an unfused stream would answer with a panic.
+    let body = Body::from_stream(futures_util::stream::unfold(paced, Paced::next).fuse());
+    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], body).into_response())
+}
+
+type Games = Pin<Box<dyn Stream<Item = Result<ArchivedGame, ArchiveError>> + Send>>;
+
+/// An export streaming: the games left, the game read ahead, how many
+/// were sent, at what pace, and the caller's place.
+struct Paced {
+    games: Games,
+    first: Option<Result<ArchivedGame, ArchiveError>>,
+    sent: u64,
+    rate: u32,
+    start: Instant,
+    _running: Running,
+}
+
+impl Paced {
+    /// The next line, once its time has come; an error ends the stream
+    /// with an error, so the client sees the export cut short.
+    async fn next(mut self) -> Option<(Result<Bytes, std::io::Error>, Paced)> {
+        let game = match self.first.take() {
+            Some(game) => game,
+            None => self.games.next().await?,
+        };
+        tokio::time::sleep_until(self.start + due(self.sent, self.rate)).await;
+        let line = game
+            .map_err(|e| e.to_string())
+            .and_then(|game| linkpath_api::games::export_line(&game));
+        match line {
+            Ok(line) => {
+                self.sent += 1;
+                Some((Ok(Bytes::from(line)), self))
+            }
+            Err(e) => {
+                tracing::error!(error = %e, sent = self.sent, "an export stopped midway");
+                Some((Err(std::io::Error::other(e)), self.end()))
+            }
+        }
+    }
+
+    /// The stream after an error: nothing more.
+    fn end(mut self) -> Paced {
+        self.games = Box::pin(futures_util::stream::empty());
+        self
+    }
 }
 
 #[cfg(test)]

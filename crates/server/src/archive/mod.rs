@@ -4,7 +4,8 @@
 //!
 //! - `settings.rs`: `--archive` and its bounds, the default beside the store;
 //! - `pass.rs`: one pass of the archiver, retention, and the loop;
-//! - `export.rs`: exports under way, one a caller, and their pace;
+//! - `export.rs`: the stream every export answers, the exports under way
+//!   (one a caller) and their pace;
 //! - `history.rs`: a player's archived games for the list of their games;
 //! - `metrics.rs`: the archive's series.
 //!

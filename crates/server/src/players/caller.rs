@@ -91,6 +91,7 @@ fn player_route(path: &str) -> bool {
         "/v1/games",
         "/v1/leaderboards/",
         "/v1/daily/",
+        "/v1/days/",
         "/v1/players",
     ]
     .iter()

@@ -4,13 +4,21 @@
 //! to the game as stored. With the archive away (a PostgreSQL on a
 //! closed port) the pass fails, the game stays marked and games go on;
 //! an erased player's name goes from its archived games; a player's list
-//! of games holds the live store's and the archive's as one.
+//! of games holds the live store's and the archive's as one. A player's, a
+//! leaderboard's and a day's archived games export as NDJSON, each
+//! holding exactly its games, one export a caller at a time.
 
 use crate::support::*;
-use linkpath_archive::ArchivedGame;
+use linkpath_api::games::rfc3339;
+use linkpath_archive::{ArchivedGame, Day};
 use linkpath_server::{AppState, ArchivePass, Clock, app};
 use serde_json::{Value, json};
 use std::time::Duration;
+
+/// A small day's deal, cleared in twelve moves.
+const SMALL: &str = "width=6&height=4&types=6";
+
+const HOUR_MS: u64 = 3_600_000;
 
 /// A game on a two-pair board made by `as_player`, won in two moves, the
 /// clock moved on before each: its id.
@@ -275,9 +283,16 @@ async fn one_export_a_caller_streams_at_a_time() {
         .await
         .expect("an answer");
     assert_eq!(streaming.status(), 200);
-    let second = call(&router, export()).await;
-    assert_eq!(second.status, 429, "{}", second.text());
-    assert_eq!(second.header("retry-after"), Some("1"));
+    // A second export of Ada's, whatever it exports, waits for the first.
+    for second in [
+        path.clone(),
+        format!("/v1/leaderboards/{}/games/export", "f".repeat(32)),
+        "/v1/days/2026-12-05/games/export".to_owned(),
+    ] {
+        let second = get_as(&router, &second, Some(&ada)).await;
+        assert_eq!(second.status, 429, "{}", second.text());
+        assert_eq!(second.header("retry-after"), Some("1"));
+    }
     // Another caller is not held back, and once the first ends, Ada may.
     assert_eq!(call(&router, get(&path)).await.status, 200);
     drop(streaming);
@@ -289,15 +304,16 @@ async fn an_export_with_the_archive_away_answers_503() {
     let config = archive_away();
     let router = router_on(config, HeldClock::now());
     let ada = sign_up(&router, "Ada").await;
-    let away = get_as(
-        &router,
-        &format!("/v1/players/{}/games/export", ada.id),
-        None,
-    )
-    .await;
-    assert_eq!(away.status, 503, "{}", away.text());
-    assert_eq!(away.header("retry-after"), Some("1"));
-    assert_eq!(away.json()["error"]["code"], "store_unavailable");
+    for path in [
+        format!("/v1/players/{}/games/export", ada.id),
+        format!("/v1/leaderboards/{}/games/export", "f".repeat(32)),
+        "/v1/days/2026-12-05/games/export".to_owned(),
+    ] {
+        let away = get_as(&router, &path, None).await;
+        assert_eq!(away.status, 503, "{path}: {}", away.text());
+        assert_eq!(away.header("retry-after"), Some("1"));
+        assert_eq!(away.json()["error"]["code"], "store_unavailable");
+    }
 }
 
 #[tokio::test]
@@ -376,8 +392,8 @@ async fn a_replay_outlives_its_game_in_the_archive() {
     assert_eq!(nobody.json()["error"]["code"], "game_not_found");
 }
 
-/// A player with nothing archived, known or not, exports no line, gzip
-/// or not: the compression reads the export's stream once more after its
+/// A player, a board or a day with nothing archived, known or not,
+/// exports no line, gzip or not: the compression reads the export's stream once more after its
 /// end, which must answer that it ended again, not panic.
 #[tokio::test]
 async fn an_export_of_nothing_is_an_empty_answer() {
@@ -390,6 +406,8 @@ async fn an_export_of_nothing_is_an_empty_answer() {
             "/v1/players/{}/games/export?max=1&rated=true",
             "1".repeat(32)
         ),
+        format!("/v1/leaderboards/{}/games/export", "f".repeat(32)),
+        "/v1/days/2026-12-05/games/export?status=won".to_owned(),
     ] {
         assert_eq!(
             lines(&get_as(&router, &path, None).await),
@@ -494,4 +512,249 @@ async fn a_players_list_with_the_archive_away_answers_503() {
     )
     .await;
     assert_eq!(playing.status, 200, "{}", playing.text());
+}
+
+/// The leaderboard of the small deal of `date`, and the body that makes
+/// its game.
+async fn deal(router: &axum::Router, date: &str) -> (String, Value) {
+    let deal = crate::leaderboards::daily(router, date, SMALL).await;
+    assert_eq!(deal.status, 200, "{}", deal.text());
+    let deal = deal.json();
+    let board = deal["leaderboard"].as_str().expect("a board").to_owned();
+    (board, deal["game"].clone())
+}
+
+/// A game made from `body` by `player` and won, after `assist` if any,
+/// the clock moved on 100 ms before each move: its id.
+async fn won_on_board(
+    router: &axum::Router,
+    clock: &HeldClock,
+    body: &Value,
+    player: &Signed,
+    assist: Option<&str>,
+) -> String {
+    let think = Some((clock, Duration::from_millis(100)));
+    let game = crate::leaderboards::win_on(router, body, Some(player), assist, think).await;
+    game["id"].as_str().expect("an id").to_owned()
+}
+
+/// The ids of an export's lines, in order.
+fn ids(reply: &Reply) -> Vec<String> {
+    lines(reply)
+        .iter()
+        .map(|line| line["id"].as_str().expect("an id").to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_leaderboards_archived_games_export_as_ndjson_newest_first() {
+    let clock = HeldClock::now();
+    let state = AppState::in_memory(config(), clock.clone());
+    let router = app(state.clone());
+    let (ada, bob) = (sign_up(&router, "Ada").await, sign_up(&router, "Bob").await);
+    let (board, game) = deal(&router, "2026-12-02").await;
+    let (other_board, other_game) = deal(&router, "2026-12-03").await;
+    let hinted = won_on_board(&router, &clock, &game, &ada, Some("hint")).await;
+    let between = rfc3339(clock.now_ms() + 1);
+    let adas = won_on_board(&router, &clock, &game, &ada, None).await;
+    let bobs = won_on_board(&router, &clock, &game, &bob, None).await;
+    let elsewhere = won_on_board(&router, &clock, &other_game, &ada, None).await;
+    // A board sent is on no leaderboard.
+    won_game(&router, &clock, Some(&ada)).await;
+    assert_eq!(state.archive_pass().await.map(|p| p.archived), Ok(5));
+    let export = |query: &str| format!("/v1/leaderboards/{board}/games/export{query}");
+
+    let all = lines(&call(&router, get(&export(""))).await);
+    let all_ids: Vec<&str> = all.iter().map(|l| l["id"].as_str().unwrap()).collect();
+    assert_eq!(all_ids, [bobs.as_str(), adas.as_str(), hinted.as_str()]);
+    let replay = get_as(&router, &format!("/v1/games/{bobs}/replay"), None).await;
+    assert_eq!(
+        (
+            &all[0]["player"],
+            &all[0]["player_name"],
+            &all[0]["rated"],
+            &all[0]["replay"]
+        ),
+        (&json!(bob.id), &json!("Bob"), &json!(true), &replay.json())
+    );
+    for line in &all {
+        assert_eq!(line["leaderboard"], json!(board), "{line}");
+    }
+    assert_eq!(all[2]["rated"], json!(false));
+    let other = call(
+        &router,
+        get(&format!("/v1/leaderboards/{other_board}/games/export")),
+    )
+    .await;
+    assert_eq!(ids(&other), [elsewhere.as_str()]);
+
+    // Filters narrow, whoever asks.
+    for (query, want) in [
+        (
+            format!("?player={}", ada.id),
+            vec![adas.as_str(), hinted.as_str()],
+        ),
+        ("?rated=false".to_owned(), vec![hinted.as_str()]),
+        ("?max=1".to_owned(), vec![bobs.as_str()]),
+        (format!("?until={between}"), vec![hinted.as_str()]),
+        (
+            format!("?since={between}&rated=true&player={}", bob.id),
+            vec![bobs.as_str()],
+        ),
+        ("?status=resigned".to_owned(), vec![]),
+        ("?match=00000000000000000000000000000000".to_owned(), vec![]),
+    ] {
+        let reply = get_as(&router, &export(&query), Some(&ada)).await;
+        assert_eq!(ids(&reply), want, "{query}");
+    }
+
+    // The board is the path's: `leaderboard` is no parameter here.
+    let (message, field) = call(&router, get(&export(&format!("?leaderboard={board}"))))
+        .await
+        .error(422, "invalid_request");
+    assert_eq!(
+        (field.as_deref(), message.as_str()),
+        (
+            Some("leaderboard"),
+            "the query parameter `leaderboard` is unknown, expected `since`, `until`, `max`, \
+             `status`, `rated`, `match` or `player`"
+        )
+    );
+    let (message, field) = call(&router, get(&export("?player=Ada")))
+        .await
+        .error(422, "invalid_request");
+    assert_eq!(
+        (field.as_deref(), message.as_str()),
+        (
+            Some("player"),
+            "`player` is \"Ada\", expected 32 lowercase hex digits"
+        )
+    );
+    let (_, field) = call(&router, get("/v1/leaderboards/Board/games/export"))
+        .await
+        .error(422, "invalid_request");
+    assert_eq!(field.as_deref(), Some("leaderboard"));
+}
+
+#[tokio::test]
+async fn a_days_archived_games_export_as_ndjson_newest_first() {
+    let clock = HeldClock::now();
+    // From an hour past a midnight, so that the first day's games all
+    // finish on it.
+    let midnight = Day::of_ms(clock.now_ms()).end_ms();
+    clock.advance(Duration::from_millis(midnight + HOUR_MS - clock.now_ms()));
+    let state = AppState::in_memory(config(), clock.clone());
+    let router = app(state.clone());
+    let (ada, bob) = (sign_up(&router, "Ada").await, sign_up(&router, "Bob").await);
+    let (board, game) = deal(&router, "2026-12-02").await;
+    let first = won_game(&router, &clock, Some(&ada)).await;
+    let between = rfc3339(clock.now_ms() + 1);
+    let ranked = won_on_board(&router, &clock, &game, &bob, None).await;
+    assert_eq!(state.archive_pass().await.map(|p| p.archived), Ok(2));
+    let day = Day::of_ms(clock.now_ms());
+    // A day on, another game.
+    clock.advance(Duration::from_secs(86_400));
+    let next = won_game(&router, &clock, Some(&ada)).await;
+    assert_eq!(state.archive_pass().await.map(|p| p.archived), Ok(1));
+    let next_day = Day::of_ms(clock.now_ms());
+    assert_eq!(next_day, Day::of_ms(day.end_ms()));
+    let export = |day: Day, query: &str| format!("/v1/days/{day}/games/export{query}");
+
+    let all = lines(&call(&router, get(&export(day, ""))).await);
+    let all_ids: Vec<&str> = all.iter().map(|l| l["id"].as_str().unwrap()).collect();
+    assert_eq!(all_ids, [ranked.as_str(), first.as_str()]);
+    let replay = get_as(&router, &format!("/v1/games/{first}/replay"), None).await;
+    assert_eq!(
+        (
+            &all[1]["player"],
+            &all[1]["replay"],
+            all[1].get("leaderboard")
+        ),
+        (&json!(ada.id), &replay.json(), None)
+    );
+    assert_eq!(all[0]["leaderboard"], json!(board));
+    let later = call(&router, get(&export(next_day, ""))).await;
+    assert_eq!(ids(&later), [next.as_str()]);
+    let before = call(&router, get(&export(Day::of_ms(day.start_ms() - 1), ""))).await;
+    assert_eq!(ids(&before), Vec::<String>::new());
+
+    // Filters narrow; `since` and `until` within the day, never past it.
+    let wide = format!(
+        "?since={}&until={}",
+        rfc3339(day.start_ms() - HOUR_MS),
+        rfc3339(next_day.end_ms())
+    );
+    for (query, want) in [
+        (format!("?leaderboard={board}"), vec![ranked.as_str()]),
+        (format!("?player={}", ada.id), vec![first.as_str()]),
+        (format!("?since={between}"), vec![ranked.as_str()]),
+        (format!("?until={between}"), vec![first.as_str()]),
+        (wide, vec![ranked.as_str(), first.as_str()]),
+        ("?rated=true".to_owned(), vec![ranked.as_str()]),
+        ("?max=1".to_owned(), vec![ranked.as_str()]),
+        ("?status=out_of_time".to_owned(), vec![]),
+    ] {
+        let reply = get_as(&router, &export(day, &query), Some(&bob)).await;
+        assert_eq!(ids(&reply), want, "{query}");
+    }
+
+    let (message, field) = call(&router, get("/v1/days/2026-02-30/games/export"))
+        .await
+        .error(422, "invalid_request");
+    assert_eq!(
+        (field.as_deref(), message.as_str()),
+        (
+            Some("date"),
+            "the date is \"2026-02-30\", expected a UTC day as YYYY-MM-DD, from 1970-01-01 to 9999-12-31"
+        )
+    );
+    let (message, field) = call(&router, get(&export(day, "?opponent=x")))
+        .await
+        .error(422, "invalid_request");
+    assert_eq!(
+        (field.as_deref(), message.as_str()),
+        (
+            Some("opponent"),
+            "the query parameter `opponent` is unknown, expected `since`, `until`, `max`, \
+             `status`, `rated`, `leaderboard`, `match` or `player`"
+        )
+    );
+}
+
+/// Where games are private, a board's or a day's games are other
+/// players' too: their exports are refused, to a signed-in player as to
+/// anyone, pointing to the caller's own.
+#[tokio::test]
+async fn where_games_are_private_a_boards_and_a_days_exports_are_refused() {
+    let mut config = config();
+    config.players.private_games = true;
+    let router = router_on(config, HeldClock::now());
+    let ada = sign_up(&router, "Ada").await;
+    let board = "f".repeat(32);
+    for (path, message) in [
+        (
+            format!("/v1/leaderboards/{board}/games/export"),
+            format!(
+                "games are private here, and a leaderboard's games are other players' too: \
+                 export your own with /v1/players/me/games/export?leaderboard={board}"
+            ),
+        ),
+        (
+            "/v1/days/2026-12-05/games/export".to_owned(),
+            "games are private here, and a day's games are other players' too: export your \
+             own with /v1/players/me/games/export?since=2026-12-05T00:00:00.000Z\
+             &until=2026-12-06T00:00:00.000Z"
+                .to_owned(),
+        ),
+    ] {
+        for caller in [None, Some(&ada)] {
+            let (refused, field) = get_as(&router, &path, caller)
+                .await
+                .error(403, "not_your_game");
+            assert_eq!((refused, field), (message.clone(), None), "{path}");
+        }
+    }
+    // Ada's own export stays hers.
+    let own = get_as(&router, "/v1/players/me/games/export", Some(&ada)).await;
+    assert_eq!(own.status, 200, "{}", own.text());
 }

@@ -571,8 +571,9 @@ async fn other_request_mistakes_are_invalid_request() {
 
 /// Every route with a path parameter, as the file documents them, its
 /// parameter `{name}`.
-const PATH_ROUTES: [(&str, &str); 21] = [
+const PATH_ROUTES: [(&str, &str); 23] = [
     ("GET", "/v1/daily/{date}"),
+    ("GET", "/v1/days/{date}/games/export"),
     ("GET", "/v1/games/{id}"),
     ("GET", "/v1/games/{id}/events"),
     ("POST", "/v1/games/{id}/hint"),
@@ -585,6 +586,7 @@ const PATH_ROUTES: [(&str, &str); 21] = [
     ("POST", "/v1/games/{id}/shuffle"),
     ("POST", "/v1/games/{id}/undo"),
     ("GET", "/v1/leaderboards/{name}"),
+    ("GET", "/v1/leaderboards/{name}/games/export"),
     ("GET", "/v1/matches/{id}"),
     ("GET", "/v1/matches/{id}/events"),
     ("POST", "/v1/matches/{id}/join"),

@@ -218,13 +218,16 @@ fn histogram(name: &str, labels: &[(&str, &str)]) -> [Series; 3] {
 fn expected_series() -> BTreeSet<Series> {
     let mut expected = BTreeSet::new();
     let routes = documented_routes();
-    assert_eq!(routes.len(), 49, "{routes:?}");
+    assert_eq!(routes.len(), 51, "{routes:?}");
     for (method, route) in &routes {
         let mut statuses: Vec<&str> = match (method.as_str(), route.as_str()) {
             ("POST", _) => API_STATUSES.to_vec(),
             ("GET", "/readyz") => vec!["200", "503"],
             ("GET", "/v1/daily/{date}") => vec!["200", "413", "422", "503", "504"],
             ("GET", "/v1/leaderboards/{name}") => vec!["200", "422", "503"],
+            ("GET", "/v1/leaderboards/{name}/games/export" | "/v1/days/{date}/games/export") => {
+                vec!["200", "403", "422", "429", "503"]
+            }
             ("PATCH", _) => API_STATUSES.to_vec(),
             ("DELETE", _) => vec!["200"],
             ("GET", _) => vec!["200"],

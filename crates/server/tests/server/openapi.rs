@@ -17,6 +17,7 @@
 //!   `Idempotency-Key`, `If-Match`, the day and `copies` of a daily deal,
 //!   a player's id and `since`: each fits its parameter's schema exactly
 //!   when the server takes it.
+//! - An export's NDJSON lines each fit the schema documented for a line.
 //! - `GET /openapi.yaml` serves the file on disk byte for byte, and the
 //!   document and the page's files answer 304 to their `ETag`.
 //!
@@ -30,7 +31,7 @@ use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, Request, StatusCode, header};
 use linkpath_api::ErrorCode;
-use linkpath_server::{AppState, Config, app};
+use linkpath_server::{AppState, Clock, Config, app};
 use serde_json::{Map, Value, json};
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -277,6 +278,19 @@ fn check_answer(method: &Method, path: &str, answer: &Answer) {
             )
         });
     let text = || String::from_utf8(answer.body.to_vec()).expect("a UTF-8 body");
+    // NDJSON: the schema is one line's, and each line must fit it.
+    if essence == "application/x-ndjson" {
+        for line in text().lines() {
+            let line: Value = serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("{what}: a line that is not JSON: {e}"));
+            assert_eq!(
+                violations(&media["schema"], &line),
+                Vec::<String>::new(),
+                "{what}: {line}"
+            );
+        }
+        return;
+    }
     let body = match essence {
         "application/json" => answer.json(),
         // The description itself: what a client parsing it gets.
@@ -390,10 +404,12 @@ fn the_file_is_openapi_with_the_expected_routes() {
             "GET /playground/tiles.js",
             "GET /readyz",
             "GET /v1/daily/{date}",
+            "GET /v1/days/{date}/games/export",
             "GET /v1/games/{id}",
             "GET /v1/games/{id}/events",
             "GET /v1/games/{id}/replay",
             "GET /v1/leaderboards/{name}",
+            "GET /v1/leaderboards/{name}/games/export",
             "GET /v1/matches/{id}",
             "GET /v1/matches/{id}/events",
             "GET /v1/players/me",
@@ -427,6 +443,30 @@ fn the_file_is_openapi_with_the_expected_routes() {
             "POST /v1/solve",
         ]
     );
+}
+
+/// An export's lines, one archived game each, fit the documented schema
+/// of one line.
+#[tokio::test]
+async fn an_exports_lines_fit_the_documented_schema() {
+    let clock = support::HeldClock::now();
+    let state = AppState::in_memory(support::config(), clock.clone());
+    let router = app(state.clone());
+    let board = json!({"board": ["A.A"], "rules": "lianliankan"});
+    let made = support::post(&router, "/v1/games", &board).await;
+    assert_eq!(made.status, 201, "{}", made.text());
+    let id = made.json()["id"].as_str().expect("an id").to_owned();
+    clock.advance(Duration::from_millis(500));
+    let pair = json!({"from": [0, 0], "to": [2, 0]});
+    let won = support::post(&router, &format!("/v1/games/{id}/moves"), &pair).await;
+    assert_eq!(won.json()["status"], "won", "{}", won.text());
+    assert_eq!(state.archive_pass().await.map(|p| p.archived), Ok(1));
+    let day = linkpath_archive::Day::of_ms(clock.now_ms());
+    let path = format!("/v1/days/{day}/games/export");
+    let answer = exchange(&router, request(Method::GET, &path)).await;
+    assert_eq!(answer.status, StatusCode::OK, "{path}");
+    let text = String::from_utf8(answer.body.to_vec()).expect("UTF-8");
+    assert_eq!(text.lines().count(), 1, "{text}");
 }
 
 #[tokio::test]

@@ -236,6 +236,14 @@ async fn a_players_token_opens_games_alone_where_api_keys_gate_the_service() {
         .await
         .error(403, "forbidden");
     assert!(message.contains("service's API key"), "{message}");
+    // Exports of archived games are a player's reading too.
+    for export in [
+        "/v1/days/2026-12-05/games/export".to_owned(),
+        format!("/v1/leaderboards/{}/games/export", "f".repeat(32)),
+    ] {
+        let read = get_as(&router, &export, Some(&ann)).await;
+        assert_eq!(read.status, 200, "{export}: {}", read.text());
+    }
     let keyed = call(
         &router,
         request(

@@ -1,15 +1,19 @@
-//! `/v1/games`, `/v1/replays`, `/v1/daily` and `/v1/leaderboards`: the
-//! routes of the held games, one a file. Each reads the request (the
-//! path, `If-Match`, `Idempotency-Key`, the body), asks the service, and
-//! writes the answer: the game's JSON with its version as the `ETag`.
+//! `/v1/games`, `/v1/replays`, `/v1/daily`, `/v1/leaderboards` and
+//! `/v1/days`: the routes of the held games, one a file. Each reads the
+//! request (the path, `If-Match`, `Idempotency-Key`, the body), asks the
+//! service, and writes the answer: the game's JSON with its version as
+//! the `ETag`; a leaderboard's and a day's archived games stream as
+//! NDJSON.
 
 pub(crate) mod act;
 pub(crate) mod check_replay;
 pub(crate) mod create;
 pub(crate) mod daily;
+pub(crate) mod day_export;
 pub(crate) mod events;
 pub(crate) mod keys;
 pub(crate) mod leaderboard;
+pub(crate) mod leaderboard_export;
 pub(crate) mod replay;
 pub(crate) mod show;
 
@@ -24,8 +28,8 @@ use axum::routing::{get, post};
 use std::sync::Arc;
 
 /// The routes; they take the games (and the archive, for a replay gone
-/// from the live store), and their bodies the body limits and the solver
-/// pool.
+/// from the live store and the exports), and their bodies the body
+/// limits and the solver pool.
 pub fn router<S>() -> Router<S>
 where
     S: Clone + Send + Sync + 'static,
@@ -51,6 +55,11 @@ where
         .route("/v1/replays", post(check_replay::check_replay))
         .route("/v1/daily/{date}", get(daily::daily))
         .route("/v1/leaderboards/{name}", get(leaderboard::leaderboard))
+        .route(
+            "/v1/leaderboards/{name}/games/export",
+            get(leaderboard_export::export),
+        )
+        .route("/v1/days/{date}/games/export", get(day_export::export))
 }
 
 /// A JSON answer, with the game's version as `ETag` if it has one.

@@ -1,25 +1,32 @@
 //! `GET /v1/players/{id}/games/export`: a player's archived games as
 //! NDJSON, one game a line with its replay and result, newest first,
-//! streamed from the archive a batch at a time (its memory is one batch,
-//! however many games), paced as lichess paces its exports: 20 games a
-//! second to anyone, 30 to a signed-in player, 60 to a player exporting
-//! their own; one export a caller at a time.
+//! streamed as every export is (`archive/export.rs`), paced as lichess
+//! paces its exports: 20 games a second to anyone, 30 to a signed-in
+//! player, 60 to a player exporting their own; one export a caller at a
+//! time.
 
-use crate::archive::export::{ANONYMOUS_RATE, OWN_RATE, Running, SIGNED_IN_RATE, due};
-use crate::archive::{Archives, unavailable};
+use crate::archive::Archives;
+use crate::archive::export::{pace, stream};
 use crate::error::HttpError;
 use crate::path::PathParam;
 use crate::players::Caller;
 use crate::players::service::Players;
-use axum::body::{Body, Bytes};
 use axum::extract::{RawQuery, State};
-use axum::http::header;
-use axum::response::{IntoResponse, Response};
-use futures_util::{Stream, StreamExt};
-use linkpath_archive::{ArchiveError, ArchivedGame};
-use std::pin::Pin;
+use axum::response::Response;
+use linkpath_api::games::ExportParam;
+use linkpath_archive::Filter;
 use std::sync::Arc;
-use tokio::time::Instant;
+
+/// The query parameters a player's export takes.
+const TAKES: [ExportParam; 7] = [
+    ExportParam::Since,
+    ExportParam::Until,
+    ExportParam::Max,
+    ExportParam::Status,
+    ExportParam::Rated,
+    ExportParam::Leaderboard,
+    ExportParam::Match,
+];
 
 /// A player's archived games, newest first, as NDJSON.
 #[utoipa::path(get, path = "/v1/players/{id}/games/export", operation_id = "exportPlayerGames", tag = "players",
@@ -47,79 +54,11 @@ pub(crate) async fn export(
     caller: Caller,
 ) -> Result<Response, HttpError> {
     let player = super::whose_games(&id, &caller, players.private_games, "exported")?;
-    let filter = linkpath_api::games::read_export_query(player, query.as_deref())?;
-    let (who, rate) = match caller.player_id() {
-        Some(me) if me == player => (me.to_owned(), OWN_RATE),
-        Some(me) => (me.to_owned(), SIGNED_IN_RATE),
-        None => (caller.address.to_string(), ANONYMOUS_RATE),
+    let players_games = Filter {
+        player: Some(player.to_owned()),
+        ..Filter::default()
     };
-    let running = archives.exports.start(who)?;
-    let archive = archives.archive().await.map_err(unavailable)?.clone();
-    // Fused: after an empty first read the stream is asked again, and an
-    // export that ended must say so again rather than panic.
-    // Fused too: an empty first read is asked again by the body's first
-    // line.
-    let mut games: Games = Box::pin(archive.export(filter).fuse());
-    // The first game read before the answer starts: an archive away is a
-    // 503, not a 200 cut short.
-    let first = match games.next().await {
-        Some(Err(e)) => return Err(unavailable(e).into()),
-        first => first,
-    };
-    let paced = Paced {
-        games,
-        first,
-        sent: 0,
-        rate,
-        start: Instant::now(),
-        _running: running,
-    };
-    // Fused: the compression layer reads a body once more after its end,
-    // which an unfused stream would answer with a panic.
-    let body = Body::from_stream(futures_util::stream::unfold(paced, Paced::next).fuse());
-    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], body).into_response())
-}
-
-type Games = Pin<Box<dyn Stream<Item = Result<ArchivedGame, ArchiveError>> + Send>>;
-
-/// An export streaming: the games left, the game read ahead, how many
-/// were sent, at what pace, and the caller's place.
-struct Paced {
-    games: Games,
-    first: Option<Result<ArchivedGame, ArchiveError>>,
-    sent: u64,
-    rate: u32,
-    start: Instant,
-    _running: Running,
-}
-
-impl Paced {
-    /// The next line, once its time has come; an error ends the stream
-    /// with an error, so the client sees the export cut short.
-    async fn next(mut self) -> Option<(Result<Bytes, std::io::Error>, Paced)> {
-        let game = match self.first.take() {
-            Some(game) => game,
-            None => self.games.next().await?,
-        };
-        tokio::time::sleep_until(self.start + due(self.sent, self.rate)).await;
-        let line = game
-            .map_err(|e| e.to_string())
-            .and_then(|game| linkpath_api::games::export_line(&game));
-        match line {
-            Ok(line) => {
-                self.sent += 1;
-                Some((Ok(Bytes::from(line)), self))
-            }
-            Err(e) => {
-                tracing::error!(error = %e, sent = self.sent, "an export stopped midway");
-                Some((Err(std::io::Error::other(e)), self.end()))
-            }
-        }
-    }
-
-    /// The stream after an error: nothing more.
-    fn end(mut self) -> Paced {
-        self.games = Box::pin(futures_util::stream::empty());
-        self
-    }
+    let filter = linkpath_api::games::read_export_query(players_games, &TAKES, query.as_deref())?;
+    let (who, rate) = pace(&caller, Some(player));
+    Ok(stream(&archives, filter, who, rate).await?)
 }
