@@ -7,6 +7,9 @@
 //! `(key, finished_ms, id)`, each read backwards for newest first.
 //! Version 2 adds `erased_players`, the players whose names a game
 //! archived after their erasure loses (as PostgreSQL's migration 0002).
+//! Version 3 adds `by_named_player` `(player, id)`, the games that hold
+//! their player's name still (as PostgreSQL's migration 0003), filled
+//! from `games` as an older file opens.
 //!
 //! The version is `schema` in `archive_meta`; a file without that table
 //! but with others is something else (a game store, say) and is left
@@ -16,11 +19,12 @@ use std::path::Path;
 
 use redb::{ReadableTable, TableDefinition, TableHandle, WriteTransaction};
 
+use super::row::Row;
 use super::{failed, open_failed};
 use crate::ArchiveError;
 
 /// The schema this build writes.
-pub(super) const VERSION: u64 = 2;
+pub(super) const VERSION: u64 = 3;
 
 pub(super) const META: TableDefinition<&str, u64> = TableDefinition::new("archive_meta");
 const SCHEMA: &str = "schema";
@@ -33,6 +37,8 @@ pub(super) const BY_MATCH: Scoped = TableDefinition::new("by_match");
 pub(super) const BY_PLAYER: Scoped = TableDefinition::new("by_player");
 pub(super) const BY_LEADERBOARD: Scoped = TableDefinition::new("by_leaderboard");
 pub(super) const ERASED: TableDefinition<&str, ()> = TableDefinition::new("erased_players");
+pub(super) const BY_NAMED_PLAYER: TableDefinition<(&str, &str), ()> =
+    TableDefinition::new("by_named_player");
 
 /// Brings the file in `txn` to [`VERSION`]: makes the tables of a new
 /// file, migrates an older one, and refuses a newer one or one that is
@@ -77,6 +83,9 @@ pub(super) fn prepare(path: &Path, txn: &WriteTransaction) -> Result<(), Archive
     // Opening a table makes it if missing, and checks its types if not:
     // version 1 gains `erased_players` here, a new file every table.
     create_tables(path, txn)?;
+    if found.is_some_and(|version| version < 3) {
+        index_named(txn)?;
+    }
     txn.open_table(META)
         .map_err(|err| open_failed(path, err))?
         .insert(SCHEMA, VERSION)
@@ -93,5 +102,24 @@ fn create_tables(path: &Path, txn: &WriteTransaction) -> Result<(), ArchiveError
         txn.open_table(scoped).map_err(opened)?;
     }
     txn.open_table(ERASED).map_err(opened)?;
+    txn.open_table(BY_NAMED_PLAYER).map_err(opened)?;
+    Ok(())
+}
+
+/// Fills `by_named_player` from every row: once, as a file older than
+/// version 3 opens (a walk of every game, as a migration of PostgreSQL's
+/// builds its index).
+fn index_named(txn: &WriteTransaction) -> Result<(), ArchiveError> {
+    let rows = txn.open_table(GAMES).map_err(failed)?;
+    let mut named = txn.open_table(BY_NAMED_PLAYER).map_err(failed)?;
+    for entry in rows.iter().map_err(failed)? {
+        let (id, row) = entry.map_err(failed)?;
+        let row = Row::decode(id.value(), row.value())?;
+        if let (Some(player), Some(_)) = (&row.player, &row.player_name) {
+            named
+                .insert((player.as_str(), id.value()), ())
+                .map_err(failed)?;
+        }
+    }
     Ok(())
 }

@@ -20,7 +20,7 @@ use crate::ArchiveError;
 
 /// Each migration: its version, its description (the file's name after
 /// the number, as sqlx's folder source reads it) and its SQL.
-const MIGRATIONS: [(i64, &str, &str); 2] = [
+const MIGRATIONS: [(i64, &str, &str); 3] = [
     (
         1,
         "archived games",
@@ -30,6 +30,11 @@ const MIGRATIONS: [(i64, &str, &str); 2] = [
         2,
         "erased players",
         include_str!("../../migrations/0002_erased_players.sql"),
+    ),
+    (
+        3,
+        "named players",
+        include_str!("../../migrations/0003_named_players.sql"),
     ),
 ];
 

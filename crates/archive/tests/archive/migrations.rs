@@ -35,14 +35,14 @@ async fn applied(url: &str) -> Vec<(i64, bool)> {
 async fn postgres_from_an_empty_database() {
     let (archive, scratch) = open(Backend::Postgres).await;
     let url = scratch.database.as_ref().unwrap().url().to_owned();
-    assert_eq!(applied(&url).await, [(1, true), (2, true)]);
+    assert_eq!(applied(&url).await, [(1, true), (2, true), (3, true)]);
     archive.insert(&[game("g1", T0)]).await.unwrap();
     drop(archive);
     // Opening again applies nothing and finds the game.
     let again = Archive::open(&scratch.spec(Backend::Postgres), limits())
         .await
         .unwrap();
-    assert_eq!(applied(&url).await, [(1, true), (2, true)]);
+    assert_eq!(applied(&url).await, [(1, true), (2, true), (3, true)]);
     assert_eq!(again.game("g1").await, Ok(Some(game("g1", T0))));
 }
 
@@ -78,7 +78,7 @@ async fn postgres_from_the_previous_schema() {
     let archive = Archive::open(&scratch.spec(Backend::Postgres), limits())
         .await
         .unwrap();
-    assert_eq!(applied(&url).await, [(1, true), (2, true)]);
+    assert_eq!(applied(&url).await, [(1, true), (2, true), (3, true)]);
     let old1 = ArchivedGame {
         leaderboard: Some("daily".to_owned()),
         rated: true,
@@ -93,8 +93,16 @@ async fn postgres_from_the_previous_schema() {
         ids(&all_pages(&archive, &daily, 10).await),
         ["old2", "old1"]
     );
-    // What 0002 brought works on the games from before it.
+    // What 0002 and 0003 brought works on the games from before them.
+    assert_eq!(
+        archive.named_players(None, 10).await,
+        Ok(vec!["p1".to_owned(), "p2".to_owned()])
+    );
     assert_eq!(archive.erase_player("p1").await, Ok(1));
+    assert_eq!(
+        archive.named_players(None, 10).await,
+        Ok(vec!["p2".to_owned()])
+    );
     archive
         .insert(&[played_by(game("new1", T0 + 2), "p1", "Ada")])
         .await
@@ -114,7 +122,7 @@ async fn postgres_migrated_past_this_build_is_refused() {
     let mut connection = sqlx::PgConnection::connect(&url).await.unwrap();
     sqlx::query(
         "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
-         VALUES (3, 'from a later linkpath', true, '\\x00', 0)",
+         VALUES (4, 'from a later linkpath', true, '\\x00', 0)",
     )
     .execute(&mut connection)
     .await
@@ -124,7 +132,7 @@ async fn postgres_migrated_past_this_build_is_refused() {
         Archive::open(&scratch.spec(Backend::Postgres), limits())
             .await
             .err(),
-        Some(ArchiveError::NewerSchema { found: 3, known: 2 })
+        Some(ArchiveError::NewerSchema { found: 4, known: 3 })
     );
 }
 
@@ -198,8 +206,13 @@ async fn a_file_from_the_previous_schema() {
         ..Filter::default()
     };
     assert_eq!(ids(&all_pages(&archive, &p1, 1).await), ["old2", "old1"]);
-    // What version 2 brought works on the games from before it.
+    // What versions 2 and 3 brought works on the games from before them.
+    assert_eq!(
+        archive.named_players(None, 10).await,
+        Ok(vec!["p1".to_owned()])
+    );
     assert_eq!(archive.erase_player("p1").await, Ok(2));
+    assert_eq!(archive.named_players(None, 10).await, Ok(vec![]));
     archive
         .insert(&[played_by(game("new1", T0 + 2), "p1", "Ada")])
         .await
@@ -213,7 +226,7 @@ async fn a_file_from_the_previous_schema() {
     let db = redb::Database::open(&path).unwrap();
     let txn = db.begin_read().unwrap();
     let meta = txn.open_table(META).unwrap();
-    assert_eq!(meta.get("schema").unwrap().map(|v| v.value()), Some(2));
+    assert_eq!(meta.get("schema").unwrap().map(|v| v.value()), Some(3));
 }
 
 #[tokio::test]
@@ -239,12 +252,12 @@ async fn a_file_keeps_its_games_when_opened_again() {
 async fn files_that_are_no_archive_of_this_build_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let newer = dir.path().join("newer.redb");
-    write_file(&newer, 3, &[]);
+    write_file(&newer, 4, &[]);
     assert_eq!(
         Archive::open(&ArchiveSpec::File(newer), limits())
             .await
             .err(),
-        Some(ArchiveError::NewerSchema { found: 3, known: 2 })
+        Some(ArchiveError::NewerSchema { found: 4, known: 3 })
     );
 
     // A redb file with tables of its own: a game store, say.
