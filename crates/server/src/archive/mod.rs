@@ -4,6 +4,8 @@
 //!
 //! - `settings.rs`: `--archive` and its bounds, the default beside the store;
 //! - `pass.rs`: one pass of the archiver, retention, and the loop;
+//! - `unreadable.rs`: the marked games whose records do not read back,
+//!   which the archiver passes over and leaves in the store;
 //! - `export.rs`: exports under way, one a caller, and their pace;
 //! - `metrics.rs`: the archive's series.
 //!
@@ -18,6 +20,7 @@ pub(crate) mod export;
 pub(crate) mod metrics;
 mod pass;
 mod settings;
+mod unreadable;
 
 pub use pass::Pass;
 pub(crate) use pass::{archive_loop, pass};
@@ -51,6 +54,9 @@ pub(crate) struct Archives {
     pub(crate) finished: Arc<Notify>,
     /// The exports streaming now.
     pub(crate) exports: Arc<export::Exports>,
+    /// The marked games whose records do not read back, passed over;
+    /// held by a pass, so that one runs at a time.
+    unreadable: tokio::sync::Mutex<unreadable::Unreadable>,
 }
 
 impl Archives {
@@ -70,6 +76,7 @@ impl Archives {
             opening: tokio::sync::Mutex::new(()),
             finished,
             exports: Arc::default(),
+            unreadable: tokio::sync::Mutex::default(),
         }
     }
 
