@@ -6,6 +6,8 @@
 //! - `pass.rs`: one pass of the archiver, retention, and the loop;
 //! - `unreadable.rs`: the marked games whose records do not read back,
 //!   which the archiver passes over and leaves in the store;
+//! - `names.rs`: the sweep that erases from the archive the names of
+//!   players gone from the live store;
 //! - `export.rs`: exports under way, one a caller, and their pace;
 //! - `metrics.rs`: the archive's series.
 //!
@@ -18,10 +20,13 @@
 
 pub(crate) mod export;
 pub(crate) mod metrics;
+mod names;
 mod pass;
 mod settings;
 mod unreadable;
 
+pub use names::NamesRound;
+pub(crate) use names::erase_gone;
 pub use pass::Pass;
 pub(crate) use pass::{archive_loop, pass};
 pub use settings::ArchiveSettings;
@@ -57,6 +62,8 @@ pub(crate) struct Archives {
     /// The marked games whose records do not read back, passed over;
     /// held by a pass, so that one runs at a time.
     unreadable: tokio::sync::Mutex<unreadable::Unreadable>,
+    /// Where the sweep of names is; held by a round.
+    sweep: tokio::sync::Mutex<names::Sweep>,
 }
 
 impl Archives {
@@ -77,6 +84,7 @@ impl Archives {
             finished,
             exports: Arc::default(),
             unreadable: tokio::sync::Mutex::default(),
+            sweep: tokio::sync::Mutex::default(),
         }
     }
 

@@ -2,9 +2,10 @@
 //! games, oldest first, copies each game with its whole log, inserts the
 //! batch in the archive, and clears the marks once the insert is
 //! acknowledged; a game whose record does not read back stays marked and
-//! is passed over (`unreadable.rs`). Every 30 s it counts the archive and
-//! deletes what is past retention. The loop runs a pass each second, and
-//! soon after a game finishes.
+//! is passed over (`unreadable.rs`). Every 30 s it counts the archive,
+//! deletes what is past retention and erases the names of players gone
+//! from the live store (`names.rs`). The loop runs a pass each second,
+//! and soon after a game finishes.
 
 use super::{Archives, metrics};
 use crate::games::Games;
@@ -177,7 +178,8 @@ async fn upkeep(archives: &Archives, now_ms: u64) -> Result<(), String> {
 
 /// Runs [`pass`] each second, at once again while passes come back full,
 /// and soon after a game finishes; then sets the lag and the pending
-/// count. A failure (the archive or the store away) is logged once until
+/// count. Every 30 s it runs the upkeep and a round of the sweep of
+/// names. A failure (the archive or the store away) is logged once until
 /// a pass succeeds again: meanwhile games go on, held in the store, and
 /// the lag grows. The serve loop stops it.
 pub(crate) async fn archive_loop(archives: Arc<Archives>, games: Arc<Games>) {
@@ -209,6 +211,9 @@ pub(crate) async fn archive_loop(archives: Arc<Archives>, games: Arc<Games>) {
             counted = Some(Instant::now());
             if let Err(e) = upkeep(&archives, games.now()).await {
                 tracing::warn!(error = %e, "the archive's upkeep failed; it runs again in 30 s");
+            }
+            if let Err(e) = super::erase_gone(&archives, store, games.now()).await {
+                tracing::warn!(error = %e, "the sweep of names gone from the live store failed; it goes on in 30 s");
             }
         }
         if full {

@@ -5,11 +5,11 @@
 //! closed port) the pass fails, the game stays marked and games go on;
 //! marked games whose records do not read back hold back no other, and
 //! stay marked in the store; an erased player's name goes from its
-//! archived games.
+//! archived games, and so does the name of a player gone for idleness.
 
 use crate::support::*;
 use linkpath_archive::ArchivedGame;
-use linkpath_server::{AppState, ArchivePass, Clock, app};
+use linkpath_server::{AppState, ArchiveNamesRound, ArchivePass, Clock, app};
 use linkpath_testkit::stores::Backend;
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -269,6 +269,68 @@ async fn unreadable_games_hold_back_no_readable_one(backend: Backend) {
         assert!(copy.is_some(), "{id} left the store");
         assert!(archived(&state, id).await.is_none(), "{id} was archived");
     }
+}
+
+/// A player gone from the live store for idleness loses their name in
+/// the archive at the sweep's next round; a player still there keeps
+/// theirs.
+#[tokio::test]
+async fn a_player_gone_for_idleness_loses_their_name_in_the_archive() {
+    let clock = HeldClock::now();
+    let mut config = config();
+    config.players.player_idle_ms = 60_000;
+    let state = AppState::in_memory(config, clock.clone());
+    let router = app(state.clone());
+    let ada = sign_up(&router, "Ada").await;
+    let ada_game = won_game(&router, &clock, Some(&ada)).await;
+    assert_eq!(state.archive_pass().await.map(|p| p.archived), Ok(1));
+    clock.advance(Duration::from_secs(40));
+    let bob = sign_up(&router, "Bob").await;
+    let bob_game = won_game(&router, &clock, Some(&bob)).await;
+    assert_eq!(state.archive_pass().await.map(|p| p.archived), Ok(1));
+    let export = |id: &str| format!("/v1/players/{id}/games/export");
+    let exported_name = |reply: Reply| lines(&reply)[0]["player_name"].clone();
+
+    // Both are live: both keep their names.
+    assert_eq!(
+        state.archive_names_round().await,
+        Ok(ArchiveNamesRound {
+            checked: 2,
+            ..ArchiveNamesRound::default()
+        })
+    );
+    let ada_export = get_as(&router, &export(&ada.id), None).await;
+    assert_eq!(exported_name(ada_export), json!("Ada"));
+
+    // Ada signs in no more and expires; Bob does not yet.
+    clock.advance(Duration::from_secs(20));
+    assert_eq!(
+        state.archive_names_round().await,
+        Ok(ArchiveNamesRound {
+            checked: 2,
+            gone: 1,
+            names_erased: 1,
+        })
+    );
+    let ada_export = get_as(&router, &export(&ada.id), None).await;
+    assert_eq!(lines(&ada_export)[0]["id"], json!(ada_game));
+    assert_eq!(exported_name(ada_export), Value::Null);
+    let copy = archived(&state, &ada_game).await.expect("archived");
+    assert_eq!(
+        (copy.player.as_deref(), copy.player_name),
+        (Some(ada.id.as_str()), None)
+    );
+    let bob_export = get_as(&router, &export(&bob.id), None).await;
+    assert_eq!(lines(&bob_export)[0]["id"], json!(bob_game));
+    assert_eq!(exported_name(bob_export), json!("Bob"));
+    // Nothing more to erase: Bob alone is named still.
+    assert_eq!(
+        state.archive_names_round().await,
+        Ok(ArchiveNamesRound {
+            checked: 1,
+            ..ArchiveNamesRound::default()
+        })
+    );
 }
 
 /// The lines of an NDJSON answer, each read as JSON.
