@@ -7,7 +7,7 @@
 //!
 //! Calls run on tokio's blocking threads, off the async ones. Those that
 //! walk many keys (pages with filters the index does not cover, erasing,
-//! purging) look at their deadline as they go and give up at it, so a
+//! purging, the walk of named players) look at their deadline as they go and give up at it, so a
 //! call past its timeout does not keep a thread busy.
 
 mod row;
@@ -26,8 +26,8 @@ use crate::filter::{GameColumns, Scope, Span};
 use crate::{ArchiveError, ArchivedGame, Cursor, Deadline, Filter};
 use row::Row;
 use schema::{
-    BODIES, BY_LEADERBOARD, BY_MATCH, BY_PLAYER, BY_PLAYER_CREATED, BY_TIME, ERASED, GAMES, Scoped,
-    prepare,
+    BODIES, BY_LEADERBOARD, BY_MATCH, BY_NAMED_PLAYER, BY_PLAYER, BY_PLAYER_CREATED, BY_TIME,
+    ERASED, GAMES, Scoped, prepare,
 };
 
 /// redb's page cache: its default (1 GiB) is past the memory a replica
@@ -116,6 +116,16 @@ impl FileArchive {
             .await
     }
 
+    pub(crate) async fn named_players(
+        &self,
+        after: Option<String>,
+        at_most: usize,
+        deadline: Deadline,
+    ) -> Result<Vec<String>, ArchiveError> {
+        self.blocking(move |db| named_players(db, after.as_deref(), at_most, deadline))
+            .await
+    }
+
     pub(crate) async fn purge_finished_before(
         &self,
         cutoff_ms: u64,
@@ -179,6 +189,7 @@ fn insert(txn: &WriteTransaction, games: &[ArchivedGame]) -> Result<u64, Archive
     let mut bodies = txn.open_table(BODIES).map_err(failed)?;
     let mut by_time = txn.open_table(BY_TIME).map_err(failed)?;
     let erased = txn.open_table(ERASED).map_err(failed)?;
+    let mut named = txn.open_table(BY_NAMED_PLAYER).map_err(failed)?;
     let mut inserted = 0;
     for game in games {
         if rows.get(game.id.as_str()).map_err(failed)?.is_some() {
@@ -207,6 +218,9 @@ fn insert(txn: &WriteTransaction, games: &[ArchivedGame]) -> Result<u64, Archive
                 .map_err(failed)?
                 .insert((key, at_ms, id), ())
                 .map_err(failed)?;
+        }
+        if let (Some(player), Some(_)) = (&row.player, &row.player_name) {
+            named.insert((player.as_str(), id), ()).map_err(failed)?;
         }
         inserted += 1;
     }
@@ -316,6 +330,7 @@ fn erase_player(
         .map_err(failed)?;
     let by_player = txn.open_table(BY_PLAYER).map_err(failed)?;
     let mut rows = txn.open_table(GAMES).map_err(failed)?;
+    let mut named = txn.open_table(BY_NAMED_PLAYER).map_err(failed)?;
     let end = format!("{player}\0");
     let everything = Span {
         since: 0,
@@ -334,10 +349,40 @@ fn erase_player(
         let mut row = read_row(&rows, id)?;
         if row.player_name.take().is_some() {
             rows.insert(id, row.encode().as_slice()).map_err(failed)?;
+            named.remove((player, id)).map_err(failed)?;
             erased += 1;
         }
     }
     Ok(erased)
+}
+
+/// The players of at most `at_most` games in `by_named_player` after
+/// `after`'s, each once.
+fn named_players(
+    db: &Database,
+    after: Option<&str>,
+    at_most: usize,
+    deadline: Deadline,
+) -> Result<Vec<String>, ArchiveError> {
+    let txn = db.begin_read().map_err(failed)?;
+    let named = txn.open_table(BY_NAMED_PLAYER).map_err(failed)?;
+    // Past every key of `after` comes `after` with a NUL after it.
+    let lower = after.map_or_else(String::new, |after| format!("{after}\0"));
+    let mut players: Vec<String> = Vec::new();
+    let range = named
+        .range::<(&str, &str)>((lower.as_str(), "")..)
+        .map_err(failed)?;
+    for (walked, entry) in range.take(at_most).enumerate() {
+        if walked.is_multiple_of(DEADLINE_EVERY) {
+            deadline.check()?;
+        }
+        let (key, _) = entry.map_err(failed)?;
+        let player = key.value().0;
+        if players.last().is_none_or(|last| last != player) {
+            players.push(player.to_owned());
+        }
+    }
+    Ok(players)
 }
 
 fn purge(
@@ -359,6 +404,7 @@ fn purge(
     }
     let mut rows = txn.open_table(GAMES).map_err(failed)?;
     let mut bodies = txn.open_table(BODIES).map_err(failed)?;
+    let mut named = txn.open_table(BY_NAMED_PLAYER).map_err(failed)?;
     for (purged, (finished_ms, id)) in old.iter().enumerate() {
         if purged.is_multiple_of(DEADLINE_EVERY) {
             deadline.check()?;
@@ -368,6 +414,11 @@ fn purge(
             txn.open_table(index)
                 .map_err(failed)?
                 .remove((key, at_ms, id.as_str()))
+                .map_err(failed)?;
+        }
+        if let (Some(player), Some(_)) = (&row.player, &row.player_name) {
+            named
+                .remove((player.as_str(), id.as_str()))
                 .map_err(failed)?;
         }
         rows.remove(id.as_str()).map_err(failed)?;

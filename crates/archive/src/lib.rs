@@ -19,6 +19,7 @@
 //!                                         a player's by (created_ms, id) in Order::Created
 //! export(filter)     -> Stream of games   the same order, fetched a batch at a time
 //! erase_player(id)   -> names erased      the name goes, the games and the id stay
+//! named_players(after, at_most) -> ids    players whose name a game holds still, in id order
 //! purge_finished_before(ms, at_most) -> games deleted, oldest first (retention)
 //! count()            -> games
 //! available()        -> bool              a cheap probe
@@ -40,8 +41,10 @@
 //! `verify-full`, with `sslrootcert=PATH` for a private CA) turns TLS
 //! on, through rustls; the schema is migrated at open (`migrations/`,
 //! recorded in `_sqlx_migrations`). A filter's player, leaderboard, match
-//! and day each have an index (`migrations/0001_archived_games.sql`);
-//! the file keeps the same indexes as tables (`file/schema.rs`).
+//! and day each have an index (`migrations/0001_archived_games.sql`),
+//! as do a player's games by creation (`0003`) and the games that hold
+//! their player's name (`0004`); the file keeps the same indexes as
+//! tables (`file/schema.rs`).
 
 mod error;
 mod file;
@@ -290,6 +293,42 @@ impl Archive {
                 Backend::Memory(archive) => Ok(archive.erase_player(player)),
                 Backend::File(archive) => archive.erase_player(player.to_owned(), deadline).await,
                 Backend::Postgres(archive) => archive.erase_player(player).await,
+            }
+        })
+        .await
+    }
+
+    /// The players whose name a game of theirs holds still, in byte order
+    /// of id, strictly after `after`, each once: those of the next
+    /// `at_most` such games at most, so that the call's work is bounded
+    /// (a player with many games may fill it alone). An empty answer
+    /// means there are none after `after`; a walk of them all goes on
+    /// from the last id answered. `at_most` is at most
+    /// [`ArchiveLimits::max_page`].
+    pub async fn named_players(
+        &self,
+        after: Option<&str>,
+        at_most: usize,
+    ) -> Result<Vec<String>, ArchiveError> {
+        if at_most > self.limits.max_page {
+            return Err(ArchiveError::Invalid(format!(
+                "a walk of {at_most} named games is more than the {} a page may hold",
+                self.limits.max_page
+            )));
+        }
+        if at_most == 0 {
+            return Ok(Vec::new());
+        }
+        let deadline = Deadline::after(self.limits.timeout);
+        self.bounded(async {
+            match &self.backend {
+                Backend::Memory(archive) => Ok(archive.named_players(after, at_most)),
+                Backend::File(archive) => {
+                    archive
+                        .named_players(after.map(str::to_owned), at_most, deadline)
+                        .await
+                }
+                Backend::Postgres(archive) => archive.named_players(after, at_most).await,
             }
         })
         .await

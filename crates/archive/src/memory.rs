@@ -1,8 +1,9 @@
 //! The archive in this process's memory: for tests, and for servers whose
 //! store is memory too. Games in a map by id, with the same indexes the
-//! file keeps (by time, and by match, player and leaderboard), so that
-//! pages come out in the same order and a player's export does not walk
-//! every game. Bounded in games: past the bound an insert is refused.
+//! file keeps (by time, and by match, player and leaderboard, and the
+//! games that hold their player's name), so that pages come out in the
+//! same order and a player's export does not walk every game. Bounded in
+//! games: past the bound an insert is refused.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;
@@ -30,6 +31,8 @@ struct State {
     by_leaderboard: Index,
     /// A player's games by `(player; created_ms, id)`.
     by_player_created: Index,
+    /// `(player, id)` of each game that holds its player's name.
+    named: BTreeSet<(String, String)>,
     erased: BTreeSet<String>,
 }
 
@@ -138,8 +141,22 @@ impl MemoryArchive {
             {
                 erased += 1;
             }
+            state.named.remove(&(player.to_owned(), id));
         }
         erased
+    }
+
+    pub(crate) fn named_players(&self, after: Option<&str>, at_most: usize) -> Vec<String> {
+        let state = self.state();
+        // Past every key of `after` comes `after` with a NUL after it.
+        let lower = after.map_or_else(String::new, |after| format!("{after}\0"));
+        let mut players: Vec<String> = Vec::new();
+        for (player, _) in state.named.range((lower, String::new())..).take(at_most) {
+            if players.last() != Some(player) {
+                players.push(player.clone());
+            }
+        }
+        players
     }
 
     pub(crate) fn purge_finished_before(&self, cutoff_ms: u64, at_most: usize) -> u64 {
@@ -166,6 +183,9 @@ impl MemoryArchive {
 impl State {
     fn index(&mut self, game: &ArchivedGame) {
         self.by_time.insert((game.finished_ms, game.id.clone()));
+        if let (Some(player), Some(_)) = (&game.player, &game.player_name) {
+            self.named.insert((player.clone(), game.id.clone()));
+        }
         for (set, key, at) in self.scoped_sets(game) {
             set.insert((key, at, game.id.clone()));
         }
@@ -173,6 +193,9 @@ impl State {
 
     fn unindex(&mut self, game: &ArchivedGame) {
         self.by_time.remove(&(game.finished_ms, game.id.clone()));
+        if let Some(player) = &game.player {
+            self.named.remove(&(player.clone(), game.id.clone()));
+        }
         for (set, key, at) in self.scoped_sets(game) {
             set.remove(&(key, at, game.id.clone()));
         }

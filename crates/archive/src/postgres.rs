@@ -227,6 +227,34 @@ impl PostgresArchive {
         Ok(erased)
     }
 
+    /// Walks the partial index of named games in player order, at most
+    /// `at_most` of its entries.
+    pub(crate) async fn named_players(
+        &self,
+        after: Option<&str>,
+        at_most: usize,
+    ) -> Result<Vec<String>, ArchiveError> {
+        let limit = i64::try_from(at_most).unwrap_or(i64::MAX);
+        // Two statements rather than `$1 IS NULL OR`, which a generic
+        // plan could not match to the index.
+        let query = match after {
+            Some(after) => sqlx::query_scalar(
+                "SELECT player FROM archived_games \
+                 WHERE player_name IS NOT NULL AND player > $1 ORDER BY player LIMIT $2",
+            )
+            .bind(after)
+            .bind(limit),
+            None => sqlx::query_scalar(
+                "SELECT player FROM archived_games \
+                 WHERE player_name IS NOT NULL AND player IS NOT NULL ORDER BY player LIMIT $1",
+            )
+            .bind(limit),
+        };
+        let mut players: Vec<String> = query.fetch_all(&self.pool).await.map_err(classify)?;
+        players.dedup();
+        Ok(players)
+    }
+
     pub(crate) async fn purge_finished_before(
         &self,
         cutoff_ms: u64,

@@ -42,7 +42,7 @@ mod state;
 mod trace;
 
 pub use app::app;
-pub use archive::{ArchiveSettings, Pass as ArchivePass};
+pub use archive::{ArchiveSettings, NamesRound as ArchiveNamesRound, Pass as ArchivePass};
 pub use config::{
     Config, NON_STREAM_CONNECTIONS, PlayerJwtSettings, RequestLimits, at_least_one, invalid_setting,
 };

@@ -26,6 +26,7 @@
 //! | `linkpath_seeks_waiting` (gauge, this process's) | none |
 //! | `linkpath_seek_seconds` (histogram, from a seek to its answer) | `outcome` ([`SEEK_OUTCOMES`]) |
 //! | `linkpath_archive_lag_seconds`, `linkpath_archive_pending`, `linkpath_archived_games` (gauges) | none |
+//! | `linkpath_archive_unreadable` (gauge, this process's: marked games passed over, at most 900) | none |
 //! | `linkpath_archive_writes_total` (counter) | `outcome` (`written`, `failed`) |
 //! | `linkpath_build_info` (gauge, always 1) | `version`, `commit` (fixed when built) |
 //! | `process_cpu_seconds_total` (counter), `process_open_fds`, `process_max_fds`, `process_virtual_memory_bytes`, `process_virtual_memory_max_bytes`, `process_resident_memory_bytes`, `process_start_time_seconds`, `process_threads` (gauges) | none |

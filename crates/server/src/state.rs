@@ -224,6 +224,14 @@ impl AppState {
         crate::archive::pass(&self.archives, store, self.games().now()).await
     }
 
+    /// Runs one round of the sweep that erases from the archive the names
+    /// of players gone from the live store, as the archiver does every
+    /// 30 s, at the games' time: tests run it on a held clock.
+    pub async fn archive_names_round(&self) -> Result<crate::ArchiveNamesRound, String> {
+        let store = &self.games().records.store;
+        crate::archive::erase_gone(&self.archives, store, self.games().now()).await
+    }
+
     /// The live store the games are kept in: tests read its marks.
     pub fn store(&self) -> &Arc<linkpath_store::Store> {
         &self.games().records.store

@@ -30,7 +30,7 @@ pub struct ExportedGame {
     /// The id of the player who played it.
     pub player: String,
     /// The player's name when the game finished; absent once the player
-    /// is erased.
+    /// is erased, and soon after they expire for idleness.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub player_name: Option<String>,

@@ -10,6 +10,9 @@
 //! Version 3 adds `by_player_created` `(player, created_ms, id)`, a
 //! player's games in the order they were created (as migration 0003),
 //! filled from `games` when an older file opens.
+//! Version 4 adds `by_named_player` `(player, id)`, the games that hold
+//! their player's name still (as PostgreSQL's migration 0004), filled
+//! from `games` as an older file opens.
 //!
 //! The version is `schema` in `archive_meta`; a file without that table
 //! but with others is something else (a game store, say) and is left
@@ -19,11 +22,12 @@ use std::path::Path;
 
 use redb::{ReadableTable, TableDefinition, TableHandle, WriteTransaction};
 
+use super::row::Row;
 use super::{failed, open_failed};
 use crate::ArchiveError;
 
 /// The schema this build writes.
-pub(super) const VERSION: u64 = 3;
+pub(super) const VERSION: u64 = 4;
 
 pub(super) const META: TableDefinition<&str, u64> = TableDefinition::new("archive_meta");
 const SCHEMA: &str = "schema";
@@ -37,6 +41,8 @@ pub(super) const BY_PLAYER: Scoped = TableDefinition::new("by_player");
 pub(super) const BY_LEADERBOARD: Scoped = TableDefinition::new("by_leaderboard");
 pub(super) const BY_PLAYER_CREATED: Scoped = TableDefinition::new("by_player_created");
 pub(super) const ERASED: TableDefinition<&str, ()> = TableDefinition::new("erased_players");
+pub(super) const BY_NAMED_PLAYER: TableDefinition<(&str, &str), ()> =
+    TableDefinition::new("by_named_player");
 
 /// Brings the file in `txn` to [`VERSION`]: makes the tables of a new
 /// file, migrates an older one, and refuses a newer one or one that is
@@ -84,6 +90,9 @@ pub(super) fn prepare(path: &Path, txn: &WriteTransaction) -> Result<(), Archive
     if found.is_some_and(|version| version < 3) {
         index_by_creation(txn)?;
     }
+    if found.is_some_and(|version| version < 4) {
+        index_named(txn)?;
+    }
     txn.open_table(META)
         .map_err(|err| open_failed(path, err))?
         .insert(SCHEMA, VERSION)
@@ -100,6 +109,25 @@ fn create_tables(path: &Path, txn: &WriteTransaction) -> Result<(), ArchiveError
         txn.open_table(scoped).map_err(opened)?;
     }
     txn.open_table(ERASED).map_err(opened)?;
+    txn.open_table(BY_NAMED_PLAYER).map_err(opened)?;
+    Ok(())
+}
+
+/// Fills `by_named_player` from every row: once, as a file older than
+/// version 4 opens (a walk of every game, as a migration of PostgreSQL's
+/// builds its index).
+fn index_named(txn: &WriteTransaction) -> Result<(), ArchiveError> {
+    let rows = txn.open_table(GAMES).map_err(failed)?;
+    let mut named = txn.open_table(BY_NAMED_PLAYER).map_err(failed)?;
+    for entry in rows.iter().map_err(failed)? {
+        let (id, row) = entry.map_err(failed)?;
+        let row = Row::decode(id.value(), row.value())?;
+        if let (Some(player), Some(_)) = (&row.player, &row.player_name) {
+            named
+                .insert((player.as_str(), id.value()), ())
+                .map_err(failed)?;
+        }
+    }
     Ok(())
 }
 

@@ -20,7 +20,7 @@ use crate::ArchiveError;
 
 /// Each migration: its version, its description (the file's name after
 /// the number, as sqlx's folder source reads it) and its SQL.
-const MIGRATIONS: [(i64, &str, &str); 3] = [
+const MIGRATIONS: [(i64, &str, &str); 4] = [
     (
         1,
         "archived games",
@@ -35,6 +35,11 @@ const MIGRATIONS: [(i64, &str, &str); 3] = [
         3,
         "player games by creation",
         include_str!("../../migrations/0003_player_games_by_creation.sql"),
+    ),
+    (
+        4,
+        "named players",
+        include_str!("../../migrations/0004_named_players.sql"),
     ),
 ];
 
@@ -98,6 +103,6 @@ mod tests {
                 .collect()
         };
         assert_eq!(seen(&migrator()), seen(&from_folder));
-        assert_eq!(LATEST, 3);
+        assert_eq!(LATEST, 4);
     }
 }

@@ -1,5 +1,7 @@
 //! Erasing a player: the name goes from every game of theirs, and from
 //! those archived later; the games, and the other players' names, stay.
+//! The players whose names the archive holds walk in id order, a bounded
+//! page at a time, and leave the walk as their names go.
 
 use std::sync::Arc;
 
@@ -11,6 +13,7 @@ on_each!(
     erasing_takes_the_name_and_leaves_the_games,
     a_game_archived_after_the_erasure_comes_without_its_name,
     an_erasure_racing_inserts_leaves_no_name,
+    the_named_players_walk_in_order_until_their_names_go,
 );
 
 fn nameless(game: &ArchivedGame) -> ArchivedGame {
@@ -98,4 +101,67 @@ async fn an_erasure_racing_inserts_leaves_no_name(backend: Backend) {
     assert_eq!(games.len(), 160);
     let named: Vec<_> = games.iter().filter(|g| g.player_name.is_some()).collect();
     assert!(named.is_empty(), "{} games kept the name", named.len());
+}
+
+fn players(ids: &[&str]) -> Result<Vec<String>, linkpath_archive::ArchiveError> {
+    Ok(ids.iter().map(|id| (*id).to_owned()).collect())
+}
+
+async fn the_named_players_walk_in_order_until_their_names_go(backend: Backend) {
+    let (archive, _scratch) = open(backend).await;
+    // p1's three games finish first, then p2's, p4's two, and p3's
+    // without a name.
+    let mut games: Vec<_> = (0..3)
+        .map(|n| played_by(game(&format!("a{n}"), T0 + n), "p1", "Ada"))
+        .collect();
+    games.push(played_by(game("b0", T0 + 10), "p2", "Bob"));
+    games.push(played_by(game("d0", T0 + 11), "p4", "Dan"));
+    games.push(played_by(game("d1", T0 + 12), "p4", "Dan"));
+    games.push(ArchivedGame {
+        player_name: None,
+        ..played_by(game("c0", T0 + 13), "p3", "")
+    });
+    archive.insert(&games).await.unwrap();
+
+    assert_eq!(
+        archive.named_players(None, 10).await,
+        players(&["p1", "p2", "p4"])
+    );
+    // Each call looks at so many games: p1's fill the first alone.
+    assert_eq!(archive.named_players(None, 2).await, players(&["p1"]));
+    assert_eq!(archive.named_players(None, 4).await, players(&["p1", "p2"]));
+    assert_eq!(
+        archive.named_players(Some("p1"), 2).await,
+        players(&["p2", "p4"])
+    );
+    assert_eq!(
+        archive.named_players(Some("p2"), 10).await,
+        players(&["p4"])
+    );
+    assert_eq!(archive.named_players(Some("p4"), 10).await, players(&[]));
+    assert_eq!(
+        archive.named_players(Some(""), 10).await,
+        players(&["p1", "p2", "p4"])
+    );
+
+    // An erased player leaves the walk, and so do purged games.
+    assert_eq!(archive.erase_player("p2").await, Ok(1));
+    assert_eq!(
+        archive.named_players(None, 10).await,
+        players(&["p1", "p4"])
+    );
+    assert_eq!(archive.purge_finished_before(T0 + 3, 100).await, Ok(3));
+    assert_eq!(archive.named_players(None, 10).await, players(&["p4"]));
+    // A late game of the erased player comes in nameless: not walked.
+    archive
+        .insert(&[played_by(game("b1", T0 + 20), "p2", "Bob")])
+        .await
+        .unwrap();
+    assert_eq!(archive.named_players(None, 10).await, players(&["p4"]));
+
+    let past = archive.limits().max_page + 1;
+    assert!(matches!(
+        archive.named_players(None, past).await,
+        Err(linkpath_archive::ArchiveError::Invalid(_))
+    ));
 }

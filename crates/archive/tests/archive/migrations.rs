@@ -2,7 +2,7 @@
 //! database at migration 0001 with games in it (made by sqlx's migrator
 //! from the same folder, stopped at 1), both to the latest; a database
 //! migrated further than this build knows is refused. The file: from a
-//! new file, and from version 1 and 2 files with games (written here
+//! new file, and from version 1, 2 and 3 files with games (written here
 //! table by table, as those versions laid them out); a newer version, a
 //! game store and a file that is not redb's are refused, as is a file
 //! open elsewhere.
@@ -36,14 +36,20 @@ async fn applied(url: &str) -> Vec<(i64, bool)> {
 async fn postgres_from_an_empty_database() {
     let (archive, scratch) = open(Backend::Postgres).await;
     let url = scratch.database.as_ref().unwrap().url().to_owned();
-    assert_eq!(applied(&url).await, [(1, true), (2, true), (3, true)]);
+    assert_eq!(
+        applied(&url).await,
+        [(1, true), (2, true), (3, true), (4, true)]
+    );
     archive.insert(&[game("g1", T0)]).await.unwrap();
     drop(archive);
     // Opening again applies nothing and finds the game.
     let again = Archive::open(&scratch.spec(Backend::Postgres), limits())
         .await
         .unwrap();
-    assert_eq!(applied(&url).await, [(1, true), (2, true), (3, true)]);
+    assert_eq!(
+        applied(&url).await,
+        [(1, true), (2, true), (3, true), (4, true)]
+    );
     assert_eq!(again.game("g1").await, Ok(Some(game("g1", T0))));
 }
 
@@ -79,7 +85,10 @@ async fn postgres_from_the_previous_schema() {
     let archive = Archive::open(&scratch.spec(Backend::Postgres), limits())
         .await
         .unwrap();
-    assert_eq!(applied(&url).await, [(1, true), (2, true), (3, true)]);
+    assert_eq!(
+        applied(&url).await,
+        [(1, true), (2, true), (3, true), (4, true)]
+    );
     let old1 = ArchivedGame {
         leaderboard: Some("daily".to_owned()),
         rated: true,
@@ -94,14 +103,22 @@ async fn postgres_from_the_previous_schema() {
         ids(&all_pages(&archive, &daily, 10).await),
         ["old2", "old1"]
     );
-    // What 0003 brought works on the games from before it: a player's
-    // games in the order they were created.
+    // What 0002, 0003 and 0004 brought works on the games from before
+    // them: a player's games in the order they were created, the players
+    // whose names are kept.
     assert_eq!(
         ids(&all_pages(&archive, &created_by("p2"), 10).await),
         ["old2"]
     );
-    // What 0002 brought too.
+    assert_eq!(
+        archive.named_players(None, 10).await,
+        Ok(vec!["p1".to_owned(), "p2".to_owned()])
+    );
     assert_eq!(archive.erase_player("p1").await, Ok(1));
+    assert_eq!(
+        archive.named_players(None, 10).await,
+        Ok(vec!["p2".to_owned()])
+    );
     archive
         .insert(&[played_by(game("new1", T0 + 2), "p1", "Ada")])
         .await
@@ -121,7 +138,7 @@ async fn postgres_migrated_past_this_build_is_refused() {
     let mut connection = sqlx::PgConnection::connect(&url).await.unwrap();
     sqlx::query(
         "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
-         VALUES (4, 'from a later linkpath', true, '\\x00', 0)",
+         VALUES (5, 'from a later linkpath', true, '\\x00', 0)",
     )
     .execute(&mut connection)
     .await
@@ -131,11 +148,11 @@ async fn postgres_migrated_past_this_build_is_refused() {
         Archive::open(&scratch.spec(Backend::Postgres), limits())
             .await
             .err(),
-        Some(ArchiveError::NewerSchema { found: 4, known: 3 })
+        Some(ArchiveError::NewerSchema { found: 5, known: 4 })
     );
 }
 
-// The file's tables as versions 1 and 2 laid them out (see
+// The file's tables as versions 1 to 3 laid them out (see
 // src/file/schema.rs).
 const META: TableDefinition<&str, u64> = TableDefinition::new("archive_meta");
 const GAMES: TableDefinition<&str, &[u8]> = TableDefinition::new("games");
@@ -146,6 +163,8 @@ const BY_MATCH: TableDefinition<(&str, u64, &str), ()> = TableDefinition::new("b
 const BY_LEADERBOARD: TableDefinition<(&str, u64, &str), ()> =
     TableDefinition::new("by_leaderboard");
 const ERASED: TableDefinition<&str, ()> = TableDefinition::new("erased_players");
+const BY_PLAYER_CREATED: TableDefinition<(&str, u64, &str), ()> =
+    TableDefinition::new("by_player_created");
 
 /// A row as src/file/row.rs lays it out: flags (bit 0 rated, here not;
 /// bits 1 and 2: the player and the name follow), the two times, the
@@ -178,8 +197,15 @@ fn write_file(path: &Path, version: u64, games: &[(&str, &str, &str, u64)]) {
         if version >= 2 {
             txn.open_table(ERASED).unwrap();
         }
+        let mut by_player_created =
+            (version >= 3).then(|| txn.open_table(BY_PLAYER_CREATED).unwrap());
         for &(id, player, name, finished_ms) in games {
             let row = v1_row(player, name, finished_ms - 60_000, finished_ms);
+            if let Some(index) = &mut by_player_created {
+                index
+                    .insert((player, finished_ms - 60_000, id), ())
+                    .unwrap();
+            }
             rows.insert(id, row.as_slice()).unwrap();
             let body = format!("{{\"id\":\"{id}\",\"actions\":[]}}");
             bodies.insert(id, body.as_bytes()).unwrap();
@@ -192,7 +218,7 @@ fn write_file(path: &Path, version: u64, games: &[(&str, &str, &str, u64)]) {
 
 #[tokio::test]
 async fn a_file_from_each_previous_schema() {
-    for version in [1, 2] {
+    for version in [1, 2, 3] {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("archive.redb");
         write_file(
@@ -221,8 +247,17 @@ async fn a_file_from_each_previous_schema() {
             ids(&all_pages(&archive, &created_by("p1"), 1).await),
             ["old2", "old1"]
         );
-        // What version 2 brought too.
+        // What versions 2 and 4 brought too: the players whose names are
+        // kept, and erasure.
+        assert_eq!(
+            archive.named_players(None, 10).await,
+            Ok(vec!["p1".to_owned(), "p2".to_owned()])
+        );
         assert_eq!(archive.erase_player("p1").await, Ok(2));
+        assert_eq!(
+            archive.named_players(None, 10).await,
+            Ok(vec!["p2".to_owned()])
+        );
         archive
             .insert(&[played_by(game("new1", T0 + 3), "p1", "Ada")])
             .await
@@ -236,7 +271,7 @@ async fn a_file_from_each_previous_schema() {
         let db = redb::Database::open(&path).unwrap();
         let txn = db.begin_read().unwrap();
         let meta = txn.open_table(META).unwrap();
-        assert_eq!(meta.get("schema").unwrap().map(|v| v.value()), Some(3));
+        assert_eq!(meta.get("schema").unwrap().map(|v| v.value()), Some(4));
     }
 }
 
@@ -272,12 +307,12 @@ async fn a_file_keeps_its_games_when_opened_again() {
 async fn files_that_are_no_archive_of_this_build_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let newer = dir.path().join("newer.redb");
-    write_file(&newer, 4, &[]);
+    write_file(&newer, 5, &[]);
     assert_eq!(
         Archive::open(&ArchiveSpec::File(newer), limits())
             .await
             .err(),
-        Some(ArchiveError::NewerSchema { found: 4, known: 3 })
+        Some(ArchiveError::NewerSchema { found: 5, known: 4 })
     );
 
     // A redb file with tables of its own: a game store, say.

@@ -7,6 +7,10 @@
 //! - `export.rs`: the stream every export answers, the exports under way
 //!   (one a caller) and their pace;
 //! - `history.rs`: a player's archived games for the list of their games;
+//! - `unreadable.rs`: the marked games whose records do not read back,
+//!   which the archiver passes over and leaves in the store;
+//! - `names.rs`: the sweep that erases from the archive the names of
+//!   players gone from the live store;
 //! - `metrics.rs`: the archive's series.
 //!
 //! The live store marks a game as its finishing write lands; the archiver
@@ -22,9 +26,13 @@
 pub(crate) mod export;
 mod history;
 pub(crate) mod metrics;
+mod names;
 mod pass;
 mod settings;
+mod unreadable;
 
+pub use names::NamesRound;
+pub(crate) use names::erase_gone;
 pub use pass::Pass;
 pub(crate) use pass::{archive_loop, pass};
 pub use settings::ArchiveSettings;
@@ -57,6 +65,11 @@ pub(crate) struct Archives {
     pub(crate) finished: Arc<Notify>,
     /// The exports streaming now.
     pub(crate) exports: Arc<export::Exports>,
+    /// The marked games whose records do not read back, passed over;
+    /// held by a pass, so that one runs at a time.
+    unreadable: tokio::sync::Mutex<unreadable::Unreadable>,
+    /// Where the sweep of names is; held by a round.
+    sweep: tokio::sync::Mutex<names::Sweep>,
 }
 
 impl Archives {
@@ -76,6 +89,8 @@ impl Archives {
             opening: tokio::sync::Mutex::new(()),
             finished,
             exports: Arc::default(),
+            unreadable: tokio::sync::Mutex::default(),
+            sweep: tokio::sync::Mutex::default(),
         }
     }
 

@@ -1,14 +1,16 @@
 //! The archiver: each pass lists the live store's marks of finished
 //! games, oldest first, copies each game with its whole log, inserts the
 //! batch in the archive, and clears the marks once the insert is
-//! acknowledged; every 30 s it counts the archive and deletes what is past
-//! retention. The loop runs a pass each second, and soon after a game
-//! finishes.
+//! acknowledged; a game whose record does not read back stays marked and
+//! is passed over (`unreadable.rs`). Every 30 s it counts the archive,
+//! deletes what is past retention and erases the names of players gone
+//! from the live store (`names.rs`). The loop runs a pass each second,
+//! and soon after a game finishes.
 
 use super::{Archives, metrics};
 use crate::games::Games;
 use linkpath_archive::ArchivedGame;
-use linkpath_store::Store;
+use linkpath_store::{Store, StoreError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -36,33 +38,59 @@ pub struct Pass {
     /// Marked games gone from the store before they were copied (nothing
     /// to copy): their marks cleared.
     pub gone: usize,
-    /// Marked games whose record does not read back: left marked, logged.
+    /// Marked games whose record did not read back in this pass: left
+    /// marked and in the store, logged and counted once, and passed over
+    /// from then on (`unreadable.rs`).
     pub unreadable: usize,
+    /// Marked games found unreadable by an earlier pass, passed over
+    /// without a look.
+    pub passed_over: usize,
 }
 
 /// Copies at most [`BATCH`] finished games to the archive, as the loop
 /// does each pass, at the store's time `now_ms`. The error says which
 /// step failed; the marks of what was not acknowledged stay, for the next
-/// pass.
+/// pass. It lists as many marks beyond a batch as it knows unreadable, so
+/// that those never hold back the games behind them.
 pub(crate) async fn pass(archives: &Archives, store: &Store, now_ms: u64) -> Result<Pass, String> {
     let archive = archives
         .archive()
         .await
         .map_err(|e| format!("opening the archive: {e}"))?;
+    // Held for the pass: one pass at a time in a process.
+    let mut unreadable = archives.unreadable.lock().await;
     let marks = store
-        .unarchived(BATCH, now_ms)
+        .unarchived(BATCH + unreadable.len(), now_ms)
         .await
         .map_err(|e| format!("listing finished games: {e}"))?;
+    unreadable.keep_listed(&marks);
     let mut done = Pass::default();
-    let mut copies: Vec<ArchivedGame> = Vec::with_capacity(marks.len());
-    let mut cleared: Vec<String> = Vec::with_capacity(marks.len());
+    let mut copies: Vec<ArchivedGame> = Vec::with_capacity(BATCH);
+    let mut cleared: Vec<String> = Vec::with_capacity(BATCH);
     for mark in marks {
-        let copy = store.archive_copy(&mark.id).await.map_err(|e| {
-            format!(
-                "copying finished game {}…: {e}",
-                crate::games::errors::short(&mark.id)
-            )
-        })?;
+        if cleared.len() == BATCH {
+            break;
+        }
+        if unreadable.contains(&mark.id) {
+            done.passed_over += 1;
+            continue;
+        }
+        let copy = match store.archive_copy(&mark.id).await {
+            Ok(copy) => copy,
+            // The record is there but does not decode: as unreadable as
+            // one that decodes to no game.
+            Err(StoreError::Corrupted(why)) => {
+                unreadable.found(&mark.id, &why);
+                done.unreadable += 1;
+                continue;
+            }
+            Err(e) => {
+                return Err(format!(
+                    "copying finished game {}…: {e}",
+                    crate::games::errors::short(&mark.id)
+                ));
+            }
+        };
         let Some(copy) = copy else {
             tracing::warn!(game = %crate::games::errors::short(&mark.id), "a finished game was gone before its archive copy");
             done.gone += 1;
@@ -78,14 +106,11 @@ pub(crate) async fn pass(archives: &Archives, store: &Store, now_ms: u64) -> Res
                 copies.push(game);
                 cleared.push(mark.id);
             }
-            Err(e) => {
-                tracing::error!(game = %crate::games::errors::short(&mark.id), error = %e, "a finished game's record does not read back: it stays marked, not archived");
+            Err(why) => {
+                unreadable.found(&mark.id, &why);
                 done.unreadable += 1;
             }
         }
-    }
-    if done.unreadable > 0 {
-        metrics::record_writes("failed", done.unreadable);
     }
     if let Err(e) = archive.insert(&copies).await {
         metrics::record_writes("failed", copies.len());
@@ -159,7 +184,8 @@ async fn upkeep(archives: &Archives, now_ms: u64) -> Result<(), String> {
 
 /// Runs [`pass`] each second, at once again while passes come back full,
 /// and soon after a game finishes; then sets the lag and the pending
-/// count. A failure (the archive or the store away) is logged once until
+/// count. Every 30 s it runs the upkeep and a round of the sweep of
+/// names. A failure (the archive or the store away) is logged once until
 /// a pass succeeds again: meanwhile games go on, held in the store, and
 /// the lag grows. The serve loop stops it.
 pub(crate) async fn archive_loop(archives: Arc<Archives>, games: Arc<Games>) {
@@ -191,6 +217,9 @@ pub(crate) async fn archive_loop(archives: Arc<Archives>, games: Arc<Games>) {
             counted = Some(Instant::now());
             if let Err(e) = upkeep(&archives, games.now()).await {
                 tracing::warn!(error = %e, "the archive's upkeep failed; it runs again in 30 s");
+            }
+            if let Err(e) = super::erase_gone(&archives, store, games.now()).await {
+                tracing::warn!(error = %e, "the sweep of names gone from the live store failed; it goes on in 30 s");
             }
         }
         if full {

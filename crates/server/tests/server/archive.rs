@@ -3,15 +3,18 @@
 //! twice; the archive's replay checks again through `POST /v1/replays`
 //! to the game as stored. With the archive away (a PostgreSQL on a
 //! closed port) the pass fails, the game stays marked and games go on;
-//! an erased player's name goes from its archived games; a player's list
-//! of games holds the live store's and the archive's as one. A player's, a
-//! leaderboard's and a day's archived games export as NDJSON, each
-//! holding exactly its games, one export a caller at a time.
+//! marked games whose records do not read back hold back no other, and
+//! stay marked in the store; an erased player's name goes from its
+//! archived games, and so does the name of a player gone for idleness; a
+//! player's list of games holds the live store's and the archive's as
+//! one. A player's, a leaderboard's and a day's archived games export as
+//! NDJSON, each holding exactly its games, one export a caller at a time.
 
 use crate::support::*;
 use linkpath_api::games::rfc3339;
 use linkpath_archive::{ArchivedGame, Day};
-use linkpath_server::{AppState, ArchivePass, Clock, app};
+use linkpath_server::{AppState, ArchiveNamesRound, ArchivePass, Clock, app};
+use linkpath_testkit::stores::Backend;
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -78,8 +81,7 @@ async fn a_won_game_reaches_the_archive_with_its_replay_and_leaves_its_mark() {
         pass,
         ArchivePass {
             archived: 1,
-            gone: 0,
-            unreadable: 0
+            ..ArchivePass::default()
         }
     );
     let marks = state.store().unarchived(10, u64::MAX).await.expect("marks");
@@ -170,6 +172,174 @@ async fn an_erased_players_name_goes_from_its_archived_games() {
     assert_eq!(
         (copy.player.as_deref(), copy.player_name),
         (Some(ada.id.as_str()), None)
+    );
+}
+
+/// Plants `count` games marked as finished at `now_ms` whose records do
+/// not read back (no game's record, no log entry's), their ids in the
+/// order the marks list them.
+async fn plant_unreadable(state: &AppState, now_ms: u64, count: usize) -> Vec<String> {
+    let mut ids = Vec::with_capacity(count);
+    for n in 0..count {
+        let id = format!("{n:032x}");
+        let write = linkpath_store::Write {
+            id: id.clone(),
+            expected: linkpath_store::Expected::Absent,
+            game: linkpath_store::StoredGame {
+                version: 0,
+                expires_at_ms: now_ms + 86_400_000,
+                body: b"{\"not\": \"a game\"}".to_vec(),
+            },
+            key: None,
+            entry: None,
+            owner: None,
+            log: vec![b"not an entry".to_vec()],
+            finished: true,
+        };
+        let written = state.store().write(write, now_ms).await;
+        assert_eq!(written, Ok(linkpath_store::Outcome::Written));
+        ids.push(id);
+    }
+    ids
+}
+
+linkpath_testkit::on_each_store!(unreadable_games_hold_back_no_readable_one);
+
+/// More unreadable marked games than a pass's batch (100), oldest of
+/// all: the readable games behind them are archived all the same, and
+/// the unreadable stay marked and in the store, looked at once each.
+async fn unreadable_games_hold_back_no_readable_one(backend: Backend) {
+    let (mut config, _scratch) = config_on(backend, "archive_unreadable");
+    // Replicas on Redis archive to a PostgreSQL.
+    let _database = match backend {
+        Backend::Redis => {
+            let database =
+                linkpath_testkit::postgres::PostgresDatabase::fresh("server_unreadable").await;
+            config.archive.archive = Some(database.url().parse().expect("a PostgreSQL setting"));
+            Some(database)
+        }
+        Backend::Memory | Backend::File => None,
+    };
+    let clock = HeldClock::now();
+    let state = AppState::open_on(config, clock.clone()).expect("the store opens");
+    let router = app(state.clone());
+    let bad = plant_unreadable(&state, clock.now_ms(), 105).await;
+    let good = [
+        won_game(&router, &clock, None).await,
+        won_game(&router, &clock, None).await,
+    ];
+
+    // The first pass meets a batch of unreadable games, ...
+    assert_eq!(
+        state.archive_pass().await,
+        Ok(ArchivePass {
+            unreadable: 100,
+            ..ArchivePass::default()
+        })
+    );
+    // ... the next passes over them to the rest, ...
+    assert_eq!(
+        state.archive_pass().await,
+        Ok(ArchivePass {
+            archived: 2,
+            unreadable: 5,
+            passed_over: 100,
+            ..ArchivePass::default()
+        })
+    );
+    // ... and from then on none is looked at again.
+    assert_eq!(
+        state.archive_pass().await,
+        Ok(ArchivePass {
+            passed_over: 105,
+            ..ArchivePass::default()
+        })
+    );
+    for id in &good {
+        assert!(archived(&state, id).await.is_some(), "{id} is not archived");
+    }
+    let later = won_game(&router, &clock, None).await;
+    assert_eq!(
+        state.archive_pass().await,
+        Ok(ArchivePass {
+            archived: 1,
+            passed_over: 105,
+            ..ArchivePass::default()
+        })
+    );
+    assert!(archived(&state, &later).await.is_some());
+
+    // The unreadable stay marked, and in the store, for a build that
+    // reads them.
+    let marks = state.store().unarchived(1_000, u64::MAX).await;
+    let marked: Vec<String> = marks.expect("marks").into_iter().map(|m| m.id).collect();
+    assert_eq!(marked, bad);
+    for id in &bad {
+        let copy = state.store().archive_copy(id).await.expect("a copy");
+        assert!(copy.is_some(), "{id} left the store");
+        assert!(archived(&state, id).await.is_none(), "{id} was archived");
+    }
+}
+
+/// A player gone from the live store for idleness loses their name in
+/// the archive at the sweep's next round; a player still there keeps
+/// theirs.
+#[tokio::test]
+async fn a_player_gone_for_idleness_loses_their_name_in_the_archive() {
+    let clock = HeldClock::now();
+    let mut config = config();
+    config.players.player_idle_ms = 60_000;
+    let state = AppState::in_memory(config, clock.clone());
+    let router = app(state.clone());
+    let ada = sign_up(&router, "Ada").await;
+    let ada_game = won_game(&router, &clock, Some(&ada)).await;
+    assert_eq!(state.archive_pass().await.map(|p| p.archived), Ok(1));
+    clock.advance(Duration::from_secs(40));
+    let bob = sign_up(&router, "Bob").await;
+    let bob_game = won_game(&router, &clock, Some(&bob)).await;
+    assert_eq!(state.archive_pass().await.map(|p| p.archived), Ok(1));
+    let export = |id: &str| format!("/v1/players/{id}/games/export");
+    let exported_name = |reply: Reply| lines(&reply)[0]["player_name"].clone();
+
+    // Both are live: both keep their names.
+    assert_eq!(
+        state.archive_names_round().await,
+        Ok(ArchiveNamesRound {
+            checked: 2,
+            ..ArchiveNamesRound::default()
+        })
+    );
+    let ada_export = get_as(&router, &export(&ada.id), None).await;
+    assert_eq!(exported_name(ada_export), json!("Ada"));
+
+    // Ada signs in no more and expires; Bob does not yet.
+    clock.advance(Duration::from_secs(20));
+    assert_eq!(
+        state.archive_names_round().await,
+        Ok(ArchiveNamesRound {
+            checked: 2,
+            gone: 1,
+            names_erased: 1,
+        })
+    );
+    let ada_export = get_as(&router, &export(&ada.id), None).await;
+    assert_eq!(lines(&ada_export)[0]["id"], json!(ada_game));
+    assert_eq!(exported_name(ada_export), Value::Null);
+    let copy = archived(&state, &ada_game).await.expect("archived");
+    assert_eq!(
+        (copy.player.as_deref(), copy.player_name),
+        (Some(ada.id.as_str()), None)
+    );
+    let bob_export = get_as(&router, &export(&bob.id), None).await;
+    assert_eq!(lines(&bob_export)[0]["id"], json!(bob_game));
+    assert_eq!(exported_name(bob_export), json!("Bob"));
+    // Nothing more to erase: Bob alone is named still.
+    assert_eq!(
+        state.archive_names_round().await,
+        Ok(ArchiveNamesRound {
+            checked: 1,
+            ..ArchiveNamesRound::default()
+        })
     );
 }
 

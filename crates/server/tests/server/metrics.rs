@@ -370,6 +370,7 @@ fn expected_series() -> BTreeSet<Series> {
     expected.insert(series("linkpath_seeks_waiting", &[]));
     expected.insert(series("linkpath_archive_lag_seconds", &[]));
     expected.insert(series("linkpath_archive_pending", &[]));
+    expected.insert(series("linkpath_archive_unreadable", &[]));
     for outcome in ["written", "failed"] {
         expected.insert(series(
             "linkpath_archive_writes_total",
@@ -528,6 +529,7 @@ async fn first_scrapes() {
         [
             ("linkpath_archive_lag_seconds", "gauge"),
             ("linkpath_archive_pending", "gauge"),
+            ("linkpath_archive_unreadable", "gauge"),
             ("linkpath_archive_writes_total", "counter"),
             ("linkpath_archived_games", "gauge"),
             ("linkpath_build_info", "gauge"),

@@ -1,7 +1,8 @@
 //! A router on a store of each backend, for the cases run on every
 //! store (`linkpath_testkit::on_each_store!`): memory, a redb file under
-//! the test target's scratch folder, or a key prefix of its own in the
-//! test Redis; what it kept is removed when the [`Scratch`] drops.
+//! the test target's scratch folder (its archive beside it), or a key
+//! prefix of its own in the test Redis; what it kept is removed when the
+//! [`Scratch`] drops.
 
 use super::{HeldClock, config};
 use axum::Router;
@@ -22,7 +23,10 @@ pub enum Scratch {
 impl Drop for Scratch {
     fn drop(&mut self) {
         if let Scratch::File(path) = self {
-            let _ = std::fs::remove_file(path);
+            let _ = std::fs::remove_file(&*path);
+            // The archive a file store keeps beside it, if one was opened.
+            let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+            let _ = std::fs::remove_file(path.with_file_name(format!("{stem}-archive.redb")));
         }
     }
 }
