@@ -287,6 +287,12 @@ def race(client: Client, base_url: str) -> None:
         after = [placed["rating_after"] for placed in result]
         assert after[0]["rating"] > 1500 and after[1]["rating"] < 1500, after
         dealt = RACE["game"]["width"] * RACE["game"]["height"]
+        # The race's end stopped the loser's game, and scored the time it
+        # ran on after the last move: each game as it stands now.
+        for racer in racers:
+            game_id = seen[racer.id]["id"]
+            seen[racer.id] = json.loads(get_game.sync_detailed(game_id, client=racer.client).content)
+        assert seen[racers[1].id]["status"] == "race_over", seen
 
         def seat(racer: Player, place: int, finish: str, elapsed_ms: int) -> dict[str, Any]:
             game = seen[racer.id]
