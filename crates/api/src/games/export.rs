@@ -69,7 +69,7 @@ struct Record {
 /// says what in the archived record does not read back.
 pub fn export_line(game: &ArchivedGame) -> Result<Vec<u8>, String> {
     let record: Record = serde_json::from_slice(&game.body)
-        .map_err(|e| format!("archived game {}: {e}", game.id))?;
+        .map_err(|e| format!("its archived record does not read: {e}"))?;
     let line = ExportedGame {
         id: game.id.clone(),
         player: game.player.clone().unwrap_or_default(),

@@ -119,7 +119,7 @@ impl GameSummary {
             ranked: Option<bool>,
         }
         let record: Record = serde_json::from_slice(&game.body)
-            .map_err(|e| format!("archived game {}: {e}", game.id))?;
+            .map_err(|e| format!("its archived record does not read: {e}"))?;
         let result = record.result;
         Ok(GameSummary {
             id: game.id.clone(),

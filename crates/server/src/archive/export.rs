@@ -174,9 +174,11 @@ impl Paced {
             None => self.games.next().await?,
         };
         tokio::time::sleep_until(self.start + due(self.sent, self.rate)).await;
-        let line = game
-            .map_err(|e| e.to_string())
-            .and_then(|game| linkpath_api::games::export_line(&game));
+        let line = match game {
+            Ok(game) => linkpath_api::games::export_line(&game)
+                .map_err(|e| format!("game {}…: {e}", crate::games::errors::short(&game.id))),
+            Err(e) => Err(e.to_string()),
+        };
         match line {
             Ok(line) => {
                 self.sent += 1;
