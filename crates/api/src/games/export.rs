@@ -91,6 +91,40 @@ pub fn export_line(game: &ArchivedGame) -> Result<Vec<u8>, String> {
 /// The most games one export may ask for: the largest int64.
 pub const MAX_EXPORTED: u64 = i64::MAX as u64;
 
+/// The parameters a player's export takes.
+pub const PLAYER_EXPORT: [ExportParam; 7] = [
+    ExportParam::Since,
+    ExportParam::Until,
+    ExportParam::Max,
+    ExportParam::Status,
+    ExportParam::Rated,
+    ExportParam::Leaderboard,
+    ExportParam::Match,
+];
+
+/// The parameters a leaderboard's export takes: its board is the path's.
+pub const LEADERBOARD_EXPORT: [ExportParam; 7] = [
+    ExportParam::Since,
+    ExportParam::Until,
+    ExportParam::Max,
+    ExportParam::Status,
+    ExportParam::Rated,
+    ExportParam::Match,
+    ExportParam::Player,
+];
+
+/// The parameters a day's export takes.
+pub const DAY_EXPORT: [ExportParam; 8] = [
+    ExportParam::Since,
+    ExportParam::Until,
+    ExportParam::Max,
+    ExportParam::Status,
+    ExportParam::Rated,
+    ExportParam::Leaderboard,
+    ExportParam::Match,
+    ExportParam::Player,
+];
+
 /// A parameter of an export's query; each export route names those it
 /// takes, and any other is refused as unknown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -224,23 +258,12 @@ mod tests {
 
     const PLAYER: &str = "0123456789abcdef0123456789abcdef";
 
-    /// What a player's export takes.
-    const PLAYERS: [ExportParam; 7] = [
-        ExportParam::Since,
-        ExportParam::Until,
-        ExportParam::Max,
-        ExportParam::Status,
-        ExportParam::Rated,
-        ExportParam::Leaderboard,
-        ExportParam::Match,
-    ];
-
     fn players(query: Option<&str>) -> Result<Filter, ApiError> {
         let filter = Filter {
             player: Some(PLAYER.to_owned()),
             ..Filter::default()
         };
-        read_export_query(filter, &PLAYERS, query)
+        read_export_query(filter, &PLAYER_EXPORT, query)
     }
 
     #[test]

@@ -43,7 +43,10 @@ pub use crate::wire::{Gravity, Move, Moved, Point, PresetName};
 pub use archived::{ArchivedRecord, ArchivedResult, archived_game};
 pub use create::{CreateGame, create};
 pub use daily::{DailyDeal, DailyGame, daily};
-pub use export::{ExportParam, ExportedGame, export_line, read_export_day, read_export_query};
+pub use export::{
+    DAY_EXPORT, ExportParam, ExportedGame, LEADERBOARD_EXPORT, PLAYER_EXPORT, export_line,
+    read_export_day, read_export_query,
+};
 pub use game::{Action, Assists, Clock, Game, GameLimits, Last, MoveRequest, Status, Unranked};
 pub use listing::{
     GameSummary, GamesQuery, MAX_GAMES, Place, PlayerGames, SourcePage, games_cursor, merge,

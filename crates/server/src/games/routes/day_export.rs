@@ -12,21 +12,8 @@ use crate::path::PathParam;
 use crate::players::{Caller, Players};
 use axum::extract::{RawQuery, State};
 use axum::response::Response;
-use linkpath_api::games::ExportParam;
 use linkpath_archive::Filter;
 use std::sync::Arc;
-
-/// The query parameters a day's export takes.
-const TAKES: [ExportParam; 8] = [
-    ExportParam::Since,
-    ExportParam::Until,
-    ExportParam::Max,
-    ExportParam::Status,
-    ExportParam::Rated,
-    ExportParam::Leaderboard,
-    ExportParam::Match,
-    ExportParam::Player,
-];
 
 /// A day's archived games, newest first, as NDJSON.
 #[utoipa::path(get, path = "/v1/days/{date}/games/export", operation_id = "exportDayGames", tag = "games",
@@ -64,8 +51,11 @@ pub(crate) async fn export(
         );
         return Err(private_games("a day's", &format!("?since={start}&until={end}")).into());
     }
-    let filter =
-        linkpath_api::games::read_export_query(Filter::default(), &TAKES, query.as_deref())?;
+    let filter = linkpath_api::games::read_export_query(
+        Filter::default(),
+        &linkpath_api::games::DAY_EXPORT,
+        query.as_deref(),
+    )?;
     let (who, rate) = pace(&caller, None);
     // The day bounds the times the query asks, never widened by them.
     Ok(stream(&archives, filter.on(day), who, rate).await?)

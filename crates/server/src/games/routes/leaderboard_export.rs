@@ -12,20 +12,8 @@ use crate::path::PathParam;
 use crate::players::{Caller, Players};
 use axum::extract::{RawQuery, State};
 use axum::response::Response;
-use linkpath_api::games::ExportParam;
 use linkpath_archive::Filter;
 use std::sync::Arc;
-
-/// The query parameters a leaderboard's export takes.
-const TAKES: [ExportParam; 7] = [
-    ExportParam::Since,
-    ExportParam::Until,
-    ExportParam::Max,
-    ExportParam::Status,
-    ExportParam::Rated,
-    ExportParam::Match,
-    ExportParam::Player,
-];
 
 /// A leaderboard's archived games, newest first, as NDJSON.
 #[utoipa::path(get, path = "/v1/leaderboards/{name}/games/export", operation_id = "exportLeaderboardGames", tag = "games",
@@ -59,7 +47,11 @@ pub(crate) async fn export(
         leaderboard: Some(board.to_owned()),
         ..Filter::default()
     };
-    let filter = linkpath_api::games::read_export_query(boards_games, &TAKES, query.as_deref())?;
+    let filter = linkpath_api::games::read_export_query(
+        boards_games,
+        &linkpath_api::games::LEADERBOARD_EXPORT,
+        query.as_deref(),
+    )?;
     let (who, rate) = pace(&caller, None);
     Ok(stream(&archives, filter, who, rate).await?)
 }

@@ -13,20 +13,8 @@ use crate::players::Caller;
 use crate::players::service::Players;
 use axum::extract::{RawQuery, State};
 use axum::response::Response;
-use linkpath_api::games::ExportParam;
 use linkpath_archive::Filter;
 use std::sync::Arc;
-
-/// The query parameters a player's export takes.
-const TAKES: [ExportParam; 7] = [
-    ExportParam::Since,
-    ExportParam::Until,
-    ExportParam::Max,
-    ExportParam::Status,
-    ExportParam::Rated,
-    ExportParam::Leaderboard,
-    ExportParam::Match,
-];
 
 /// A player's archived games, newest first, as NDJSON.
 #[utoipa::path(get, path = "/v1/players/{id}/games/export", operation_id = "exportPlayerGames", tag = "players",
@@ -58,7 +46,11 @@ pub(crate) async fn export(
         player: Some(player.to_owned()),
         ..Filter::default()
     };
-    let filter = linkpath_api::games::read_export_query(players_games, &TAKES, query.as_deref())?;
+    let filter = linkpath_api::games::read_export_query(
+        players_games,
+        &linkpath_api::games::PLAYER_EXPORT,
+        query.as_deref(),
+    )?;
     let (who, rate) = pace(&caller, Some(player));
     Ok(stream(&archives, filter, who, rate).await?)
 }
