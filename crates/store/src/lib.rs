@@ -546,6 +546,22 @@ impl Store {
         .await
     }
 
+    /// When this store began: `now_ms` of the first call on it, kept
+    /// after. A store that lost what it held (a Redis flushed, a file made
+    /// anew) begins again at the next call, so a record it lacks says
+    /// something only of the time since: a player it does not have was
+    /// erased from it only if they played in it after it began.
+    pub async fn born(&self, now_ms: u64) -> Result<u64, StoreError> {
+        self.bounded(async {
+            match &self.backend {
+                Backend::Memory(store) => store.born(now_ms),
+                Backend::File(store) => store.born(now_ms).await,
+                Backend::Redis(store) => store.born(now_ms).await,
+            }
+        })
+        .await
+    }
+
     /// The outages kept, oldest first: each from the last heartbeat before
     /// it to the first after it.
     pub async fn outages(&self) -> Result<Vec<Range<u64>>, StoreError> {

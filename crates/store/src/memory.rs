@@ -66,8 +66,10 @@ struct Maps {
     board_expiry: BTreeSet<(u64, String)>,
     player_expiry: BTreeSet<(u64, String)>,
     match_expiry: BTreeSet<(u64, String)>,
-    // The heartbeat, and the outages by their end (`heartbeat.rs`).
+    // The heartbeat, the outages by their end, and when the store began
+    // (`heartbeat.rs`).
     last_beat: Option<u64>,
+    born: Option<u64>,
     outages: BTreeMap<u64, u64>,
 }
 

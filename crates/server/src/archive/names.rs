@@ -17,10 +17,20 @@
 //! is idempotent. Only a definite answer erases: a store or an archive
 //! that fails ends the round, to be tried again.
 //!
+//! A store's absence speaks only of players that were in it: an absent
+//! player's names go only if their newest archived game finished since
+//! the store began ([`Store::born`], which the archiver's passes set
+//! first). A store that lost what it held (a Redis flushed, a file made
+//! anew) begins again, so the players of the store before keep their
+//! names, and a round in which it begins again between its reads erases
+//! nothing.
+//!
 //! [`Archive::named_players`]: linkpath_archive::Archive::named_players
 //! [`Archive::erase_player`]: linkpath_archive::Archive::erase_player
+//! [`Store::born`]: linkpath_store::Store::born
 
 use super::Archives;
+use linkpath_archive::{Archive, Filter};
 use linkpath_store::{MAX_PLAYERS_READ, Store};
 use std::time::{Duration, Instant};
 
@@ -37,7 +47,8 @@ const ROUND_FOR: Duration = Duration::from_secs(5);
 pub struct NamesRound {
     /// Players whose names the archive holds, looked up in the live store.
     pub checked: usize,
-    /// Those the live store no longer has: their names erased.
+    /// Those the live store no longer has and had since it began: their
+    /// names erased.
     pub gone: usize,
     /// The names erased, one a game.
     pub names_erased: u64,
@@ -51,7 +62,8 @@ pub(crate) struct Sweep {
 }
 
 /// One round of the sweep at the store's time `now_ms`: the names of the
-/// next players the live store no longer has leave the archive.
+/// next players the live store had since it began and has no more leave
+/// the archive.
 pub(crate) async fn erase_gone(
     archives: &Archives,
     store: &Store,
@@ -81,25 +93,49 @@ pub(crate) async fn erase_gone(
     if players.is_empty() {
         return Ok(round);
     }
+    let born = |what: &'static str| async move {
+        store
+            .born(now_ms)
+            .await
+            .map_err(|e| format!("reading when the live store began{what}: {e}"))
+    };
+    let began = born("").await?;
     let live = store
         .players(&players, now_ms)
         .await
         .map_err(|e| format!("reading the players named in the archive: {e}"))?;
+    if born(", again").await? != began {
+        tracing::warn!(
+            "the live store began again during a round of the archive's names sweep: nothing erased"
+        );
+        return Ok(round);
+    }
+    let mut kept = 0_usize;
     for (player, live) in players.into_iter().zip(live) {
         if Instant::now() >= deadline {
             break;
         }
         if live.is_none() {
-            round.names_erased += archive.erase_player(&player).await.map_err(|e| {
-                format!(
-                    "erasing the name of player {}… from the archive: {e}",
-                    crate::games::errors::short(&player)
-                )
-            })?;
-            round.gone += 1;
+            if played_since(archive, &player, began).await? {
+                round.names_erased += archive.erase_player(&player).await.map_err(|e| {
+                    format!(
+                        "erasing the name of player {}… from the archive: {e}",
+                        crate::games::errors::short(&player)
+                    )
+                })?;
+                round.gone += 1;
+            } else {
+                kept += 1;
+            }
         }
         round.checked += 1;
         sweep.after = Some(player);
+    }
+    if kept > 0 {
+        tracing::debug!(
+            players = kept,
+            "kept in the archive the names of players absent from a live store that began after their games"
+        );
     }
     if round.gone > 0 {
         tracing::info!(
@@ -109,4 +145,22 @@ pub(crate) async fn erase_gone(
         );
     }
     Ok(round)
+}
+
+/// Whether `player`'s newest archived game finished at `began_ms` or
+/// after: then the live store, begun at `began_ms`, had the player.
+async fn played_since(archive: &Archive, player: &str, began_ms: u64) -> Result<bool, String> {
+    let filter = Filter {
+        player: Some(player.to_owned()),
+        ..Filter::default()
+    };
+    let newest = archive.page(&filter, None, 1).await.map_err(|e| {
+        format!(
+            "reading the newest archived game of player {}…: {e}",
+            crate::games::errors::short(player)
+        )
+    })?;
+    Ok(newest
+        .first()
+        .is_some_and(|game| game.finished_ms >= began_ms))
 }

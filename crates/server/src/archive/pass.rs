@@ -57,6 +57,12 @@ pub(crate) async fn pass(archives: &Archives, store: &Store, now_ms: u64) -> Res
         .archive()
         .await
         .map_err(|e| format!("opening the archive: {e}"))?;
+    // Before the first game archived from it, the store's beginning: the
+    // names sweep erases only the names of players who played since.
+    store
+        .born(now_ms)
+        .await
+        .map_err(|e| format!("reading when the live store began: {e}"))?;
     // Held for the pass: one pass at a time in a process.
     let mut unreadable = archives.unreadable.lock().await;
     let marks = store

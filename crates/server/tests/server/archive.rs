@@ -343,6 +343,56 @@ async fn a_player_gone_for_idleness_loses_their_name_in_the_archive() {
     );
 }
 
+/// A live store that began again (a memory store restarted, here, on
+/// the same archive) lacks every player it never had: their names stay
+/// in the archive. A player of the new store gone for idleness still
+/// loses theirs.
+#[tokio::test]
+async fn a_store_begun_again_leaves_the_names_of_players_it_never_had() {
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("names-begun-again.redb");
+    let _ = std::fs::remove_file(&path);
+    let clock = HeldClock::now();
+    let mut config = config();
+    config.players.player_idle_ms = 60_000;
+    config.archive.archive = Some(
+        format!("file:{}", path.display())
+            .parse()
+            .expect("an archive setting"),
+    );
+    let ada_game = {
+        let state = AppState::in_memory(config.clone(), clock.clone());
+        let router = app(state.clone());
+        let ada = sign_up(&router, "Ada").await;
+        let game = won_game(&router, &clock, Some(&ada)).await;
+        assert_eq!(state.archive_pass().await.map(|p| p.archived), Ok(1));
+        game
+    };
+
+    clock.advance(Duration::from_secs(1));
+    let state = AppState::in_memory(config, clock.clone());
+    let router = app(state.clone());
+    let bob = sign_up(&router, "Bob").await;
+    let bob_game = won_game(&router, &clock, Some(&bob)).await;
+    assert_eq!(state.archive_pass().await.map(|p| p.archived), Ok(1));
+    // Bob expires; Ada was never in this store.
+    clock.advance(Duration::from_secs(61));
+    assert_eq!(
+        state.archive_names_round().await,
+        Ok(ArchiveNamesRound {
+            checked: 2,
+            gone: 1,
+            names_erased: 1,
+        })
+    );
+    let name = |game: Option<ArchivedGame>| game.expect("archived").player_name;
+    assert_eq!(
+        name(archived(&state, &ada_game).await).as_deref(),
+        Some("Ada")
+    );
+    assert_eq!(name(archived(&state, &bob_game).await), None);
+    let _ = std::fs::remove_file(&path);
+}
+
 /// The lines of an NDJSON answer, each read as JSON.
 fn lines(reply: &Reply) -> Vec<Value> {
     assert_eq!(reply.status, 200, "{}", reply.text());

@@ -1,6 +1,7 @@
-//! The heartbeat and the outages in the file, in tables of their own:
-//! `heartbeat` holds the last under `last`, `outages` each outage's start
-//! under its end. A heartbeat is one write transaction, synced as a game's
+//! The heartbeat, the outages and when the store began, in the file, in
+//! tables of their own: `heartbeat` holds the last under `last` and the
+//! store's beginning under `born`, `outages` each outage's start under its
+//! end. A heartbeat is one write transaction, synced as a game's
 //! write is: a heartbeat lost in a crash would make the next outage start
 //! earlier than it did, and give games back time they were served. A
 //! file is one process's (redb locks it), so its outages are the times
@@ -18,6 +19,7 @@ use crate::downtime::{self, Beats};
 const HEARTBEAT: TableDefinition<&str, u64> = TableDefinition::new("heartbeat");
 const OUTAGES: TableDefinition<u64, u64> = TableDefinition::new("outages");
 const LAST: &str = "last";
+const BORN: &str = "born";
 
 impl FileStore {
     pub(crate) async fn alive(
@@ -39,6 +41,39 @@ impl FileStore {
                 Err(TableError::TableDoesNotExist(_)) => Ok(Vec::new()),
                 Err(err) => Err(failed(err)),
             }
+        })
+        .await
+    }
+
+    pub(crate) async fn born(&self, now_ms: u64) -> Result<u64, StoreError> {
+        self.blocking(move |db| {
+            // Read first: only a file's first call writes.
+            let txn = db.begin_read().map_err(failed)?;
+            match txn.open_table(HEARTBEAT) {
+                Ok(table) => {
+                    if let Some(born) = table.get(BORN).map_err(failed)? {
+                        return Ok(born.value());
+                    }
+                }
+                Err(TableError::TableDoesNotExist(_)) => {}
+                Err(err) => return Err(failed(err)),
+            }
+            drop(txn);
+            let mut txn = db.begin_write().map_err(failed)?;
+            txn.set_durability(Durability::Immediate);
+            let born = {
+                let mut table = txn.open_table(HEARTBEAT).map_err(failed)?;
+                let kept = table.get(BORN).map_err(failed)?.map(|born| born.value());
+                match kept {
+                    Some(born) => born,
+                    None => {
+                        table.insert(BORN, now_ms).map_err(failed)?;
+                        now_ms
+                    }
+                }
+            };
+            txn.commit().map_err(failed)?;
+            Ok(born)
         })
         .await
     }

@@ -1,6 +1,7 @@
-//! The heartbeat and the outages in memory, under the maps' one lock. A
-//! new process starts with none: what it knows of downtime is its own
-//! (a process stopped, or a machine asleep, for longer than the gap).
+//! The heartbeat, the outages and when the store began, in memory, under
+//! the maps' one lock. A new process starts with none: what it knows of
+//! downtime is its own (a process stopped, or a machine asleep, for
+//! longer than the gap), and the store begins with it.
 
 use std::ops::Range;
 
@@ -20,6 +21,10 @@ impl MemoryStore {
 
     pub(crate) fn outages(&self) -> Result<Vec<Range<u64>>, StoreError> {
         self.lock()?.outages()
+    }
+
+    pub(crate) fn born(&self, now_ms: u64) -> Result<u64, StoreError> {
+        Ok(*self.lock()?.born.get_or_insert(now_ms))
     }
 }
 

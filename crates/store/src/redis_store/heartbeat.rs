@@ -1,9 +1,11 @@
-//! The heartbeat and the outages in Redis: `PREFIX:heartbeat`, shared by
-//! every replica, and `PREFIX:outages`, a sorted set of `START:END` (20
-//! digits each) scored by the end. A heartbeat is one script
-//! (`heartbeat.lua`), so replicas starting at once after a time when none
-//! served record that outage once. Neither key has a TTL: they are two
-//! keys, the set bounded by [`MAX_OUTAGES`].
+//! The heartbeat, the outages and when the store began, in Redis:
+//! `PREFIX:heartbeat`, shared by every replica, `PREFIX:outages`, a sorted
+//! set of `START:END` (20 digits each) scored by the end, and
+//! `PREFIX:born`, set once (`SET NX`) by the first replica to ask. A
+//! heartbeat is one script (`heartbeat.lua`), so replicas starting at once
+//! after a time when none served record that outage once. None of the
+//! keys has a TTL: they are three keys, the set bounded by
+//! [`MAX_OUTAGES`].
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -56,6 +58,29 @@ impl RedisStore {
             .map_err(failed)?;
         members.iter().map(|member| outage(member)).collect()
     }
+
+    pub(crate) async fn born(&self, now_ms: u64) -> Result<u64, StoreError> {
+        let mut connection = self.connection().await?;
+        let key = self.names.born();
+        // `SET NX`, then a read: the first replica's time stands.
+        let _: Option<String> = redis::cmd("SET")
+            .arg(&key)
+            .arg(now_ms)
+            .arg("NX")
+            .query_async(&mut connection)
+            .await
+            .map_err(failed)?;
+        let born: Option<String> = redis::cmd("GET")
+            .arg(&key)
+            .query_async(&mut connection)
+            .await
+            .map_err(failed)?;
+        // Gone between the two: the keys were deleted just then.
+        let born = born.ok_or_else(|| {
+            StoreError::Io("the store's beginning was deleted as it was set".into())
+        })?;
+        number(&born, || "the store's beginning".into())
+    }
 }
 
 /// An outage as the set keeps it: `START:END`.
@@ -75,5 +100,9 @@ impl Names {
 
     fn outages(&self) -> String {
         format!("{}:outages", self.prefix)
+    }
+
+    fn born(&self) -> String {
+        format!("{}:born", self.prefix)
     }
 }

@@ -1,8 +1,10 @@
 //! The heartbeat and the outages it tells, on every backend: a gap longer
 //! than allowed is one outage from the last heartbeat to the new one, a
 //! heartbeat behind the last leaves it, and the outages kept are bounded
-//! by age and by count. Then what only some backends have: a file keeps
-//! its heartbeat across a restart, and replicas on one Redis share theirs.
+//! by age and by count; a store begins at its first asking and keeps
+//! that time. Then what only some backends have: a file keeps its
+//! heartbeat and its beginning across a restart, and replicas on one
+//! Redis share theirs.
 
 use std::ops::Range;
 
@@ -14,6 +16,7 @@ on_each!(
     a_gap_longer_than_allowed_is_an_outage,
     a_heartbeat_behind_the_last_leaves_it,
     outages_are_forgotten_by_age_and_past_the_most,
+    a_store_begins_at_its_first_asking,
 );
 
 /// A gap of more than 5 s between heartbeats is an outage.
@@ -81,6 +84,29 @@ async fn outages_are_forgotten_by_age_and_past_the_most(backend: Backend) {
     assert_eq!(store.outages().await, Ok(kept));
 }
 
+async fn a_store_begins_at_its_first_asking(backend: Backend) {
+    let (store, _dir) = open(backend, 10);
+    assert_eq!(store.born(NOW).await, Ok(NOW));
+    assert_eq!(store.born(NOW + 5_000).await, Ok(NOW));
+    // A clock behind does not move it either.
+    assert_eq!(store.born(NOW - 5_000).await, Ok(NOW));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_file_keeps_its_beginning_across_a_restart_and_a_new_file_begins_anew() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.redb");
+    let store = open_file(&path, 10).unwrap();
+    assert_eq!(store.born(NOW).await, Ok(NOW));
+    drop(store);
+    let store = open_file(&path, 10).unwrap();
+    assert_eq!(store.born(NOW + 30_000).await, Ok(NOW));
+    drop(store);
+    std::fs::remove_file(&path).unwrap();
+    let store = open_file(&path, 10).unwrap();
+    assert_eq!(store.born(NOW + 60_000).await, Ok(NOW + 60_000));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_file_keeps_its_heartbeat_across_a_restart() {
     let dir = tempfile::tempdir().unwrap();
@@ -120,4 +146,7 @@ async fn replicas_on_one_redis_share_the_heartbeat() {
         Ok(vec![outage(NOW + 8_000, NOW + 68_000)])
     );
     assert_eq!(b.outages().await, a.outages().await);
+    // The first to ask sets the beginning for both.
+    assert_eq!(b.born(NOW + 70_000).await, Ok(NOW + 70_000));
+    assert_eq!(a.born(NOW + 71_000).await, Ok(NOW + 70_000));
 }
