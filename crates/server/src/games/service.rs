@@ -342,8 +342,12 @@ impl Games {
                     if let Some(race) = &next.match_id {
                         // Unlocked first: the match reads its games.
                         drop(line);
-                        if kind == ActionKind::RaceOver {
-                            // The match ended it, and reads it itself.
+                        // The match ended it and reads it itself; a game
+                        // still in play ends no race (won by nobody, one
+                        // racer fewer by nobody), and a race's time limit
+                        // is its timer's: only a game that ended asks the
+                        // match to read its games now.
+                        if kind == ActionKind::RaceOver || !next.status.finished() {
                             self.touch_match(race);
                         } else {
                             Box::pin(self.tell_match(race, now)).await;

@@ -492,6 +492,18 @@ impl Matches {
     /// finished. Each change a compare-and-set; one written first by
     /// another request or replica is read again.
     pub async fn read(&self, id: &str, now: u64) -> Result<(Match, u64), ApiError> {
+        let (record, expires, _) = self.read_with_games(id, now).await?;
+        Ok((record, expires))
+    }
+
+    /// As [`Matches::read`], with each seat's game (None where missing)
+    /// when the race is on: read to see whether it is over, and handed
+    /// on so that a stream does not read them again.
+    pub(crate) async fn read_with_games(
+        &self,
+        id: &str,
+        now: u64,
+    ) -> Result<(Match, u64, Option<Vec<Option<Game>>>), ApiError> {
         for _ in 0..ATTEMPTS {
             let (record, expires) = self.load(id, now).await?;
             let next = match record.status {
@@ -501,17 +513,15 @@ impl Matches {
                         .collect::<Result<Vec<_>, _>>()?;
                     match record.begin(&ids, now) {
                         Some(next) => (next, Vec::new()),
-                        None => return Ok((record, expires)),
+                        None => return Ok((record, expires, None)),
                     }
                 }
-                MatchStatus::Playing => {
-                    let Some(finished) = self.finished(&record, now).await? else {
-                        return Ok((record, expires));
-                    };
-                    finished
-                }
+                MatchStatus::Playing => match self.finished(&record, now).await? {
+                    Racing::On(games) => return Ok((record, expires, Some(games))),
+                    Racing::Over(next, players) => (*next, players),
+                },
                 MatchStatus::Open | MatchStatus::Countdown | MatchStatus::Finished => {
-                    return Ok((record, expires));
+                    return Ok((record, expires, None));
                 }
             };
             let (next, players) = next;
@@ -527,12 +537,9 @@ impl Matches {
 
     /// A race under way, its games created if absent; finished, with the
     /// players' rating writes, if it is over at `now`.
-    async fn finished(
-        &self,
-        record: &Match,
-        now: u64,
-    ) -> Result<Option<(Match, Vec<PlayerWrite>)>, ApiError> {
-        let mut races = self.races(record, now).await?;
+    async fn finished(&self, record: &Match, now: u64) -> Result<Racing, ApiError> {
+        let mut games = self.seat_games(record, now).await?;
+        let mut races = races_of(&games, now);
         // A game missing: the race began and its games were not all made
         // (a crash between the two writes). Made now, then read.
         let missing: Vec<(String, String)> = record
@@ -548,16 +555,17 @@ impl Matches {
             (self.games)
                 .create_seats(body, &record.id, record.settings.assists, missing, now)
                 .await?;
-            races = self.races(record, now).await?;
+            games = self.seat_games(record, now).await?;
+            races = races_of(&games, now);
         }
         if !record.over(&races, now) {
-            return Ok(None);
+            return Ok(Racing::On(games));
         }
         // Every game still racing is stopped first, so that the result is
         // the games as they end; a crash before the match is written
         // leaves a race over all the same, finished by the next read.
         if self.end_races(record, &races, now).await? {
-            races = self.races(record, now).await?;
+            races = races_of(&self.seat_games(record, now).await?, now);
         }
         let mut signed_in = Vec::with_capacity(record.seats.len());
         for seat in &record.seats {
@@ -579,25 +587,25 @@ impl Matches {
                 )
             })
             .collect();
-        Ok(Some((next, writes)))
+        Ok(Racing::Over(Box::new(next), writes))
     }
 
     /// Each seat's game as it stands at `now` (its time limit applied),
     /// None where it is missing.
-    async fn races(&self, record: &Match, now: u64) -> Result<Vec<Option<Race>>, ApiError> {
-        let mut races = Vec::with_capacity(record.seats.len());
+    async fn seat_games(&self, record: &Match, now: u64) -> Result<Vec<Option<Game>>, ApiError> {
+        let mut games = Vec::with_capacity(record.seats.len());
         for seat in &record.seats {
-            let race = match &seat.game {
+            let game = match &seat.game {
                 Some(game) => match self.games.current(game, now).await {
-                    Ok((game, _)) => Some(race(&game, now)),
+                    Ok((game, _)) => Some(game),
                     Err(e) if e.code == ErrorCode::GameNotFound => None,
                     Err(e) => return Err(e),
                 },
                 None => None,
             };
-            races.push(race);
+            games.push(game);
         }
-        Ok(races)
+        Ok(games)
     }
 
     /// Stops the games of `record` still racing by `races`, each with its
@@ -751,6 +759,21 @@ impl Matches {
 }
 
 /// A seat's game as its match reads it.
+/// What a race under way is: its seats' games, or the match finished
+/// and the players' rating writes.
+enum Racing {
+    On(Vec<Option<Game>>),
+    Over(Box<Match>, Vec<PlayerWrite>),
+}
+
+/// Each seat's race, from its game.
+fn races_of(games: &[Option<Game>], now: u64) -> Vec<Option<Race>> {
+    games
+        .iter()
+        .map(|game| game.as_ref().map(|game| race(game, now)))
+        .collect()
+}
+
 fn race(game: &Game, now: u64) -> Race {
     Race {
         status: game.status,

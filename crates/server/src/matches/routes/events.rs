@@ -160,17 +160,24 @@ impl Watch {
     /// first, then the match, so that the result comes last.
     async fn refresh(&mut self) -> Result<(), ApiError> {
         let now = self.matches.now();
-        let (record, expires) = self.matches.read(&self.id, now).await?;
+        let (record, expires, read) = self.matches.read_with_games(&self.id, now).await?;
+        // The seats' games as the read found them, while the race is on.
+        let mut read = read.map(Vec::into_iter);
         let first = self.sent.is_none();
         let mut progress = Vec::new();
         for (i, seat) in record.seats.iter().enumerate() {
+            let found = read.as_mut().and_then(Iterator::next);
             let Some(game_id) = &seat.game else {
                 continue;
             };
-            let game = match self.matches.games().current(game_id, now).await {
-                Ok((game, _)) => game,
-                Err(e) if e.code == ErrorCode::GameNotFound => continue,
-                Err(e) => return Err(e),
+            let game = match found {
+                Some(Some(game)) => game,
+                Some(None) => continue,
+                None => match self.matches.games().current(game_id, now).await {
+                    Ok((game, _)) => game,
+                    Err(e) if e.code == ErrorCode::GameNotFound => continue,
+                    Err(e) => return Err(e),
+                },
             };
             match self.games.iter_mut().find(|(id, _)| id == game_id) {
                 Some((_, sent)) if *sent >= game.version => continue,
