@@ -75,7 +75,11 @@ function describe(game, previous) {
     case 'won': return `Cleared in ${clockText(game.elapsed_ms)} with ${game.score} points.`;
     case 'out_of_time': return `Out of time with ${game.tiles_left} tiles left; ${game.score} points.`;
     case 'resigned': return `Resigned with ${game.tiles_left} tiles left; ${game.score} points.`;
-    case 'race_over': return `The race is over with ${game.tiles_left} tiles left; ${game.score} points.`;
+    // The game's stop and the match's result come on two streams, in
+    // either order: once the result is here, the stop says it too.
+    case 'race_over': return race.match && race.match.status === 'finished' && inRace(game)
+      ? `${clearedLine(race.match)}${resultLine(race.match)}`
+      : `The race is over with ${game.tiles_left} tiles left; ${game.score} points.`;
     case 'paused': return 'Paused: the clock is stopped and the board hidden.';
     case 'stuck': return 'No pair can be removed now: shuffle to play on, or undo.';
     default: break;
